@@ -1,0 +1,282 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// Claude is the harness for Claude Code. A bare command gets a pinned ID
+// (--session-id) and a settings overlay whose SessionStart hook copies each
+// payload into the capture file; the resume form gets only the overlay.
+type Claude struct{}
+
+// Name implements Harness.
+func (Claude) Name() string { return "claude" }
+
+// Home implements Harness: $CLAUDE_CONFIG_DIR, else $HOME/.claude.
+func (Claude) Home(getenv func(string) string) string {
+	return homeFrom(getenv, "CLAUDE_CONFIG_DIR", ".claude")
+}
+
+// Detect implements Harness.
+func (Claude) Detect(args []string) (Form, bool) {
+	return detectArgs("claude", "--resume", args)
+}
+
+// ResumeArgs implements Harness.
+func (Claude) ResumeArgs(id string) ([]string, error) {
+	return []string{"--resume", id}, CheckID(id)
+}
+
+// Instrument implements Harness.
+func (Claude) Instrument(f Form, ns Namespace) (Instrumentation, error) {
+	settings := filepath.Join(ns.Dir, ClaudeSettingsAsset)
+	if f.Resume != "" {
+		return Instrumentation{
+			Args:   []string{"--settings", settings},
+			Env:    ns.captureEnv(),
+			Pinned: f.Resume,
+		}, CheckID(f.Resume)
+	}
+	id, err := ns.newID()
+	if err != nil {
+		return Instrumentation{}, err
+	}
+	return Instrumentation{
+		Args:   []string{"--session-id", id, "--settings", settings},
+		Env:    ns.captureEnv(),
+		Pinned: id,
+	}, nil
+}
+
+// ClaudeSettings is the settings overlay installed in each namespace: one
+// SessionStart command hook that appends its stdin payload, newlines removed,
+// as one line to $FLEETCOM_CAPTURE_FILE. The file must be a regular file and
+// not a symlink, so a swapped-in FIFO never blocks Claude; the payload is
+// only ever data on a pipe, never shell text.
+func ClaudeSettings() []byte {
+	const hook = `f=${FLEETCOM_CAPTURE_FILE:-}; ` +
+		`if [ -n "$f" ] && [ -f "$f" ] && [ ! -h "$f" ]; then ` +
+		`{ tr -d '\r\n'; echo; } >>"$f"; else cat >/dev/null; fi; exit 0`
+	doc := map[string]any{
+		"hooks": map[string]any{
+			"SessionStart": []any{map[string]any{
+				"hooks": []any{map[string]any{"type": "command", "command": hook}},
+			}},
+		},
+	}
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	return append(b, '\n')
+}
+
+// claudePayload is the part of a SessionStart hook payload fleetcom reads.
+type claudePayload struct {
+	Event     string          `json:"hook_event_name"`
+	SessionID string          `json:"session_id"`
+	AgentID   json.RawMessage `json:"agent_id"`
+}
+
+// ParseCapture implements Harness: the latest SessionStart payload of the
+// main conversation wins (a payload carrying agent_id is a subagent's).
+func (Claude) ParseCapture(data []byte, _ string) string {
+	id := ""
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		var p claudePayload
+		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
+			continue
+		}
+		if p.Event == "SessionStart" && p.AgentID == nil && ValidID(p.SessionID) {
+			id = p.SessionID
+		}
+	}
+	return id
+}
+
+var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}}
+
+// ScrapeExit implements Harness: the last `claude --resume <id>`, which
+// Claude prints under "Resume this session with:" at exit.
+func (Claude) ScrapeExit(tail []byte) string {
+	return scrapeTail(tail, claudeHint.last)
+}
+
+// ClaudeSlug is the project folder name Claude derives from a working
+// directory: each UTF-16 unit outside [A-Za-z0-9] becomes '-', and a slug
+// over 200 characters is cut to 200 and suffixed with '-' and a base-36 hash
+// of the path.
+func ClaudeSlug(cwd string) string {
+	units := utf16.Encode([]rune(cwd))
+	b := make([]byte, len(units))
+	for i, u := range units {
+		if u < 0x80 && (u >= 'a' && u <= 'z' || u >= 'A' && u <= 'Z' || u >= '0' && u <= '9') {
+			b[i] = byte(u)
+		} else {
+			b[i] = '-'
+		}
+	}
+	if len(b) <= 200 {
+		return string(b)
+	}
+	var h int32
+	for _, u := range units {
+		h = 31*h + int32(u)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return string(b[:200]) + "-" + strconv.FormatInt(abs, 36)
+}
+
+// claudeTranscript finds the transcript of id: in cwd's project folder, else
+// the single projects/*/<id>.jsonl (long slugs are not always recomputable).
+func claudeTranscript(home, cwd, id string) (string, bool) {
+	if !ValidID(id) {
+		return "", false
+	}
+	if cwd != "" {
+		p := filepath.Join(home, "projects", ClaudeSlug(cwd), id+".jsonl")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
+	if len(matches) == 1 {
+		return matches[0], true
+	}
+	return "", false
+}
+
+// claudeLine is the part of a transcript line fleetcom reads.
+type claudeLine struct {
+	Type      string `json:"type"`
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Timestamp string `json:"timestamp"`
+	IsMeta    bool   `json:"isMeta"`
+	Message   struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+// isConversation reports a user or assistant line.
+func (l claudeLine) isConversation() bool { return l.Type == "user" || l.Type == "assistant" }
+
+// claudeConversation scans a transcript for its first conversation line; a
+// metadata-only transcript (quit before the first prompt) has none.
+func claudeConversation(path string) (claudeLine, bool) {
+	var found claudeLine
+	ok := false
+	eachLine(path, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
+			return true
+		}
+		var l claudeLine
+		if json.Unmarshal(line, &l) == nil && l.isConversation() {
+			found, ok = l, true
+			return false
+		}
+		return true
+	})
+	return found, ok
+}
+
+// Exists implements Harness: a transcript with at least one user or
+// assistant line.
+func (Claude) Exists(home, cwd, id string) bool {
+	p, ok := claudeTranscript(home, cwd, id)
+	if !ok {
+		return false
+	}
+	_, ok = claudeConversation(p)
+	return ok
+}
+
+// Title implements Harness: the first user prompt that is neither metadata
+// nor a slash command's wrapper.
+func (Claude) Title(home, cwd, id string) string {
+	p, ok := claudeTranscript(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	title := ""
+	eachLine(p, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"type":"user"`)) {
+			return true
+		}
+		var l claudeLine
+		if json.Unmarshal(line, &l) != nil || l.Type != "user" || l.IsMeta {
+			return true
+		}
+		if t := promptText(l.Message.Content); t != "" && !strings.HasPrefix(t, "<") {
+			title = CleanTitle(t)
+			return false
+		}
+		return true
+	})
+	return title
+}
+
+// promptText reads a message content that is a string or a list of blocks.
+func promptText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		for _, b := range blocks {
+			if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
+				return strings.TrimSpace(b.Text)
+			}
+		}
+	}
+	return ""
+}
+
+// Correlate implements Harness: the single transcript in cwd's project folder
+// whose conversation began in this run (first conversation line no earlier
+// than 30 s before spawn) and that names cwd.
+func (Claude) Correlate(home, cwd string, spawn time.Time) string {
+	dir := filepath.Join(home, "projects", ClaudeSlug(cwd))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || !ValidID(id) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-correlationWindow)) {
+			continue
+		}
+		l, ok := claudeConversation(filepath.Join(dir, e.Name()))
+		if !ok || l.Cwd != cwd {
+			continue
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err != nil || ts.Before(spawn.Add(-correlationWindow)) {
+			continue
+		}
+		if found != "" {
+			return "" // more than one: no guess
+		}
+		found = id
+	}
+	return found
+}
+
+// correlationWindow is how far from the spawn time a store entry may be
+// dated and still be taken for the run's.
+const correlationWindow = 30 * time.Second

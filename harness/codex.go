@@ -1,0 +1,160 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Codex is the harness for the Codex CLI. Codex picks its own thread ID, so
+// both accepted forms get a notify override instead of a pinned ID: after each
+// turn the notifier copies the JSON payload into the capture file.
+type Codex struct{}
+
+// Name implements Harness.
+func (Codex) Name() string { return "codex" }
+
+// Home implements Harness: $CODEX_HOME, else $HOME/.codex.
+func (Codex) Home(getenv func(string) string) string {
+	return homeFrom(getenv, "CODEX_HOME", ".codex")
+}
+
+// Detect implements Harness.
+func (Codex) Detect(args []string) (Form, bool) {
+	return detectArgs("codex", "resume", args)
+}
+
+// ResumeArgs implements Harness.
+func (Codex) ResumeArgs(id string) ([]string, error) {
+	return []string{"resume", id}, CheckID(id)
+}
+
+// Instrument implements Harness. The override is a global option, placed
+// before the resume subcommand. When the user's notify setting cannot be
+// carried exactly, nothing is injected and their route stays as configured.
+func (Codex) Instrument(f Form, ns Namespace) (Instrumentation, error) {
+	if f.Resume != "" {
+		if err := CheckID(f.Resume); err != nil {
+			return Instrumentation{}, err
+		}
+	}
+	in := Instrumentation{Pinned: f.Resume}
+	if !ns.Notify.Inject {
+		return in, nil
+	}
+	in.Args = []string{"-c", CodexNotifyOverride(filepath.Join(ns.Dir, CodexNotifyAsset))}
+	in.Env = append(ns.captureEnv(), EnvNotifyChain+"="+CodexNotifyChainEnv(ns.Notify.Chain))
+	return in, nil
+}
+
+// CodexNotifyOverride is the `-c` value that points Codex's notify at script:
+// a TOML array holding one basic string, escaped so that any path (spaces,
+// quotes, backslashes, non-ASCII, control characters) survives decoding.
+func CodexNotifyOverride(script string) string {
+	return "notify=[" + tomlString(script) + "]"
+}
+
+// tomlString writes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// codexPayload is the part of a notify payload fleetcom reads.
+type codexPayload struct {
+	Type     string `json:"type"`
+	ThreadID string `json:"thread-id"`
+}
+
+// ParseCapture implements Harness: the latest notified thread whose rollout
+// exists and is not a subagent's. The TUI's first turn also notifies for a
+// title-generation side thread that never gets a rollout.
+func (Codex) ParseCapture(data []byte, home string) string {
+	var ids []string
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		var p codexPayload
+		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
+			continue
+		}
+		if p.Type == "agent-turn-complete" && ValidID(p.ThreadID) {
+			ids = append(ids, p.ThreadID)
+		}
+	}
+	checked := map[string]bool{}
+	for i := len(ids) - 1; i >= 0; i-- {
+		id := ids[i]
+		if checked[id] {
+			continue
+		}
+		checked[id] = true
+		if _, meta, ok := codexRollout(home, id); ok && !meta.subagent() {
+			return id
+		}
+	}
+	return ""
+}
+
+var codexHint = hintMatcher{program: "codex", words: [][]string{{"resume"}}}
+
+// ScrapeExit implements Harness: `codex resume <id>` from the "To continue
+// this session, run:" or "To reconnect, run:" blocks, or the older
+// `codex resume, then select <name> (<id>)`, whichever comes last.
+func (Codex) ScrapeExit(tail []byte) string {
+	return scrapeTail(tail, func(text []byte) string {
+		id, at := codexHint.lastAt(text)
+		if old, oldAt := lastCodexSelect(text); oldAt > at {
+			id = old
+		}
+		return id
+	})
+}
+
+// lastCodexSelect finds the last `codex resume, then select <name> (<id>)`;
+// the name may hold anything but a line break, so the ID is the last
+// parenthesised one on that line.
+func lastCodexSelect(text []byte) (string, int) {
+	key := []byte("then select ")
+	end := len(text)
+	for end > 0 {
+		i := bytes.LastIndex(text[:end], key)
+		if i < 0 {
+			return "", -1
+		}
+		end = i
+		start := bytes.LastIndex(text[:i], []byte("codex"))
+		if start < 0 || (start > 0 && wordByte(text[start-1])) {
+			continue
+		}
+		between := strings.Fields(string(text[start+len("codex") : i]))
+		if len(between) != 1 || between[0] != "resume," {
+			continue
+		}
+		rest := text[i+len(key):]
+		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
+		}
+		if j := bytes.LastIndex(rest, []byte("(")); j >= 0 && j+1+idLen < len(rest) && rest[j+1+idLen] == ')' {
+			if id := string(rest[j+1 : j+1+idLen]); ValidID(id) {
+				return id, start
+			}
+		}
+	}
+	return "", -1
+}

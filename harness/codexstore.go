@@ -1,0 +1,231 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Codex keeps one rollout per thread under sessions/YYYY/MM/DD/, dated in
+// local time: rollout-<YYYY-MM-DDThh-mm-ss>-<id>.jsonl. The first line is a
+// session_meta record naming the thread's working directory and whether it
+// is a subagent's thread. Thread IDs are UUID v7, so an ID alone says which
+// few day directories can hold its rollout.
+
+// codexMeta is the part of a rollout's session_meta line fleetcom reads.
+type codexMeta struct {
+	Type    string `json:"type"`
+	Payload struct {
+		ID           string          `json:"id"`
+		Cwd          string          `json:"cwd"`
+		Timestamp    string          `json:"timestamp"`
+		ThreadSource string          `json:"thread_source"`
+		Source       json.RawMessage `json:"source"`
+	} `json:"payload"`
+}
+
+// subagent reports a thread started by another agent rather than the user.
+func (m codexMeta) subagent() bool {
+	if m.Payload.ThreadSource == "subagent" {
+		return true
+	}
+	// Older builds put the origin in "source", as an object keyed by kind.
+	return bytes.Contains(m.Payload.Source, []byte(`"subagent"`))
+}
+
+// rolloutID returns the ID in a rollout file name.
+func rolloutID(name string) (string, bool) {
+	rest, ok := strings.CutSuffix(name, ".jsonl")
+	if !ok || !strings.HasPrefix(rest, "rollout-") || len(rest) < len("rollout-")+idLen+1 {
+		return "", false
+	}
+	id := rest[len(rest)-idLen:]
+	if rest[len(rest)-idLen-1] != '-' || !ValidID(id) {
+		return "", false
+	}
+	return id, true
+}
+
+// readCodexMeta reads and checks the first line of a rollout. A rollout whose
+// first line is still being written has no complete line and is skipped.
+func readCodexMeta(path, id string) (codexMeta, bool) {
+	line, ok := firstLine(path)
+	if !ok {
+		return codexMeta{}, false
+	}
+	var m codexMeta
+	if json.Unmarshal(line, &m) != nil || m.Type != "session_meta" {
+		return codexMeta{}, false
+	}
+	if m.Payload.ID != "" && m.Payload.ID != id {
+		return codexMeta{}, false
+	}
+	return m, true
+}
+
+// dayDir is the sessions sub-directory for one calendar day.
+func dayDir(home string, day time.Time) string {
+	return filepath.Join(home, "sessions", day.Format("2006"), day.Format("01"), day.Format("02"))
+}
+
+// codexRollout finds the rollout of id and reads its session_meta.
+func codexRollout(home, id string) (string, codexMeta, bool) {
+	if !ValidID(id) {
+		return "", codexMeta{}, false
+	}
+	suffix := "-" + id + ".jsonl"
+	check := func(path string) (string, codexMeta, bool) {
+		m, ok := readCodexMeta(path, id)
+		return path, m, ok
+	}
+	if ms, ok := idTime(id); ok {
+		// The directory is the local date of creation; one day either side of
+		// the UTC date covers every time zone.
+		day := time.UnixMilli(ms).UTC()
+		for off := -1; off <= 1; off++ {
+			dir := dayDir(home, day.AddDate(0, 0, off))
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), suffix) && e.Type().IsRegular() {
+					if p, m, ok := check(filepath.Join(dir, e.Name())); ok {
+						return p, m, true
+					}
+				}
+			}
+		}
+		return "", codexMeta{}, false
+	}
+	// Not a v7 ID: only a full walk can find it.
+	var path string
+	var meta codexMeta
+	found := false
+	filepath.WalkDir(filepath.Join(home, "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if found {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), suffix) {
+			path, meta, found = check(p)
+		}
+		return nil
+	})
+	return path, meta, found
+}
+
+// Exists implements Harness: a rollout for the ID.
+func (Codex) Exists(home, _ string, id string) bool {
+	_, _, ok := codexRollout(home, id)
+	return ok
+}
+
+// scanStats counts the work a correlation did, for benchmarks.
+type scanStats struct {
+	Dirs, Entries, Opened int
+}
+
+// Correlate implements Harness: the single rollout in the day directories
+// around spawn (its UTC date ±2 days, as directories are local dates) whose
+// v7 timestamp is within 30 s of spawn, whose session_meta names cwd, and
+// which is not a subagent's.
+func (Codex) Correlate(home, cwd string, spawn time.Time) string {
+	id, _ := codexCorrelate(home, cwd, spawn)
+	return id
+}
+
+func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
+	var st scanStats
+	found := ""
+	day := spawn.UTC()
+	window := correlationWindow.Milliseconds()
+	for off := -2; off <= 2; off++ {
+		dir := dayDir(home, day.AddDate(0, 0, off))
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		st.Dirs++
+		for _, e := range entries {
+			st.Entries++
+			id, ok := rolloutID(e.Name())
+			if !ok || !e.Type().IsRegular() {
+				continue
+			}
+			ms, ok := idTime(id)
+			if !ok || ms < spawn.UnixMilli()-window || ms > spawn.UnixMilli()+window {
+				continue
+			}
+			st.Opened++
+			m, ok := readCodexMeta(filepath.Join(dir, e.Name()), id)
+			if !ok || m.subagent() || !sameDir(m.Payload.Cwd, cwd) {
+				continue
+			}
+			if found != "" && found != id {
+				return "", st // more than one: no guess
+			}
+			found = id
+		}
+	}
+	return found, st
+}
+
+// sameDir compares a directory recorded by a tool with a physical one.
+func sameDir(recorded, physical string) bool {
+	if recorded == "" {
+		return false
+	}
+	if recorded == physical {
+		return true
+	}
+	r, err := filepath.EvalSymlinks(recorded)
+	return err == nil && r == physical
+}
+
+// codexLine is the part of a rollout line the title reader needs.
+type codexLine struct {
+	Type    string `json:"type"`
+	Payload struct {
+		Type    string          `json:"type"`
+		Message string          `json:"message"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"payload"`
+}
+
+// Title implements Harness: the first user message event, else the first
+// user message item that is not injected context (those start with '<').
+func (Codex) Title(home, _ string, id string) string {
+	path, _, ok := codexRollout(home, id)
+	if !ok {
+		return ""
+	}
+	fallback, title := "", ""
+	eachLine(path, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"user`)) {
+			return true
+		}
+		var l codexLine
+		if json.Unmarshal(line, &l) != nil {
+			return true
+		}
+		switch {
+		case l.Type == "event_msg" && l.Payload.Type == "user_message" && strings.TrimSpace(l.Payload.Message) != "":
+			title = CleanTitle(l.Payload.Message)
+			return false
+		case fallback == "" && l.Type == "response_item" && l.Payload.Role == "user":
+			if t := promptText(l.Payload.Content); t != "" && !strings.HasPrefix(t, "<") {
+				fallback = CleanTitle(t)
+			}
+		}
+		return true
+	})
+	if title == "" {
+		title = fallback
+	}
+	return title
+}

@@ -1,0 +1,118 @@
+package harness
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Builders for the tools' on-disk stores, shaped as CLI-FACTS.md describes.
+
+// v7At returns a version 7 ID stamped with t.
+func v7At(t time.Time) string {
+	var b [16]byte
+	rand.Read(b[:])
+	ms := uint64(t.UnixMilli())
+	for i := 0; i < 6; i++ {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x70
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func mustID(t testing.TB) string {
+	t.Helper()
+	id, err := NewID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsonLine(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// writeTranscriptAt writes a transcript the way Claude does: metadata lines
+// first, then (when prompt is not empty) a user and an assistant line.
+func writeTranscriptAt(t testing.TB, home, slug, cwd, id, prompt string, ts time.Time) string {
+	t.Helper()
+	path := filepath.Join(home, "projects", slug, id+".jsonl")
+	data := jsonLine(t, map[string]any{"type": "permission-mode", "permissionMode": "default", "sessionId": id})
+	data += jsonLine(t, map[string]any{"type": "file-history-snapshot", "messageId": "m0", "sessionId": id})
+	if prompt != "" {
+		stamp := ts.UTC().Format("2006-01-02T15:04:05.000Z")
+		data += jsonLine(t, map[string]any{"type": "user", "sessionId": id, "cwd": cwd, "timestamp": stamp,
+			"message": map[string]any{"role": "user", "content": prompt}})
+		data += jsonLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd, "timestamp": stamp,
+			"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ACK"}}}})
+	}
+	writeFile(t, path, data)
+	return path
+}
+
+func writeTranscript(t testing.TB, home, cwd, id, prompt string) string {
+	return writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, id, prompt, time.Now())
+}
+
+// writeRollout writes a Codex rollout for id in the local-time day directory of
+// its v7 timestamp.
+func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt string) string {
+	t.Helper()
+	ms, ok := idTime(id)
+	if !ok {
+		ms = time.Now().UnixMilli()
+	}
+	at := time.UnixMilli(ms).Local()
+	name := fmt.Sprintf("rollout-%s-%s.jsonl", at.Format("2006-01-02T15-04-05"), id)
+	path := filepath.Join(dayDir(home, at), name)
+	source := "user"
+	if subagent {
+		source = "subagent"
+	}
+	data := jsonLine(t, map[string]any{"timestamp": at.UTC().Format(time.RFC3339Nano), "type": "session_meta",
+		"payload": map[string]any{"id": id, "session_id": id, "timestamp": at.UTC().Format(time.RFC3339Nano),
+			"cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.171.0", "source": "cli", "thread_source": source}})
+	if prompt != "" {
+		data += jsonLine(t, map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
+			"content": []any{map[string]any{"type": "input_text", "text": "<environment_context>cwd</environment_context>"}}}})
+		data += jsonLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "user_message", "message": prompt}})
+	}
+	writeFile(t, path, data)
+	return path
+}
+
+// writeGrokSession writes a Grok session directory.
+func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
+	t.Helper()
+	dir := filepath.Join(home, "sessions", GrokDirName(cwd), id)
+	writeFile(t, filepath.Join(dir, "summary.json"), `{"id":"`+id+`"}`)
+	data := ""
+	if prompt != "" {
+		data = jsonLine(t, map[string]any{"role": "user", "content": prompt})
+	}
+	writeFile(t, filepath.Join(dir, "chat_history.jsonl"), data)
+	return dir
+}

@@ -1,0 +1,120 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxLine bounds one JSON line read from a tool's store. Longer lines (huge
+// tool outputs) are skipped, not loaded.
+const maxLine = 16 << 20
+
+// openRegular opens path for reading only if it is a regular file, without
+// blocking on a FIFO or a device someone put in its place.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errors.New("not a regular file")
+	}
+	return f, nil
+}
+
+// eachLine calls fn with each complete line of the file at path, without the
+// newline, until fn returns false. A final line without a newline is still
+// being written and is not passed on; lines over maxLine are skipped.
+func eachLine(path string, fn func(line []byte) bool) error {
+	f, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scanLines(f, fn)
+}
+
+// scanLines is eachLine over a reader.
+func scanLines(r io.Reader, fn func(line []byte) bool) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	skipping := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			if !skipping {
+				long = append(long, chunk...)
+				if len(long) > maxLine {
+					long, skipping = long[:0], true
+				}
+			}
+			continue
+		case err != nil:
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		line := chunk[:len(chunk)-1]
+		if len(long) > 0 {
+			line = append(long, line...)
+		}
+		if !skipping && !fn(line) {
+			return nil
+		}
+		long, skipping = long[:0], false
+	}
+}
+
+// firstLine returns the first complete line of the file at path.
+func firstLine(path string) ([]byte, bool) {
+	var out []byte
+	err := eachLine(path, func(line []byte) bool {
+		out = append([]byte(nil), line...)
+		return false
+	})
+	return out, err == nil && out != nil
+}
+
+// titleLen is how many characters of a first prompt a title keeps.
+const titleLen = 60
+
+// CleanTitle turns a prompt into a one-line title: control characters and
+// runs of whitespace become one space, and long text is cut with an ellipsis.
+func CleanTitle(s string) string {
+	var b bytes.Buffer
+	space := false
+	n := 0
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.IsSpace(r) ||
+			r >= 0x200b && r <= 0x200f || r >= 0x2028 && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		if n >= titleLen {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}

@@ -1,0 +1,105 @@
+package harness
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Seed corpora live in testdata/fuzz/<target>/ beside this file (Go's own
+// layout, so `go test -fuzz` extends them); the f.Add seeds below repeat the
+// most important shapes so a plain `go test` always runs them.
+
+func FuzzDetectArgv(f *testing.F) {
+	f.Add("claude", "--resume", uid, "")
+	f.Add("codex", "resume", uid, "")
+	f.Add("grok", "-r", uid, "")
+	f.Add("claude", "--resume", strings.ToUpper(uid), "x")
+	f.Fuzz(func(t *testing.T, prog, a1, a2, a3 string) {
+		for _, argv := range [][]string{{prog}, {prog, a1}, {prog, a1, a2}, {prog, a1, a2, a3}} {
+			for _, h := range Tools() {
+				form, ok := DetectArgv(h, argv)
+				if !ok {
+					continue
+				}
+				if form.Resume != "" && !ValidID(form.Resume) {
+					t.Fatalf("accepted invalid ID %q from %q", form.Resume, argv)
+				}
+				if len(argv) != 1 && len(argv) != 3 {
+					t.Fatalf("accepted %q", argv)
+				}
+				if _, err := ResumeLine(h, form.Program, uid, nil); err != nil {
+					t.Fatalf("accepted program %q cannot resume: %v", form.Program, err)
+				}
+			}
+		}
+	})
+}
+
+func FuzzDetectCommand(f *testing.F) {
+	for _, s := range []string{"claude", "claude --resume '" + uid + "'", "/opt/codex resume " + uid,
+		"grok --resume " + uid + ";x", "VAR=1 claude", "claude $(x)", "claude\t--resume " + uid} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, form, ok := DetectCommand(s)
+		if !ok {
+			return
+		}
+		if form.Resume != "" && !ValidID(form.Resume) {
+			t.Fatalf("accepted invalid ID %q from %q", form.Resume, s)
+		}
+		// Only path characters, spaces and the quotes of a quoted ID may
+		// appear in an accepted command.
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; !safeByte(c) && c != ' ' && c != '\'' {
+				t.Fatalf("accepted %q holding %q", s, c)
+			}
+		}
+		in, err := h.Instrument(form, testNamespace("/tmp/ns dir/1-a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := InstrumentCommand(s, form, in)
+		if !strings.HasPrefix(out, s[:form.end]) || !strings.HasSuffix(out, s[form.end:]) {
+			t.Fatalf("instrumentation changed the command outside the insertion: %q -> %q", s, out)
+		}
+	})
+}
+
+func FuzzScrapeExit(f *testing.F) {
+	f.Add([]byte("\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + uid + "\x1b[22m\r\n"))
+	f.Add([]byte("To continue this session, run:\n  codex resume " + uid + "\n"))
+	f.Add([]byte("codex resume, then select x (" + uid + ")"))
+	f.Add([]byte("grok -r " + uid))
+	f.Add([]byte("38;5;1mclaude --resume " + strings.ToUpper(uid)))
+	f.Fuzz(func(t *testing.T, tail []byte) {
+		for _, h := range Tools() {
+			id := h.ScrapeExit(tail)
+			if id == "" {
+				continue
+			}
+			if !ValidID(id) {
+				t.Fatalf("%s scraped invalid %q", h.Name(), id)
+			}
+			if !bytes.Contains(tail, []byte(id)) {
+				t.Fatalf("%s scraped %q, which is not in the input", h.Name(), id)
+			}
+		}
+	})
+}
+
+func FuzzParseCapture(f *testing.F) {
+	f.Add([]byte(claudeStart(uid, "startup") + "\n" + codexNotify(uid) + "\n"))
+	f.Add([]byte(`{"session_id":"` + uid + `","hook_event_name":"SessionStart","agent_id":"x"}`))
+	f.Add([]byte("\x00\xff{\"thread-id\":\"" + uid + "\"}"))
+	home := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, h := range Tools() {
+			id := h.ParseCapture(data, home)
+			if id != "" && !ValidID(id) {
+				t.Fatalf("%s parsed invalid %q", h.Name(), id)
+			}
+		}
+	})
+}

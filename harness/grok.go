@@ -1,0 +1,151 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Grok is the harness for the xAI Grok CLI. A bare command gets a pinned ID
+// (--session-id creates the session); there is no live capture channel, so
+// the exit hint and the session directory are the other evidence. The
+// community build of the same name has no session flags: a run on it gets no
+// pinned ID (Namespace.NoSessionFlag).
+type Grok struct{}
+
+// Name implements Harness.
+func (Grok) Name() string { return "grok" }
+
+// Home implements Harness: $GROK_HOME, else $HOME/.grok.
+func (Grok) Home(getenv func(string) string) string {
+	return homeFrom(getenv, "GROK_HOME", ".grok")
+}
+
+// Detect implements Harness. Only --resume is accepted; -r is an alternate
+// spelling and stays opaque.
+func (Grok) Detect(args []string) (Form, bool) {
+	return detectArgs("grok", "--resume", args)
+}
+
+// ResumeArgs implements Harness.
+func (Grok) ResumeArgs(id string) ([]string, error) {
+	return []string{"--resume", id}, CheckID(id)
+}
+
+// Instrument implements Harness.
+func (Grok) Instrument(f Form, ns Namespace) (Instrumentation, error) {
+	if f.Resume != "" {
+		return Instrumentation{Pinned: f.Resume}, CheckID(f.Resume)
+	}
+	if ns.NoSessionFlag {
+		return Instrumentation{}, nil
+	}
+	id, err := ns.newID()
+	if err != nil {
+		return Instrumentation{}, err
+	}
+	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
+}
+
+// ParseCapture implements Harness: Grok has no capture channel.
+func (Grok) ParseCapture([]byte, string) string { return "" }
+
+var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}}
+
+// ScrapeExit implements Harness: the last `grok --resume <id>` or
+// `grok -r <id>`.
+func (Grok) ScrapeExit(tail []byte) string {
+	return scrapeTail(tail, grokHint.last)
+}
+
+// GrokDirName encodes a working directory the way Grok names its session
+// folders: '%' becomes %25 and '/' becomes %2F.
+func GrokDirName(cwd string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(cwd, "%", "%25"), "/", "%2F")
+}
+
+// grokSession finds the session directory of id: under cwd's folder, else
+// the single sessions/*/<id> (resume by ID does not depend on the cwd).
+func grokSession(home, cwd, id string) (string, bool) {
+	if !ValidID(id) {
+		return "", false
+	}
+	if cwd != "" {
+		p := filepath.Join(home, "sessions", GrokDirName(cwd), id)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p, true
+		}
+	}
+	matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
+	if len(matches) == 1 {
+		if fi, err := os.Stat(matches[0]); err == nil && fi.IsDir() {
+			return matches[0], true
+		}
+	}
+	return "", false
+}
+
+// Exists implements Harness: the session directory.
+func (Grok) Exists(home, cwd, id string) bool {
+	_, ok := grokSession(home, cwd, id)
+	return ok
+}
+
+// Title implements Harness: the first user message of chat_history.jsonl.
+func (Grok) Title(home, cwd, id string) string {
+	dir, ok := grokSession(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	title := ""
+	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"user"`)) {
+			return true
+		}
+		var m struct {
+			Role    string          `json:"role"`
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(line, &m) != nil || (m.Role != "user" && m.Type != "user") {
+			return true
+		}
+		if t := promptText(m.Content); t != "" {
+			title = CleanTitle(t)
+			return false
+		}
+		return true
+	})
+	return title
+}
+
+// Correlate implements Harness: the single session directory under cwd's
+// folder that was created or changed since 30 s before spawn.
+func (Grok) Correlate(home, cwd string, spawn time.Time) string {
+	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range entries {
+		if !e.IsDir() || !ValidID(e.Name()) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if fi.ModTime().Before(spawn.Add(-correlationWindow)) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = e.Name()
+	}
+	return found
+}

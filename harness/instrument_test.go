@@ -1,0 +1,253 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/go-cmp/cmp"
+)
+
+const pinned = "11111111-2222-4333-8444-555555555555"
+
+func testNamespace(dir string) Namespace {
+	return Namespace{
+		Dir:     dir,
+		Capture: filepath.Join(dir, "task-1-1.json"),
+		Notify:  NotifyPlan{Inject: true},
+		NewID:   func() (string, error) { return pinned, nil },
+	}
+}
+
+func TestInstrument(t *testing.T) {
+	ns := testNamespace("/run/fc/12-ab")
+	capture := EnvCapture + "=/run/fc/12-ab/task-1-1.json"
+	chained := ns
+	chained.Notify = NotifyPlan{Inject: true, Chain: []string{"notify-send", "codex done"}}
+	refused := ns
+	refused.Notify = NotifyPlan{Inject: false}
+	community := ns
+	community.NoSessionFlag = true
+	cases := []struct {
+		name string
+		h    Harness
+		f    Form
+		ns   Namespace
+		want Instrumentation
+	}{
+		{"claude bare", Claude{}, Form{Tool: "claude"}, ns, Instrumentation{
+			Args:   []string{"--session-id", pinned, "--settings", "/run/fc/12-ab/claude-settings.json"},
+			Env:    []string{capture},
+			Pinned: pinned}},
+		{"claude resume", Claude{}, Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
+			Args:   []string{"--settings", "/run/fc/12-ab/claude-settings.json"},
+			Env:    []string{capture},
+			Pinned: uid}},
+		{"codex bare", Codex{}, Form{Tool: "codex"}, ns, Instrumentation{
+			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
+			Env:  []string{capture, EnvNotifyChain + "="}}},
+		{"codex resume", Codex{}, Form{Tool: "codex", Resume: uid}, ns, Instrumentation{
+			Args:   []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
+			Env:    []string{capture, EnvNotifyChain + "="},
+			Pinned: uid}},
+		{"codex chained", Codex{}, Form{Tool: "codex"}, chained, Instrumentation{
+			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
+			Env:  []string{capture, EnvNotifyChain + "=notify-send\ncodex done"}}},
+		{"codex route left alone", Codex{}, Form{Tool: "codex"}, refused, Instrumentation{}},
+		{"grok bare", Grok{}, Form{Tool: "grok"}, ns, Instrumentation{
+			Args: []string{"--session-id", pinned}, Pinned: pinned}},
+		{"grok resume", Grok{}, Form{Tool: "grok", Resume: uid}, ns, Instrumentation{Pinned: uid}},
+		{"community grok", Grok{}, Form{Tool: "grok"}, community, Instrumentation{}},
+	}
+	for _, c := range cases {
+		got, err := c.h.Instrument(c.f, c.ns)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+func TestInstrumentRejectsBadIDs(t *testing.T) {
+	ns := testNamespace("/run/fc/1-a")
+	for _, h := range Tools() {
+		if _, err := h.Instrument(Form{Tool: h.Name(), Resume: "x; rm -rf ~"}, ns); err == nil {
+			t.Errorf("%s: instrumented a resume form with an invalid ID", h.Name())
+		}
+	}
+	ns.NewID = func() (string, error) { return "NOT-AN-ID", nil }
+	if _, err := (Claude{}).Instrument(Form{Tool: "claude"}, ns); err == nil {
+		t.Error("claude: pinned an invalid generated ID")
+	}
+}
+
+// The notify override is TOML: whatever the runtime path holds, Codex must
+// decode exactly that path back.
+func TestCodexNotifyOverrideDecodes(t *testing.T) {
+	paths := []string{
+		"/run/user/1000/fleetcom/12-ab/codex-notify.sh",
+		"/tmp/with space/codex-notify.sh",
+		`/tmp/quote"and'apostrophe/codex-notify.sh`,
+		`/tmp/back\slash\\double/codex-notify.sh`,
+		"/tmp/ünïcødé/日本/codex-notify.sh",
+		"/tmp/tab\there/new\nline/codex-notify.sh",
+		"/tmp/$HOME/`x`/codex-notify.sh",
+		"/tmp/\x7f\x01/codex-notify.sh",
+		"/tmp/#not-a-comment]/codex-notify.sh",
+	}
+	for _, p := range paths {
+		var v struct{ Notify []string }
+		if _, err := toml.Decode(CodexNotifyOverride(p), &v); err != nil {
+			t.Errorf("override for %q does not decode: %v", p, err)
+			continue
+		}
+		if len(v.Notify) != 1 || v.Notify[0] != p {
+			t.Errorf("override for %q decodes to %q", p, v.Notify)
+		}
+	}
+}
+
+func TestClaudeSettingsHook(t *testing.T) {
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Type, Command string }
+		}
+	}
+	if err := json.Unmarshal(ClaudeSettings(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	hooks := doc.Hooks["SessionStart"]
+	if len(doc.Hooks) != 1 || len(hooks) != 1 || len(hooks[0].Hooks) != 1 || hooks[0].Hooks[0].Type != "command" {
+		t.Fatalf("settings = %s", ClaudeSettings())
+	}
+	command := hooks[0].Hooks[0].Command
+	dir := t.TempDir()
+	capture := filepath.Join(dir, "task.json")
+	if err := os.WriteFile(capture, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(shell, payload string) {
+		t.Helper()
+		cmd := exec.Command(shell, "-c", command)
+		cmd.Env = append(os.Environ(), EnvCapture+"="+capture)
+		cmd.Stdin = strings.NewReader(payload)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil || len(out) != 0 {
+			t.Fatalf("%s hook: %v, output %q", shell, err, out)
+		}
+	}
+	p1 := `{"session_id":"` + uid + `","hook_event_name":"SessionStart","source":"startup","cwd":"/x $(touch pwned)"}`
+	p2 := "{\"session_id\":\"" + pinned + "\",\n\"hook_event_name\":\"SessionStart\",\"source\":\"clear\"}\n"
+	for _, shell := range []string{"sh", "bash"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			t.Skipf("%s not installed: %v", shell, err)
+		}
+		os.WriteFile(capture, nil, 0o600)
+		run(shell, p1)
+		run(shell, p2)
+		got, _ := os.ReadFile(capture)
+		want := p1 + "\n" + strings.ReplaceAll(p2, "\n", "") + "\n"
+		if string(got) != want {
+			t.Errorf("%s: capture = %q, want %q", shell, got, want)
+		}
+		if (Claude{}).ParseCapture(got, "") != pinned {
+			t.Errorf("%s: capture parses to %q", shell, (Claude{}).ParseCapture(got, ""))
+		}
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Fatalf("%s: the payload was evaluated", shell)
+		}
+	}
+	// A capture file swapped for a symlink is not written through.
+	target := filepath.Join(dir, "target")
+	os.WriteFile(target, nil, 0o600)
+	os.Remove(capture)
+	os.Symlink(target, capture)
+	run("sh", p1)
+	if b, _ := os.ReadFile(target); len(b) != 0 {
+		t.Errorf("hook wrote through a symlink: %q", b)
+	}
+}
+
+func TestInstrumentCommand(t *testing.T) {
+	ns := testNamespace("/tmp/fc dir/1-a")
+	cases := []struct{ cmd, want string }{
+		{"claude", "claude --session-id " + pinned + " --settings '/tmp/fc dir/1-a/claude-settings.json'"},
+		{"/opt/claude  --resume '" + uid + "'", "/opt/claude --settings '/tmp/fc dir/1-a/claude-settings.json'  --resume '" + uid + "'"},
+		{"codex resume " + uid, "codex -c 'notify=[\"/tmp/fc dir/1-a/codex-notify.sh\"]' resume " + uid},
+		{"grok --resume " + uid, "grok --resume " + uid},
+		{"  grok ", "  grok --session-id " + pinned + " "},
+	}
+	for _, c := range cases {
+		h, f, ok := DetectCommand(c.cmd)
+		if !ok {
+			t.Fatalf("%q not accepted", c.cmd)
+		}
+		in, err := h.Instrument(f, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := InstrumentCommand(c.cmd, f, in); got != c.want {
+			t.Errorf("InstrumentCommand(%q) = %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}
+
+func TestResumeLine(t *testing.T) {
+	cases := []struct {
+		h       Harness
+		program string
+		opts    []string
+		want    string
+	}{
+		{Claude{}, "claude", nil, "claude --resume '" + uid + "'"},
+		{Codex{}, "codex", nil, "codex resume '" + uid + "'"},
+		{Grok{}, "grok", nil, "grok --resume '" + uid + "'"},
+		{Claude{}, "", nil, "claude --resume '" + uid + "'"},
+		{Claude{}, "/usr/local/bin/claude", nil, "/usr/local/bin/claude --resume '" + uid + "'"},
+		{Claude{}, "/opt/my tools/claude", nil, "'/opt/my tools/claude' --resume '" + uid + "'"},
+		{Claude{}, "x=1/claude", nil, "'x=1/claude' --resume '" + uid + "'"},
+		{Claude{}, "claude", []string{"--model", "opus", "--append-system-prompt", "it's $HOME"},
+			"claude --resume '" + uid + "' --model opus --append-system-prompt 'it'\\''s $HOME'"},
+	}
+	for _, c := range cases {
+		got, err := ResumeLine(c.h, c.program, uid, c.opts)
+		if err != nil || got != c.want {
+			t.Errorf("ResumeLine(%s, %q) = %q, %v; want %q", c.h.Name(), c.program, got, err, c.want)
+		}
+	}
+	if _, err := ResumeLine(Claude{}, "claude", strings.ToUpper(uid), nil); err == nil {
+		t.Error("ResumeLine accepted an uppercase ID")
+	}
+	if _, err := ResumeLine(Claude{}, "codex", uid, nil); err == nil {
+		t.Error("ResumeLine gave a claude ID to codex")
+	}
+}
+
+// The quoting is proven by a real shell: each word comes back exactly.
+func TestQuoteInShell(t *testing.T) {
+	words := []string{"plain", "with space", "it's", `"double"`, "$HOME", "`id`", "a\\b", "*", "~", "#x",
+		"new\nline", "ünï", "", "-n", "--x=y z", "'", "''", "a'b'c"}
+	var line strings.Builder
+	line.WriteString("printf '%s\\0'")
+	for _, w := range words {
+		line.WriteString(" " + Quote(w))
+	}
+	for _, shell := range []string{"sh", "bash"} {
+		out, err := exec.Command(shell, "-c", line.String()).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", shell, err)
+		}
+		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if diff := cmp.Diff(words, got); diff != "" {
+			t.Errorf("%s: words (-want +got):\n%s", shell, diff)
+		}
+	}
+}

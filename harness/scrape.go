@@ -1,0 +1,247 @@
+package harness
+
+import "bytes"
+
+// Exit hints are read from the raw tail of what the child wrote to its
+// terminal. TUIs style and position that text with escape sequences, redraw
+// with carriage returns and may wrap a hint over two lines, and the tail may
+// begin in the middle of a sequence. plainText reduces all of that to text in
+// which the words of a hint are separated by whitespace, then each harness
+// looks for its own hint shapes from the end backwards.
+
+// scrapeWindow is how much of the end of a tail is searched first: exit
+// hints are the last thing a CLI prints.
+const scrapeWindow = 32 << 10
+
+// scrapeTail runs find over the plain text of the end of tail, and over the
+// whole tail only when the end holds no hint.
+func scrapeTail(tail []byte, find func(text []byte) string) string {
+	if len(tail) > scrapeWindow {
+		if id := find(plainText(tail[len(tail)-scrapeWindow:])); id != "" {
+			return id
+		}
+	}
+	return find(plainText(tail))
+}
+
+// plainText strips terminal control sequences from b. Cursor movements become
+// whitespace (a forward move is a space, anything that changes the line a
+// newline) so words a TUI placed apart stay apart; styling disappears.
+func plainText(b []byte) []byte {
+	b = skipTruncatedStart(b)
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == 0x1b:
+			n, sep := escapeSequence(b[i:])
+			if n == 0 { // incomplete at the end of the buffer
+				return out
+			}
+			if sep != 0 {
+				out = append(out, sep)
+			}
+			i += n
+			continue
+		case c == '\r' || c == '\n' || c == '\v' || c == '\f':
+			out = append(out, '\n')
+		case c == '\t':
+			out = append(out, ' ')
+		case c < 0x20 || c == 0x7f:
+			// Other C0 controls (bell, backspace, NUL…) carry no text.
+		default:
+			out = append(out, c)
+		}
+		i++
+	}
+	return out
+}
+
+// escapeSequence measures the escape sequence at the start of b (b[0] is
+// ESC). It returns its length, or 0 when b ends inside it, and the separator
+// it stands for in plain text (0 for none).
+func escapeSequence(b []byte) (int, byte) {
+	if len(b) < 2 {
+		return 0, 0
+	}
+	switch b[1] {
+	case '[': // CSI: parameters, intermediates, one final byte
+		for j := 2; j < len(b); j++ {
+			c := b[j]
+			if c >= 0x40 && c <= 0x7e {
+				return j + 1, csiSeparator(c)
+			}
+			if c < 0x20 || c > 0x7e {
+				return j, 0 // malformed: drop what we have
+			}
+		}
+		return 0, 0
+	case ']', 'P', 'X', '^', '_': // strings ended by BEL or ST
+		for j := 2; j < len(b); j++ {
+			if b[j] == 0x07 {
+				return j + 1, 0
+			}
+			if b[j] == 0x1b {
+				if j+1 < len(b) && b[j+1] == '\\' {
+					return j + 2, 0
+				}
+				return j, 0 // unterminated: stop before the next ESC
+			}
+		}
+		return 0, 0
+	case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ':
+		if len(b) < 3 {
+			return 0, 0
+		}
+		return 3, 0
+	case 'E', 'D', 'M':
+		return 2, '\n'
+	}
+	return 2, 0
+}
+
+// csiSeparator maps a CSI final byte to the whitespace it stands for.
+func csiSeparator(final byte) byte {
+	switch final {
+	case 'C', 'G', '`', 'a', 'I', 'X': // forward, to column, tab, erase chars
+		return ' '
+	case 'A', 'B', 'E', 'F', 'H', 'f', 'd', 'e', 'J':
+		return '\n'
+	}
+	return 0
+}
+
+// skipTruncatedStart drops what a bounded tail may begin with when it was cut
+// inside a character or an escape sequence: UTF-8 continuation bytes, and the
+// remainder of a CSI ("[38;5;12m" or "5;12m") or of an OSC ended by BEL.
+func skipTruncatedStart(b []byte) []byte {
+	for len(b) > 0 && b[0]&0xc0 == 0x80 {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return b
+	}
+	if b[0] == ']' {
+		if j := bytes.IndexByte(b, 0x07); j >= 0 && bytes.IndexByte(b[:j], 0x1b) < 0 {
+			return b[j+1:]
+		}
+	}
+	j := 0
+	if b[0] == '[' {
+		j = 1
+	}
+	params := 0
+	for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == ';' || b[j] == ':' || b[j] == '?') {
+		j++
+		params++
+	}
+	if (j > 1 || params > 0) && j < len(b) && b[j] >= 0x40 && b[j] <= 0x7e {
+		return b[j+1:]
+	}
+	return b
+}
+
+// hintMatcher finds one hint shape in plain text: the program word, then the
+// given words, then an ID. It returns the ID of the last occurrence.
+type hintMatcher struct {
+	program string
+	words   [][]string // alternatives for each word after the program
+}
+
+// last returns the ID of the last occurrence of the hint in text.
+func (m hintMatcher) last(text []byte) string {
+	id, _ := m.lastAt(text)
+	return id
+}
+
+// lastAt returns the ID of the last occurrence and where it starts, or -1.
+func (m hintMatcher) lastAt(text []byte) (string, int) {
+	prog := []byte(m.program)
+	end := len(text)
+	for end > 0 {
+		i := bytes.LastIndex(text[:end], prog)
+		if i < 0 {
+			return "", -1
+		}
+		end = i
+		if i > 0 && wordByte(text[i-1]) {
+			continue // part of a longer word, e.g. "myclaude"
+		}
+		if id := m.matchAt(text, i+len(prog)); id != "" {
+			return id, i
+		}
+	}
+	return "", -1
+}
+
+// matchAt matches the words and the ID starting at pos, just after the
+// program word.
+func (m hintMatcher) matchAt(text []byte, pos int) string {
+	for _, alts := range m.words {
+		p, ok := skipSpace(text, pos)
+		if !ok {
+			return ""
+		}
+		pos = -1
+		for _, w := range alts {
+			if bytes.HasPrefix(text[p:], []byte(w)) {
+				pos = p + len(w)
+				break
+			}
+		}
+		if pos < 0 {
+			return ""
+		}
+	}
+	p, ok := skipSpace(text, pos)
+	if !ok {
+		return ""
+	}
+	return idAt(text, p)
+}
+
+// idAt reads an ID at p, optionally in quotes, followed by a word boundary.
+func idAt(text []byte, p int) string {
+	quote := byte(0)
+	if p < len(text) && (text[p] == '\'' || text[p] == '"') {
+		quote = text[p]
+		p++
+	}
+	if p+idLen > len(text) {
+		return ""
+	}
+	id := string(text[p : p+idLen])
+	if !ValidID(id) {
+		return ""
+	}
+	next := p + idLen
+	if next < len(text) {
+		c := text[next]
+		if quote != 0 && c == quote {
+			return id
+		}
+		if isHexOrWord(c) {
+			return "" // the ID runs on: it is not this ID
+		}
+	}
+	return id
+}
+
+// skipSpace skips at least one whitespace byte.
+func skipSpace(text []byte, p int) (int, bool) {
+	start := p
+	for p < len(text) && (text[p] == ' ' || text[p] == '\n') {
+		p++
+	}
+	return p, p > start
+}
+
+// wordByte reports bytes that continue a program word.
+func wordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '_' || c == '-' || c == '.'
+}
+
+func isHexOrWord(c byte) bool {
+	return wordByte(c) && c != '.'
+}

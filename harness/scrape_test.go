@@ -1,0 +1,127 @@
+package harness
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+const other = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
+
+func TestScrapeExit(t *testing.T) {
+	const (
+		esc  = "\x1b"
+		dim  = esc + "[2m"
+		off  = esc + "[22m"
+		rst  = esc + "[0m"
+		osc  = esc + "]0;✳ Claude Code\x07"
+		home = esc + "[H" + esc + "[2J"
+	)
+	cases := []struct {
+		name string
+		h    Harness
+		tail string
+		want string
+	}{
+		{"claude plain", Claude{}, "Resume this session with:\nclaude --resume " + uid + "\n", uid},
+		{"claude dim two lines", Claude{}, osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
+			dim + "claude --resume " + uid + off + "\r\n" + rst, uid},
+		{"claude styled words", Claude{}, dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
+		{"claude cursor moves between words", Claude{}, "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
+		{"claude hint split over two lines", Claude{}, "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
+		{"claude last hint wins", Claude{}, "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
+		{"claude quoted", Claude{}, "claude --resume '" + uid + "'\n", uid},
+		{"claude uppercase ignored", Claude{}, "claude --resume " + strings.ToUpper(uid) + "\n", ""},
+		{"claude uppercase last falls back to earlier valid", Claude{}, "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
+		{"claude braced ignored", Claude{}, "claude --resume {" + uid + "}\n", ""},
+		{"claude id runs on", Claude{}, "claude --resume " + uid + "0\n", ""},
+		{"claude id with trailing word", Claude{}, "claude --resume " + uid + "x\n", ""},
+		{"claude short id", Claude{}, "claude --resume " + uid[:30] + "\n", ""},
+		{"claude other spelling", Claude{}, "claude -r " + uid + "\n", ""},
+		{"claude inside another word", Claude{}, "myclaude --resume " + uid + "\n", ""},
+		{"claude path program", Claude{}, "/usr/bin/claude --resume " + uid + "\n", uid},
+		{"claude never takes codex's", Claude{}, "To continue this session, run:\n  codex resume " + uid + "\n", ""},
+		{"claude never takes grok's", Claude{}, "grok --resume " + uid + "\n", ""},
+		{"claude truncated escape at start", Claude{}, "38;5;246mclaude --resume " + uid + "\n", uid},
+		{"claude truncated bracket escape", Claude{}, "[2mclaude --resume " + uid + "\n", uid},
+		{"claude truncated utf8 at start", Claude{}, "\x9c\xa8 claude --resume " + uid + "\n", uid},
+		{"claude utf8 around", Claude{}, "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
+		{"claude incomplete escape at end", Claude{}, "claude --resume " + uid + "\n" + esc + "[", uid},
+		{"claude redraw with cr", Claude{}, "Working…\rclaude --resume " + uid + "\r\n", uid},
+		{"claude cleared screen after", Claude{}, "claude --resume " + uid + home, uid},
+		{"claude nothing", Claude{}, "Bye!\n", ""},
+		{"codex continue block", Codex{}, "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
+		{"codex reconnect block", Codex{}, "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
+		{"codex old select form", Codex{}, "codex resume, then select swift otter (" + uid + ")\n", uid},
+		{"codex old form name with parens", Codex{}, "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
+		{"codex last of both forms", Codex{}, "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
+		{"codex old form last", Codex{}, "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
+		{"codex session id line only", Codex{}, "Session ID: " + uid + "\n", ""},
+		{"codex resume --last", Codex{}, "codex resume --last\n", ""},
+		{"codex never takes claude's", Codex{}, "claude --resume " + uid + "\n", ""},
+		{"codex uppercase", Codex{}, "codex resume " + strings.ToUpper(uid) + "\n", ""},
+		{"grok long", Grok{}, "grok --resume " + uid + "\n", uid},
+		{"grok short", Grok{}, "To resume: grok -r " + uid + "\n", uid},
+		{"grok never takes claude's", Grok{}, "claude --resume " + uid + "\n", ""},
+	}
+	for _, c := range cases {
+		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
+			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, plainText([]byte(c.tail)))
+		}
+	}
+}
+
+func TestPlainText(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"a\x1b[31mb\x1b[0mc", "abc"},
+		{"a\x1b[2Cb", "a b"},
+		{"a\x1b[3;1Hb", "a\nb"},
+		{"a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"},
+		{"a\x1b(Bb", "ab"},
+		{"a\rb\r\nc", "a\nb\n\nc"},
+		{"a\x07\x08b", "ab"},
+		{"a\x1b", "a"},
+		{"a\x1b[12", "a"},
+		{"a\x1b]0;title", "a"},
+		{"a\x1b[1;2\x00b", "a\x00b"[:1] + "b"},
+	}
+	for _, c := range cases {
+		if got := string(plainText([]byte(c.in))); got != c.want {
+			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// tuiTail builds size bytes of output shaped like a TUI's redraws, ending
+// in a Claude exit hint.
+func tuiTail(size int) []byte {
+	var b bytes.Buffer
+	frame := "\x1b[H\x1b[2J\x1b[38;5;246m╭────────────╮\x1b[0m\r\n\x1b[1m> \x1b[0mwrite a parser for claude output\x1b[K\r\n" +
+		"\x1b[2m  ⎿  Reading harness/claude.go (codex resume in text)\x1b[22m\r\n\x1b]0;✳ Working\x07"
+	for b.Len() < size {
+		b.WriteString(frame)
+	}
+	b.WriteString("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + uid + "\x1b[22m\r\n")
+	return b.Bytes()
+}
+
+func BenchmarkScrapeExit1MiB(b *testing.B) {
+	tail := tuiTail(1 << 20)
+	b.SetBytes(int64(len(tail)))
+	for b.Loop() {
+		if (Claude{}).ScrapeExit(tail) != uid {
+			b.Fatal("hint not found")
+		}
+	}
+}
+
+func BenchmarkScrapeExit1MiBNoHint(b *testing.B) {
+	tail := tuiTail(1 << 20)
+	tail = tail[:bytes.LastIndex(tail, []byte("Resume"))]
+	b.SetBytes(int64(len(tail)))
+	for b.Loop() {
+		if (Codex{}).ScrapeExit(tail) != "" {
+			b.Fatal("phantom hint")
+		}
+	}
+}
