@@ -48,6 +48,11 @@ func (Claude) Instrument(f Form, ns Namespace) (Instrumentation, error) {
 	if err != nil {
 		return Instrumentation{}, err
 	}
+	if hasOption(f.Options, "--settings") {
+		// The user brings their own settings: ours would compete with them,
+		// so the run is pinned but not hooked.
+		return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
+	}
 	return Instrumentation{
 		Args:   []string{"--session-id", id, "--settings", settings},
 		Env:    ns.captureEnv(),

@@ -41,12 +41,34 @@ func (Codex) Instrument(f Form, ns Namespace) (Instrumentation, error) {
 		}
 	}
 	in := Instrumentation{Pinned: f.Resume}
-	if !ns.Notify.Inject {
+	if !ns.Notify.Inject || setsNotify(f.Options) {
 		return in, nil
 	}
 	in.Args = []string{"-c", CodexNotifyOverride(filepath.Join(ns.Dir, CodexNotifyAsset))}
 	in.Env = append(ns.captureEnv(), EnvNotifyChain+"="+CodexNotifyChainEnv(ns.Notify.Chain))
 	return in, nil
+}
+
+// setsNotify reports a user's own `-c notify=…` among launch options: theirs
+// wins, and fleetcom then adds no override of its own.
+func setsNotify(args []string) bool {
+	for i, a := range args {
+		v, ok := "", false
+		switch {
+		case a == "-c" || a == "--config":
+			if i+1 < len(args) {
+				v, ok = args[i+1], true
+			}
+		case strings.HasPrefix(a, "--config="):
+			v, ok = strings.TrimPrefix(a, "--config="), true
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			v, ok = a[2:], true
+		}
+		if ok && strings.TrimSpace(strings.SplitN(v, "=", 2)[0]) == "notify" {
+			return true
+		}
+	}
+	return false
 }
 
 // CodexNotifyOverride is the `-c` value that points Codex's notify at script:

@@ -104,14 +104,18 @@ func CleanTitle(s string) string {
 			space = b.Len() > 0
 			continue
 		}
+		need := 1
+		if space {
+			need = 2
+		}
+		if n+need > titleLen {
+			b.WriteString("…")
+			break
+		}
 		if space {
 			b.WriteByte(' ')
 			n++
 			space = false
-		}
-		if n >= titleLen {
-			b.WriteString("…")
-			break
 		}
 		b.WriteRune(r)
 		n++

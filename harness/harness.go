@@ -47,6 +47,10 @@ type Form struct {
 	Program string
 	Resume  string
 
+	// Options are the user's own launch options of a bare command captured
+	// with `[capture] options = true`; they follow the instrumentation.
+	Options []string
+
 	// end is, for the command-string form, the byte offset just past the
 	// program word, where instrumentation is inserted.
 	end int

@@ -48,7 +48,10 @@ func plainText(b []byte) []byte {
 		case c == '\t':
 			out = append(out, ' ')
 		case c < 0x20 || c == 0x7f:
-			// Other C0 controls (bell, backspace, NUL…) carry no text.
+			// Other C0 controls (bell, backspace, NUL…) carry no text, but
+			// they still separate what stands on either side: an ID is
+			// never glued together across one.
+			out = append(out, ' ')
 		default:
 			out = append(out, c)
 		}

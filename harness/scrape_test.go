@@ -50,6 +50,8 @@ func TestScrapeExit(t *testing.T) {
 		{"claude redraw with cr", Claude{}, "Working…\rclaude --resume " + uid + "\r\n", uid},
 		{"claude cleared screen after", Claude{}, "claude --resume " + uid + home, uid},
 		{"claude nothing", Claude{}, "Bye!\n", ""},
+		{"claude id split by a control byte", Claude{}, "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
+		{"claude id styled piece by piece", Claude{}, "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
 		{"codex continue block", Codex{}, "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
 		{"codex reconnect block", Codex{}, "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
 		{"codex old select form", Codex{}, "codex resume, then select swift otter (" + uid + ")\n", uid},
@@ -79,11 +81,11 @@ func TestPlainText(t *testing.T) {
 		{"a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"},
 		{"a\x1b(Bb", "ab"},
 		{"a\rb\r\nc", "a\nb\n\nc"},
-		{"a\x07\x08b", "ab"},
+		{"a\x07\x08b", "a  b"},
 		{"a\x1b", "a"},
 		{"a\x1b[12", "a"},
 		{"a\x1b]0;title", "a"},
-		{"a\x1b[1;2\x00b", "a\x00b"[:1] + "b"},
+		{"a\x1b[1;2\x00b", "a b"},
 	}
 	for _, c := range cases {
 		if got := string(plainText([]byte(c.in))); got != c.want {
