@@ -1,0 +1,41 @@
+// Package store keeps fleetcom's session records on disk: where a
+// conversation's ID lives between the moment a shim learns it and the moment
+// the user asks for it back.
+//
+// It owns one directory, handed to Open by the caller. It knows nothing of
+// XDG, the environment, terminals or the agent CLIs beyond their names; from
+// harness it takes only the ID validation boundary (harness.ValidID and
+// harness.ValidPrefix), and the resume line is built by a function the caller
+// supplies (Config.ResumeLine).
+//
+// Layout under the directory (folders 0700, files 0600):
+//
+//	records/<tool>-<id>.json   one record per file: the truth
+//	records/.tmp-*             a write in progress, or left by a killed writer
+//	dirs/<h>/<tool>-<id>       empty markers indexing records by directory;
+//	                           <h> is 32 hex digits of sha256(physical cwd)
+//	locks/NN                   flock stripes, 64 of them, chosen by (tool, id)
+//
+// Main flow. Put validates the caller's record, resolves its Cwd to the
+// physical directory, takes the stripe lock, reads the stored record, merges
+// (see merge for the rules), writes the marker, then writes the record to a
+// temp file that is synced and renamed over the old one. Dir resolves the
+// queried directory the same way, lists its marker folder and reads only the
+// records named there. All and Find list records/ and read the files whose
+// names match.
+//
+// Invariants:
+//   - A record is never returned unless it passed check, its file name matches
+//     its identity, and ResumeLine rebuilt its resume line; the resume line on
+//     disk is never trusted. Anything else is skipped with one warning per file
+//     per operation, and the other records are still returned.
+//   - Record files are replaced atomically and synced with their folder before
+//     Put returns, so a killed or crashed writer leaves the old record or the
+//     new one, plus at most a stray temp file that readers ignore (All
+//     removes those older than ten minutes; it is the only write a read does).
+//   - The marker is written before the record, so every record is reachable
+//     from its directory's index; a marker without a record is ignored.
+//   - Only regular files are read (no symlinks, no FIFOs) and at most
+//     maxRecordSize bytes of each, checked with fstat before reading.
+//   - A record's Cwd never changes once written, so its marker never moves.
+package store

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	// maxRecordSize caps what is read of one record file; a real record is a
+	// few hundred bytes, so anything near this is damage or hostility.
+	maxRecordSize = 1 << 20
+	// lockStripes bounds the number of lock files: writers of different
+	// conversations rarely share a stripe and never wait on each other long.
+	lockStripes = 64
+	// tempPrefix names files that are not yet records; readers skip them.
+	tempPrefix = ".tmp-"
+	// staleTemp is the age after which a temp file can only belong to a writer
+	// that was killed, since a write lasts milliseconds.
+	staleTemp = 10 * time.Minute
+)
+
+// damage is a file whose content cannot be a record: the caller skips it with
+// one warning rather than failing the whole operation.
+type damage struct{ reason string }
+
+func (d *damage) Error() string { return d.reason }
+
+func damaged(format string, args ...any) error {
+	return &damage{reason: fmt.Sprintf(format, args...)}
+}
+
+// dirKey names the index folder of a physical directory. Hashing keeps the
+// name short and free of path syntax whatever the directory is called.
+func dirKey(physical string) string {
+	sum := sha256.Sum256([]byte(physical))
+	return hex.EncodeToString(sum[:16])
+}
+
+func stripe(tool, id string) int {
+	h := fnv.New32a()
+	h.Write([]byte(tool + "-" + id))
+	return int(h.Sum32() % lockStripes)
+}
+
+// stripePath is the lock file of one conversation's stripe.
+func (s *Store) stripePath(tool, id string) string {
+	return filepath.Join(s.dir, "locks", fmt.Sprintf("%02d", stripe(tool, id)))
+}
+
+// lock holds the stripe lock of one conversation until the returned function
+// is called. flock is released by the kernel when a holder dies, so a killed
+// writer never wedges the store.
+func (s *Store) lock(tool, id string) (unlock func(), err error) {
+	f, err := os.OpenFile(s.stripePath(tool, id), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open session lock: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock session store: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// readFile returns the bytes of one record file without following a symlink,
+// blocking on a FIFO, or reading more than maxRecordSize. A missing file is an
+// error wrapping fs.ErrNotExist; unusable content is a *damage.
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, damaged("is a symbolic link")
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, damaged("is not a regular file")
+	}
+	if fi.Size() > maxRecordSize {
+		return nil, damaged("is larger than %d bytes", maxRecordSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxRecordSize {
+		return nil, damaged("is larger than %d bytes", maxRecordSize)
+	}
+	return data, nil
+}
+
+// decode turns file bytes into a record that passed check and whose file name
+// matches its identity. Resume is left for the caller to rebuild.
+func decode(base string, data []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Record{}, damaged("is not a session record: %v", err)
+	}
+	r = normalize(r)
+	r.Resume = ""
+	if err := check(r); err != nil {
+		return Record{}, damaged("%v", err)
+	}
+	if base != fileName(r.Tool, r.ID) {
+		return Record{}, damaged("holds %s session %s under another name", r.Tool, r.ID)
+	}
+	return r, nil
+}
+
+// writeRecord replaces a record file atomically: readers see the old record
+// or the new one, never a part of either, and a crash leaves only a temp file.
+func (s *Store) writeRecord(r Record) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode session record: %w", err)
+	}
+	dir := filepath.Join(s.dir, "records")
+	f, err := s.tempFile(dir)
+	if err != nil {
+		return fmt.Errorf("write session record: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(append(data, '\n'))
+	if err == nil && !s.cfg.SkipSync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, fileName(r.Tool, r.ID)))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write session record: %w", err)
+	}
+	return s.syncDir(dir)
+}
+
+// Warm creates the temp file the next write will fill, so that write costs
+// no file creation. The shim warms the store while its child starts, which
+// takes the slowest part of a write off the path between the child's exit
+// and the user's prompt. A warmed file that is never used is a stale temp
+// file, removed like any other.
+func (s *Store) Warm() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.spare != nil {
+		return nil
+	}
+	f, err := os.CreateTemp(filepath.Join(s.dir, "records"), tempPrefix+"*")
+	if err != nil {
+		return fmt.Errorf("prepare session record: %w", err)
+	}
+	s.spare = f
+	return nil
+}
+
+// tempFile returns the warmed temp file, or a new one.
+func (s *Store) tempFile(dir string) (*os.File, error) {
+	s.mu.Lock()
+	f := s.spare
+	s.spare = nil
+	s.mu.Unlock()
+	if f != nil {
+		return f, nil
+	}
+	return os.CreateTemp(dir, tempPrefix+"*")
+}
+
+// ensureMarker makes sure the index of a record's directory names it. It runs
+// before the record is renamed into place, so a crash can leave a marker
+// without a record (ignored by readers) but never a record without a marker.
+func (s *Store) ensureMarker(r Record) error {
+	dir := filepath.Join(s.dir, "dirs", dirKey(r.Cwd))
+	p := filepath.Join(dir, markerName(r.Tool, r.ID))
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	err := os.Mkdir(dir, 0o700)
+	switch {
+	case err == nil:
+		err = s.syncDir(filepath.Dir(dir))
+	case errors.Is(err, fs.ErrExist):
+		err = nil
+	}
+	if err == nil {
+		err = s.newMarker(p, r)
+	}
+	if err == nil {
+		err = s.syncDir(dir)
+	}
+	if err != nil {
+		return fmt.Errorf("index session record: %w", err)
+	}
+	return nil
+}
+
+// newMarker creates the marker p. A marker is only a name, so it is made as
+// one more hard link to the record's lock stripe file: linking costs a
+// directory entry, where creating an empty file costs an inode, which on
+// some disks is a millisecond on the way to the user's prompt. A stripe
+// that has run out of links (tens of thousands of records on one stripe)
+// gets an empty file instead.
+func (s *Store) newMarker(p string, r Record) error {
+	err := os.Link(s.stripePath(r.Tool, r.ID), p)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// syncDir makes the entries just created or renamed in dir durable, so a
+// record whose Put returned survives a power loss too (unless the caller
+// chose SkipSync).
+func (s *Store) syncDir(dir string) error {
+	if s.cfg.SkipSync {
+		return nil
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	err = f.Sync()
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// removeStaleTemp deletes a temp file left by a killed writer. Young ones may
+// belong to a live writer and are left alone.
+func removeStaleTemp(dir string, e fs.DirEntry, now time.Time) {
+	if !strings.HasPrefix(e.Name(), tempPrefix) {
+		return
+	}
+	if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleTemp {
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+}

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// Record is one conversation of one tool in one directory (CONTRACT.md §4).
+type Record struct {
+	Tool      string     `json:"tool"`              // "claude", "codex" or "grok"
+	ID        string     `json:"id"`                // passes harness.ValidID
+	Cwd       string     `json:"cwd"`               // absolute, clean, symlinks resolved
+	Command   string     `json:"command"`           // as the user typed it; display only
+	Program   string     `json:"program"`           // program word as typed; feeds the resume line
+	Resume    string     `json:"resume"`            // rebuilt by Config.ResumeLine; never read from disk
+	Source    string     `json:"source"`            // hint, capture, pinned, fs or adopted
+	Started   time.Time  `json:"started"`           // when the first run of the conversation began
+	Ended     *time.Time `json:"ended"`             // nil while a run is open or its shim was killed
+	Exit      *int       `json:"exit"`              // exit status of the last finished run
+	Resumable bool       `json:"resumable"`         // the tool's own store holds the conversation
+	Home      string     `json:"home"`              // tool home of the run that began it
+	Title     string     `json:"title"`             // first prompt, when known; display only
+	Updated   time.Time  `json:"updated"`           // stamped by the store on every write
+	Options   []string   `json:"options,omitempty"` // launch options replayed on resume
+}
+
+// tools are the agent CLIs whose records the store accepts. The list is kept
+// here rather than taken from harness so the store's boundary does not move
+// when harness changes.
+var tools = []string{"claude", "codex", "grok"}
+
+// sources are the ways a record's ID can have been learned.
+var sources = []string{"hint", "capture", "pinned", "fs", "adopted"}
+
+// errInvalid marks a record that fails validation, whether it came from a
+// caller or from disk.
+var errInvalid = errors.New("invalid session record")
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
+}
+
+func knownTool(t string) bool { return slices.Contains(tools, t) }
+
+func validSource(s string) bool { return slices.Contains(sources, s) }
+
+// fileName is the base name of a record's file under records/.
+func fileName(tool, id string) string { return tool + "-" + id + ".json" }
+
+// markerName is the base name of a record's index entry under dirs/<h>/.
+func markerName(tool, id string) string { return tool + "-" + id }
+
+// parseKey splits "<tool>-<id>" and reports whether both halves are valid.
+func parseKey(s string) (tool, id string, ok bool) {
+	tool, id, ok = strings.Cut(s, "-")
+	if !ok || !knownTool(tool) || !harness.ValidID(id) {
+		return "", "", false
+	}
+	return tool, id, true
+}
+
+// checkKey validates the identity of a record as given by a caller.
+func checkKey(tool, id string) error {
+	if !knownTool(tool) {
+		return invalid("unknown tool %q", tool)
+	}
+	if !harness.ValidID(id) {
+		return invalid("%v", harness.CheckID(id))
+	}
+	return nil
+}
+
+// checkPath accepts an absolute, clean path made of printable UTF-8. JSON
+// cannot carry other bytes faithfully, and the path is shown and hashed.
+func checkPath(what, p string, optional bool) error {
+	switch {
+	case p == "" && optional:
+		return nil
+	case p == "":
+		return invalid("%s is empty", what)
+	case !utf8.ValidString(p) || hasControl(p):
+		return invalid("%s %q holds control characters or invalid UTF-8", what, p)
+	case !filepath.IsAbs(p):
+		return invalid("%s %q is not absolute", what, p)
+	case filepath.Clean(p) != p:
+		return invalid("%s %q is not clean", what, p)
+	}
+	return nil
+}
+
+// checkProgram accepts a program word that a shell reads as itself: a
+// conservative character set and a basename naming the record's tool. Empty
+// means the bare tool name.
+func checkProgram(tool, p string) error {
+	if p == "" {
+		return nil
+	}
+	for i := 0; i < len(p); i++ {
+		if !safeProgramByte(p[i]) {
+			return invalid("program %q holds characters outside [A-Za-z0-9/._+-]", p)
+		}
+	}
+	if p[0] == '-' || filepath.Base(p) != tool {
+		return invalid("program %q does not name %s", p, tool)
+	}
+	return nil
+}
+
+func safeProgramByte(c byte) bool {
+	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') ||
+		strings.IndexByte("/._+-", c) >= 0
+}
+
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}
+
+// stripControl drops control characters from text that is only displayed, so
+// a hostile title cannot drive the terminal it is printed on.
+func stripControl(s string) string {
+	if !hasControl(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// check is the whole validation boundary for a stored record: what Put writes
+// and what the readers return both pass it.
+func check(r Record) error {
+	if err := checkKey(r.Tool, r.ID); err != nil {
+		return err
+	}
+	if err := checkPath("cwd", r.Cwd, false); err != nil {
+		return err
+	}
+	if err := checkPath("home", r.Home, true); err != nil {
+		return err
+	}
+	if !validSource(r.Source) {
+		return invalid("unknown source %q", r.Source)
+	}
+	if err := checkProgram(r.Tool, r.Program); err != nil {
+		return err
+	}
+	return checkOptions(r.Options)
+}
+
+// checkOptions refuses launch options that could not be shown or passed
+// through a shell line unchanged; which options are allowed at all is the
+// resume-line builder's decision.
+func checkOptions(opts []string) error {
+	for _, o := range opts {
+		if !utf8.ValidString(o) || hasControl(o) {
+			return invalid("launch option %q holds control characters", o)
+		}
+	}
+	return nil
+}
+
+// normalize puts the free-form parts of a record in their stored shape: display
+// text without control characters and times in UTC without a monotonic
+// reading, so a record compares equal to itself after a round trip.
+func normalize(r Record) Record {
+	r.Title = stripControl(r.Title)
+	r.Command = stripControl(r.Command)
+	r.Started = utc(r.Started)
+	r.Updated = utc(r.Updated)
+	if r.Ended != nil {
+		e := utc(*r.Ended)
+		r.Ended = &e
+	}
+	if r.Exit != nil {
+		x := *r.Exit
+		r.Exit = &x
+	}
+	r.Options = slices.Clone(r.Options)
+	return r
+}
+
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC().Round(0)
+}
+
+// newestFirst orders records by Updated, then Started, both descending, then
+// by ID and tool so the order is total.
+func newestFirst(a, b Record) int {
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	if c := b.Started.Compare(a.Started); c != 0 {
+		return c
+	}
+	return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Tool, b.Tool))
+}
