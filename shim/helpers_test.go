@@ -1,0 +1,196 @@
+package shim
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// The test binary doubles as the processes the tests need: a child with
+// scripted behaviour (roleEnv), and a whole shim running Spawn on its own
+// terminal (shimEnv), so that signals and resizes reach a process of their own
+// rather than the test runner. A role returns from TestMain without running the
+// tests, which exits 0; exit codes and deaths by signal come from /bin/sh.
+const (
+	roleEnv = "FLEETCOM_SHIMTEST_ROLE"
+	shimEnv = "FLEETCOM_SHIMTEST_RESULT" // the shim role writes its result here
+	argvEnv = "FLEETCOM_SHIMTEST_ARGV"   // JSON argv of the shim role's child
+)
+
+func TestMain(m *testing.M) {
+	if role := os.Getenv(roleEnv); role != "" {
+		childRole(role, os.Args[1:])
+		return
+	}
+	if res := os.Getenv(shimEnv); res != "" {
+		shimRole(res)
+		return
+	}
+	m.Run()
+}
+
+// selfCmd runs this test binary in a child role.
+func selfCmd(t testing.TB, role string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(selfEnv(), roleEnv+"="+role)
+	return cmd
+}
+
+// selfEnv is the environment for a copy of the test binary. Under the race
+// detector a process waits a second at exit by default; the copies need not.
+func selfEnv() []string {
+	return append(os.Environ(), "GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE"))
+}
+
+func shCmd(script string) *exec.Cmd { return exec.Command("/bin/sh", "-c", script) }
+
+// userTerm is a PTY pair standing for the user's terminal: the test holds the
+// master (the terminal emulator), Spawn gets the slave.
+type userTerm struct {
+	master, slave *os.File
+	out           *collector
+}
+
+func newUserTerm(t testing.TB, rows, cols uint16) *userTerm {
+	t.Helper()
+	m0, s, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	// creack/pty hands back a blocking master, whose Close would wait for
+	// the collector's read; a non-blocking copy closes at once, which the
+	// tests use to close the user's terminal under a running shim.
+	fd, err := unix.Dup(int(m0.Fd()))
+	m0.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.CloseOnExec(fd)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	m := os.NewFile(uintptr(fd), "ptmx")
+	if err := pty.Setsize(s, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+		t.Fatal(err)
+	}
+	u := &userTerm{master: m, slave: s, out: collect(m)}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return u
+}
+
+func (u *userTerm) termios(t testing.TB) unix.Termios {
+	t.Helper()
+	tio, err := unix.IoctlGetTermios(int(u.slave.Fd()), ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *tio
+}
+
+func (u *userTerm) typeIn(t testing.TB, s string) {
+	t.Helper()
+	if _, err := u.master.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collector gathers what is written to the user's terminal.
+type collector struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func collect(f *os.File) *collector {
+	c := &collector{changed: make(chan struct{})}
+	go func() {
+		b := make([]byte, 64<<10)
+		for {
+			n, err := f.Read(b)
+			c.mu.Lock()
+			c.buf.Write(b[:n])
+			close(c.changed)
+			c.changed = make(chan struct{})
+			c.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+func (c *collector) bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return bytes.Clone(c.buf.Bytes())
+}
+
+// waitUntil waits until ok holds for the output so far, for at most 10 s.
+func (c *collector) waitUntil(t testing.TB, what string, ok func([]byte) bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		c.mu.Lock()
+		done, ch := ok(c.buf.Bytes()), c.changed
+		c.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s; terminal shows %q", what, lastN(c.bytes(), 2000))
+		}
+	}
+}
+
+func (c *collector) waitFor(t testing.TB, s string) {
+	t.Helper()
+	c.waitUntil(t, strconv.Quote(s), func(b []byte) bool { return bytes.Contains(b, []byte(s)) })
+}
+
+func lastN(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
+
+// spawnAsync runs Spawn in the background.
+func spawnAsync(cmd *exec.Cmd, o SpawnOptions) <-chan spawnDone {
+	c := make(chan spawnDone, 1)
+	go func() {
+		st, err := Spawn(cmd, o)
+		c <- spawnDone{st, err}
+	}()
+	return c
+}
+
+type spawnDone struct {
+	st  Status
+	err error
+}
+
+func waitSpawn(t testing.TB, c <-chan spawnDone, limit time.Duration) spawnDone {
+	t.Helper()
+	select {
+	case d := <-c:
+		return d
+	case <-time.After(limit):
+		t.Fatalf("Spawn did not return within %v", limit)
+		return spawnDone{}
+	}
+}

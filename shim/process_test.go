@@ -1,0 +1,233 @@
+package shim
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
+)
+
+// These tests run a whole shim (the test binary in the shim role) in a session
+// of its own on the user's terminal, like a program a shell started, so that
+// the kernel's resize and hangup signals and the signals the tests send reach
+// it and not the test runner.
+
+type shimProc struct {
+	cmd    *exec.Cmd
+	result string
+}
+
+// startShim starts the shim role on u's terminal, running argv as its child.
+func startShim(t *testing.T, u *userTerm, argv ...string) *shimProc {
+	t.Helper()
+	p := newShimProc(t, argv)
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = u.slave, u.slave, u.slave
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	p.start(t)
+	return p
+}
+
+func newShimProc(t *testing.T, argv []string) *shimProc {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(argv)
+	p := &shimProc{cmd: exec.Command(exe), result: filepath.Join(t.TempDir(), "result.json")}
+	p.cmd.Env = append(selfEnv(), shimEnv+"="+p.result, argvEnv+"="+string(a))
+	p.cmd.Dir = t.TempDir() // where a child's core file would go
+	return p
+}
+
+func (p *shimProc) start(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.cmd.Process.Kill() })
+}
+
+func (p *shimProc) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// finish waits for the shim to exit by itself and returns what it reported.
+func (p *shimProc) finish(t *testing.T) shimResult {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shim process: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		p.cmd.Process.Kill()
+		t.Fatal("shim did not exit")
+	}
+	b, err := os.ReadFile(p.result)
+	if err != nil {
+		t.Fatalf("shim left no result: %v", err)
+	}
+	var r shimResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func checkResult(t *testing.T, r shimResult, code int, sig syscall.Signal) {
+	t.Helper()
+	if r.Err != "" || r.Code != code || r.Signal != int(sig) {
+		t.Errorf("shim reported code %d signal %d err %q; want code %d signal %d",
+			r.Code, r.Signal, r.Err, code, sig)
+	}
+}
+
+func TestShimFollowsResize(t *testing.T) {
+	u := newUserTerm(t, 24, 80)
+	before := u.termios(t)
+	p := startShim(t, u, "role:winch")
+	u.out.waitFor(t, "size=24x80")
+	// As a terminal emulator does: the kernel then signals SIGWINCH to the
+	// terminal's foreground process group, the shim.
+	if err := unix.IoctlSetWinsize(int(u.master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 50, Col: 132}); err != nil {
+		t.Fatal(err)
+	}
+	u.out.waitFor(t, "size=50x132")
+	u.typeIn(t, "q")
+	checkResult(t, p.finish(t), 0, 0)
+	if after := u.termios(t); after != before {
+		t.Errorf("terminal mode not restored:\n%s", cmp.Diff(before, after))
+	}
+}
+
+func TestShimForwardsSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			u := newUserTerm(t, 24, 80)
+			p := startShim(t, u, "/bin/sh", "-c", "echo ready; exec sleep 20")
+			u.out.waitFor(t, "ready")
+			p.signal(t, sig)
+			checkResult(t, p.finish(t), 128+int(sig), sig)
+		})
+	}
+}
+
+// Closing the terminal: the shim gets SIGHUP and EIO; the child is hung up
+// in turn, and the shim still returns and reports.
+func TestShimTerminalClosed(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		code         int
+		sig          syscall.Signal
+	}{
+		{"child dies of SIGHUP", "echo ready; exec sleep 20", 128 + 1, syscall.SIGHUP},
+		{"child ignores SIGHUP", `trap "" HUP; echo ready; cat; exit 7`, 7, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := newUserTerm(t, 24, 80)
+			p := startShim(t, u, "/bin/sh", "-c", tc.script)
+			u.out.waitFor(t, "ready")
+			u.master.Close()
+			checkResult(t, p.finish(t), tc.code, tc.sig)
+		})
+	}
+}
+
+// On the pipe path the child shares the shim's terminal and process group: ^C
+// reaches the child from the terminal, and the shim survives to report it.
+func TestShimPipePathSignals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		send func(t *testing.T, u *userTerm, p *shimProc)
+		sig  syscall.Signal
+	}{
+		{"keyboard ^C", func(t *testing.T, u *userTerm, p *shimProc) { u.typeIn(t, "\x03") }, syscall.SIGINT},
+		{"kill -TERM shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGTERM) }, syscall.SIGTERM},
+		{"kill -HUP shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGHUP) }, syscall.SIGHUP},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := newUserTerm(t, 24, 80)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
+			p.cmd.Stdout, p.cmd.Stderr = w, w
+			// The terminal is the shim's controlling terminal but none of its
+			// descriptors 0-2.
+			p.cmd.ExtraFiles = []*os.File{u.slave}
+			p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+			p.start(t)
+			w.Close()
+			b := make([]byte, 6)
+			if _, err := r.Read(b); err != nil || string(b) != "ready\n" {
+				t.Fatalf("child said %q, %v", b, err)
+			}
+			tc.send(t, u, p)
+			checkResult(t, p.finish(t), 128+int(tc.sig), tc.sig)
+		})
+	}
+}
+
+// A child that stops itself: the shim gives the terminal back and stops too,
+// and when continued it continues the child.
+func TestShimFollowsChildStop(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("stops are followed on Linux only")
+	}
+	u := newUserTerm(t, 24, 80)
+	before := u.termios(t)
+	p := startShim(t, u, "/bin/sh", "-c", "echo ready; kill -STOP $$; echo resumed")
+	u.out.waitFor(t, "ready")
+	var ws unix.WaitStatus
+	pid := p.cmd.Process.Pid
+	if _, err := unix.Wait4(pid, &ws, unix.WUNTRACED, nil); err != nil || !ws.Stopped() {
+		t.Fatalf("shim not stopped: %v, status %#x", err, ws)
+	}
+	if during := u.termios(t); during != before {
+		t.Errorf("terminal not restored while stopped:\n%s", cmp.Diff(before, during))
+	}
+	p.signal(t, syscall.SIGCONT)
+	u.out.waitFor(t, "resumed")
+	checkResult(t, p.finish(t), 0, 0)
+	if after := u.termios(t); after != before {
+		t.Errorf("terminal mode not restored:\n%s", cmp.Diff(before, after))
+	}
+}
+
+func TestReraise(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGPIPE, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			if sig == syscall.SIGPIPE && runtime.GOOS != "linux" {
+				t.Skip("SIGPIPE is re-raised on Linux only")
+			}
+			cmd := selfCmd(t, "reraise", strconv.Itoa(int(sig)))
+			cmd.Dir = t.TempDir()
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("process did not die: %v, output %q", err, out)
+			}
+			ws := ee.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != sig || ws.CoreDump() {
+				t.Errorf("process ended with %#x (%v); want killed by %v without a core", ws, err, sig)
+			}
+		})
+	}
+}

@@ -1,0 +1,149 @@
+package shim
+
+import (
+	"sync"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// recorder keeps the store in step with one run. The pinned or targeted ID
+// is recorded as soon as the child starts and the record follows the
+// captured ID while it runs, so killing the shim or closing the terminal
+// loses nothing the shim already knew. At exit the reference design's
+// precedence decides: the exit hint, then the capture, then the pinned ID,
+// then on-disk correlation only when nothing else identified the run.
+type recorder struct {
+	st      *store.Store // nil: nothing is recorded
+	h       harness.Harness
+	base    store.Record // tool, cwd, command, program, home, started
+	capture string       // capture file, "" when uninstrumented
+	pinned  string
+	// targeted: pinned is the ID a resume form named, which is recorded
+	// only when the tool really holds that conversation.
+	targeted bool
+	warn     func(error)
+
+	mu         sync.Mutex
+	open       string // the ID currently recorded as running
+	openSource string
+	fresh      bool // the pinned record did not exist before this run
+	done       bool // finished or abandoned: nothing provisional any more
+	options    []string
+}
+
+// put writes one record, reporting failures as warnings.
+func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
+	if r.st == nil || !harness.ValidID(id) {
+		return
+	}
+	rec := r.base
+	rec.ID = id
+	rec.Source = source
+	rec.Ended = ended
+	rec.Exit = exit
+	rec.Options = r.options
+	rec.Resumable = r.h.Exists(rec.Home, rec.Cwd, id)
+	if r.targeted && id == r.pinned && !rec.Resumable {
+		return // a resume of something that is not there: nothing to keep
+	}
+	if ended != nil && rec.Resumable {
+		rec.Title = r.h.Title(rec.Home, rec.Cwd, id)
+	}
+	line, err := harness.ResumeLine(r.h, rec.Program, id, rec.Options)
+	if err == nil {
+		rec.Resume = line
+	}
+	if _, err := r.st.Put(rec); err != nil {
+		r.warn(err)
+	}
+}
+
+// starting records the pinned or targeted ID of a run that has started, so
+// it is in the store before the child can do anything worth keeping, and
+// prepares the store's next write.
+func (r *recorder) starting() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return // the run ended first: its end is recorded instead
+	}
+	if r.st != nil {
+		defer r.st.Warm() // the exit's write then creates no file
+	}
+	if r.pinned == "" {
+		return
+	}
+	if r.st != nil {
+		_, existed, _ := r.st.Get(r.base.Tool, r.pinned)
+		r.fresh = !existed
+	}
+	r.open, r.openSource = r.pinned, "pinned"
+	r.put(r.pinned, "pinned", nil, nil)
+}
+
+// abandon undoes starting when the child could not be started at all.
+func (r *recorder) abandon() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done = true
+	if r.st != nil && r.fresh && r.open == r.pinned {
+		r.st.Forget(r.base.Tool, r.pinned)
+	}
+}
+
+// captured follows the capture file: when it names another conversation,
+// the previous one is closed and the new one recorded as running.
+func (r *recorder) captured() {
+	id := r.h.ParseCapture(readCapture(r.capture), r.base.Home)
+	if id == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if id == r.open {
+		return
+	}
+	if r.open != "" {
+		now := time.Now()
+		r.put(r.open, r.openSource, &now, nil)
+	}
+	r.open, r.openSource = id, "capture"
+	r.put(id, "capture", nil, nil)
+}
+
+// finished records how the run ended.
+func (r *recorder) finished(tail []byte, st Status) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done = true
+	id, source := r.decide(tail)
+	now := time.Now()
+	code := st.Code
+	if r.open != "" && r.open != id {
+		r.put(r.open, r.openSource, &now, &code)
+	}
+	if id != "" {
+		r.put(id, source, &now, &code)
+	}
+}
+
+// decide applies the ID precedence.
+func (r *recorder) decide(tail []byte) (id, source string) {
+	if id := r.h.ScrapeExit(tail); id != "" {
+		return id, "hint"
+	}
+	if r.capture != "" {
+		if id := r.h.ParseCapture(readCapture(r.capture), r.base.Home); id != "" {
+			return id, "capture"
+		}
+	}
+	if r.pinned != "" {
+		return r.pinned, "pinned"
+	}
+	if id := r.h.Correlate(r.base.Home, r.base.Cwd, r.base.Started); id != "" {
+		return id, "fs"
+	}
+	return "", ""
+}

@@ -1,0 +1,168 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// Paths are the locations cmd/fleetcom resolved from the environment.
+type Paths struct {
+	ShimDir    string
+	StoreDir   string
+	ConfigFile string
+	CacheDir   string
+	Runtime    Root
+}
+
+// Options is everything a run needs from the process around it.
+type Options struct {
+	Paths
+	Stdin, Stdout, Stderr *os.File
+	// Warn reports a failure of fleetcom's own machinery; the command still
+	// runs. Run calls it at most once per distinct problem, and never while
+	// the child owns the terminal.
+	Warn func(error)
+}
+
+func (o Options) warn(err error) {
+	if o.Warn != nil && err != nil {
+		o.Warn(err)
+	}
+}
+
+// NoRealError says no real binary could be found for a tool.
+type NoRealError struct {
+	Tool string
+	Err  error
+}
+
+func (e *NoRealError) Error() string {
+	if errors.Is(e.Err, ErrNoReal) {
+		return fmt.Sprintf("%s: no real %s found on PATH outside the shim directory", e.Tool, e.Tool)
+	}
+	return fmt.Sprintf("%s: %v", e.Tool, e.Err)
+}
+
+func (e *NoRealError) Unwrap() error { return e.Err }
+
+// Hint names the fix.
+func (e *NoRealError) Hint() string {
+	return fmt.Sprintf("install %s, or set %s to its path", e.Tool, binVar(e.Tool))
+}
+
+// Run is the shim for tool: an accepted command is instrumented, run and
+// recorded; anything else replaces this process with the real binary, argv
+// unchanged. Run returns only when the child ended or nothing could run.
+func Run(tool string, argv []string, o Options) (Status, error) {
+	h, ok := harness.ByName(tool)
+	if !ok || len(argv) == 0 {
+		return Status{Code: 2}, fmt.Errorf("unknown tool %q", tool)
+	}
+	form, accepted := harness.DetectArgv(h, argv)
+	prev, chained := parseHop(os.Getenv(hopVar(tool)))
+	if chained && prev.depth >= maxHops {
+		return Status{Code: 127}, &NoRealError{Tool: tool, Err: fmt.Errorf(
+			"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", prev.depth, tool, tool)}
+	}
+	// Options only (`claude --model opus`): captured when the user opted in.
+	// Only such invocations pay for reading the config on their way.
+	var cfg Config
+	var cfgErr error
+	loaded := false
+	if !accepted && harness.OptionsOnly(h, argv[1:]) {
+		cfg, cfgErr = LoadConfig(o.ConfigFile)
+		loaded = true
+		if cfg.Capture.Options {
+			form, accepted = harness.Form{Tool: tool, Program: argv[0], Options: argv[1:]}, true
+		}
+	}
+	passOn := chained && prev.passOn(argv[1:], accepted)
+	if !accepted || passOn {
+		return opaque(tool, argv, prev, chained, passOn, o)
+	}
+	if !loaded {
+		cfg, cfgErr = LoadConfig(o.ConfigFile)
+	}
+	if cfgErr != nil {
+		o.warn(cfgErr)
+	}
+	f := newFinder(tool, cfg.Bin(tool), o.ConfigFile, o.ShimDir)
+	real, fromPath, err := f.find()
+	if err != nil {
+		return Status{Code: 127}, &NoRealError{Tool: tool, Err: err}
+	}
+	next := hop{pid: os.Getpid(), depth: prev.depth + 1}
+	if fromPath {
+		next.skip = []string{real}
+	}
+	return supervise(&job{h: h, form: form, argv: argv, real: real, hop: next, cfg: cfg}, o)
+}
+
+// opaque replaces this process with the real binary. Nothing is parsed,
+// generated or stored on this path: one lookup, one exec.
+func opaque(tool string, argv []string, prev hop, chained, passOn bool, o Options) (Status, error) {
+	configured := ""
+	if os.Getenv(binVar(tool)) == "" {
+		configured = quickBin(o.ConfigFile, tool)
+	}
+	f := newFinder(tool, configured, o.ConfigFile, o.ShimDir)
+	next := hop{pid: os.Getpid(), depth: 1, args: argsPrint(argv[1:])}
+	if chained {
+		next.depth = prev.depth + 1
+	}
+	if passOn {
+		f.skip = prev.skip
+		next.skip = prev.skip
+	}
+	real, fromPath, err := f.find()
+	if err != nil {
+		return Status{Code: 127}, &NoRealError{Tool: tool, Err: err}
+	}
+	if fromPath {
+		next.skip = append(next.skip[:len(next.skip):len(next.skip)], real)
+	}
+	env := setEnv(os.Environ(), hopVar(tool), next.String())
+	err = execReal(real, argv, env)
+	return Status{Code: 126}, err
+}
+
+// newFinder sets up the lookup of tool's real binary: FLEETCOM_<TOOL>_BIN,
+// else the configured bin, else PATH.
+func newFinder(tool, configured, configFile, shimDir string) finder {
+	f := finder{tool: tool, path: os.Getenv("PATH"), shimDir: shimDir}
+	if v := os.Getenv(binVar(tool)); v != "" {
+		f.override = v
+	} else if configured != "" {
+		f.override, f.source = configured, "bin in "+configFile
+	}
+	return f
+}
+
+// setEnv returns env with key set to value, replacing any earlier entries.
+func setEnv(env []string, key, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	prefix := key + "="
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, prefix) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, prefix+value)
+}
+
+// physicalDir returns the current directory with symlinks resolved.
+func physicalDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("current directory: %w", err)
+	}
+	if p, err := filepath.EvalSymlinks(wd); err == nil {
+		return p, nil
+	}
+	return wd, nil
+}

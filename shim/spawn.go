@@ -1,0 +1,176 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/term"
+)
+
+// Status is how a child ended.
+type Status struct {
+	Code   int            // exit code, or 128+signal when killed by a signal
+	Signal syscall.Signal // non-zero when the child died of a signal
+}
+
+// SpawnOptions are the shim's own descriptors and the hooks Spawn calls.
+type SpawnOptions struct {
+	// Stdin, Stdout and Stderr are the shim's own descriptors (os.Stdin and so
+	// on in production). A nil one gives the child the null device.
+	Stdin, Stdout, Stderr *os.File
+	// Tail receives a copy of everything the child writes to its PTY; it is
+	// never called on the pipe path. It may be nil.
+	Tail io.Writer
+	// Started is called once, right after the child started, with its pid.
+	// Output is already being copied while it runs.
+	Started func(pid int)
+	// Warn reports a failure that did not stop the child from running, such
+	// as no PTY being available (the child then runs on our descriptors).
+	Warn func(error)
+}
+
+// Spawn runs cmd to completion and returns how it ended. Spawn sets cmd's
+// Stdin, Stdout, Stderr and, on the PTY path, SysProcAttr.
+//
+// When o.Stdin and o.Stdout are both terminals the child runs on a PTY of its
+// own: it is a session leader with the PTY as controlling terminal, our
+// terminal is in raw mode while it runs, its size follows ours, and everything
+// the child writes is copied to o.Stdout and o.Tail. Otherwise the child
+// inherits the descriptors unchanged.
+//
+// SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to the shim while the child runs
+// are forwarded to it; on the PTY path SIGINT and SIGQUIT too, to the child's
+// process group. On the pipe path the shim ignores SIGINT and SIGQUIT, which
+// the terminal delivers to the child itself. A child that stops (PTY path,
+// Linux) stops the shim, with the terminal given back, until it is continued.
+// Closing the terminal hangs the child up as a terminal would; Spawn still
+// returns when the child exits.
+//
+// Spawn returns once the child has exited and its output has drained. The
+// terminal is restored before Spawn returns or panics. The error is non-nil
+// when the child could not be started (Status.Code is then 127 or 126, as a
+// shell reports it, and the error wraps ErrStart) or when the copy machinery
+// failed while the child ran (Status is still the child's).
+func Spawn(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
+	if isTerminal(o.Stdin) && isTerminal(o.Stdout) {
+		st, err := spawnPTY(cmd, o)
+		if !errors.Is(err, errNoPTY) {
+			return st, err
+		}
+		o.warn(err)
+	}
+	return spawnPlain(cmd, o)
+}
+
+// errNoPTY marks a PTY setup failure that happened before the child started,
+// after which Spawn runs the child on the shim's own descriptors instead.
+var errNoPTY = errors.New("no pty")
+
+func (o SpawnOptions) warn(err error) {
+	if o.Warn != nil && err != nil {
+		o.Warn(err)
+	}
+}
+
+func (o SpawnOptions) started(pid int) {
+	if o.Started != nil {
+		o.Started(pid)
+	}
+}
+
+// spawnPlain runs cmd on the shim's own descriptors: nothing is copied, and the
+// child stays in our process group, so the terminal's own signals reach it.
+func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
+	// A nil *os.File must stay a nil interface, or exec would use it.
+	if o.Stdin != nil {
+		cmd.Stdin = o.Stdin
+	}
+	if o.Stdout != nil {
+		cmd.Stdout = o.Stdout
+	}
+	if o.Stderr != nil {
+		cmd.Stderr = o.Stderr
+	}
+
+	sigs := newSignals(false)
+	defer sigs.stop()
+	if err := cmd.Start(); err != nil {
+		return startFailed(err)
+	}
+	pid := cmd.Process.Pid
+	o.started(pid)
+
+	exited := make(chan struct{})
+	go func() {
+		waitExit(pid)
+		close(exited)
+	}()
+	for {
+		select {
+		case sig := <-sigs.c:
+			if forwardPlain(sig) {
+				_ = syscall.Kill(pid, sig.(syscall.Signal))
+			}
+		case <-exited:
+			return finish(cmd)
+		}
+	}
+}
+
+// finish reaps the child, which must have exited already, and reports it.
+func finish(cmd *exec.Cmd) (Status, error) {
+	err := cmd.Wait()
+	if cmd.ProcessState == nil {
+		return Status{Code: 1}, fmt.Errorf("wait for child: %w", err)
+	}
+	return statusOf(cmd.ProcessState), nil
+}
+
+func statusOf(ps *os.ProcessState) Status {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return Status{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
+	}
+	return Status{Code: ps.ExitCode()}
+}
+
+// ErrStart marks a Spawn error for a child that never ran; Status.Code is
+// then 127 (not found) or 126 (found but not runnable), as a shell reports it.
+var ErrStart = errors.New("start child")
+
+// startFailed maps a start error to the status a shell would report.
+func startFailed(err error) (Status, error) {
+	code := 126
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		code = 127
+	}
+	return Status{Code: code}, fmt.Errorf("%w: %w", ErrStart, err)
+}
+
+func isTerminal(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	fd, ok := fdOf(f)
+	return ok && term.IsTerminal(fd)
+}
+
+// fdOf returns f's descriptor without the side effect of (*os.File).Fd, which
+// would switch a non-blocking descriptor to blocking mode.
+func fdOf(f *os.File) (int, bool) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1, false
+	}
+	fd := -1
+	if err := rc.Control(func(u uintptr) { fd = int(u) }); err != nil {
+		return -1, false
+	}
+	return fd, true
+}

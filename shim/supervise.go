@@ -1,0 +1,191 @@
+package shim
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// provisionalDelay is how long a child runs before its pinned ID is put in
+// the store.
+const provisionalDelay = 30 * time.Millisecond
+
+// job is one accepted run: what to start and how to record it.
+type job struct {
+	h     harness.Harness
+	form  harness.Form
+	argv  []string // the command as typed, program word first
+	extra []string // arguments after the canonical form (remembered options)
+	real  string   // the binary to run; "" for a command string
+	probe string   // for a command string: the binary its program word runs
+	shell string   // for a command string: the shell and the string
+	text  string
+	hop   hop
+	cfg   Config
+	dir   string // run there instead of the current directory
+}
+
+// supervise instruments, spawns and records one accepted run. Any failure
+// of fleetcom's own machinery is a warning and the command runs as typed.
+func supervise(j *job, o Options) (Status, error) {
+	var warned []error
+	warn := func(err error) { warned = append(warned, err) }
+	defer func() { reportOnce(o, warned) }()
+
+	if j.dir != "" {
+		if err := os.Chdir(j.dir); err != nil {
+			return Status{Code: 1}, err
+		}
+	}
+	cwd, err := physicalDir()
+	if err != nil {
+		warn(err)
+	}
+	home := j.h.Home(os.Getenv)
+	started := time.Now()
+
+	in := harness.Instrumentation{Pinned: j.form.Resume}
+	ns, err := newNamespace(o.Runtime)
+	if err != nil {
+		warn(err)
+	} else {
+		hns := ns.harness()
+		switch j.h.Name() {
+		case "codex":
+			hns.Notify = harness.CodexNotifyPlan(home)
+		case "grok":
+			if bin := j.binary(); j.form.Resume == "" && bin != "" {
+				hns.NoSessionFlag = !sessionFlagSupported(bin, o.CacheDir)
+			}
+		}
+		if in, err = j.h.Instrument(j.form, hns); err != nil {
+			warn(err)
+			ns.remove()
+			ns = nil
+			in = harness.Instrumentation{Pinned: j.form.Resume}
+		}
+	}
+	defer ns.remove()
+
+	cmd := j.command(in)
+	cmd.Env = append(os.Environ(), in.Env...)
+	if j.real != "" {
+		j.hop.args = argsPrint(cmd.Args[1:])
+	} else {
+		j.hop.args = argsPrint(append(append([]string(nil), in.Args...), j.canonicalArgs()...))
+	}
+	cmd.Env = setEnv(cmd.Env, hopVar(j.h.Name()), j.hop.String())
+
+	rec := &recorder{h: j.h, pinned: in.Pinned, targeted: j.form.Resume != "", warn: warn, options: j.options(), base: store.Record{
+		Tool: j.h.Name(), Cwd: cwd, Command: commandLine(j), Program: j.form.Program,
+		Home: home, Started: started,
+	}}
+	if ns != nil {
+		rec.capture = ns.capture
+	}
+	if cwd != "" {
+		st, err := store.Open(o.StoreDir, store.Config{SkipSync: true})
+		if err != nil {
+			warn(err)
+		} else {
+			rec.st = st
+		}
+	}
+
+	t := newTap(NewTail(j.cfg.TailSize()))
+	stopFollow := func() {}
+	if ns != nil {
+		stopFollow = t.follow(ns.capture, rec.captured)
+	}
+	// The pinned ID goes into the store once the child has been running for
+	// a moment, not before it starts: a file creation costs a millisecond or
+	// more on some disks, the user's command should not wait for
+	// bookkeeping, and a run that ends at once is recorded at its end anyway.
+	// Nothing worth keeping happens in a conversation that fast.
+	provisional := time.AfterFunc(provisionalDelay, rec.starting)
+	status, err := Spawn(cmd, SpawnOptions{
+		Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+		Tail: t,
+		Warn: warn,
+	})
+	provisional.Stop()
+	stopFollow()
+	if errors.Is(err, ErrStart) {
+		rec.abandon() // the child never ran: nothing to record
+		return status, err
+	}
+	if err != nil {
+		warn(err)
+	}
+	rec.finished(t.tail.Bytes(), status)
+	return status, nil
+}
+
+// command builds the child process of a job.
+func (j *job) command(in harness.Instrumentation) *exec.Cmd {
+	if j.real == "" {
+		text := harness.InstrumentCommand(j.text, j.form, in)
+		return &exec.Cmd{Path: j.shell, Args: []string{j.shell, "-c", text}}
+	}
+	args := make([]string, 0, len(j.argv)+len(in.Args)+len(j.extra))
+	args = append(args, j.argv[0])
+	args = append(args, in.Args...)
+	args = append(args, j.argv[1:]...)
+	args = append(args, j.extra...)
+	return &exec.Cmd{Path: j.real, Args: args}
+}
+
+// options are the launch options a resume of this run replays: those the
+// user gave, as the survival rules leave them, or the remembered ones a
+// resume was started with.
+func (j *job) options() []string {
+	if len(j.extra) > 0 {
+		return j.extra
+	}
+	return harness.Surviving(j.h, j.form.Options)
+}
+
+// binary is the file the job's program word runs, when known.
+func (j *job) binary() string {
+	if j.real != "" {
+		return j.real
+	}
+	return j.probe
+}
+
+// canonicalArgs are the accepted form's own arguments after the program.
+func (j *job) canonicalArgs() []string {
+	if j.form.Resume == "" {
+		return nil
+	}
+	args, _ := j.h.ResumeArgs(j.form.Resume)
+	return args
+}
+
+// commandLine is the command as the user typed it, for display.
+func commandLine(j *job) string {
+	if j.real == "" {
+		return j.text
+	}
+	words := make([]string, 0, len(j.argv)+len(j.extra))
+	for _, a := range append(append([]string(nil), j.argv...), j.extra...) {
+		words = append(words, harness.Quote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// reportOnce passes each distinct warning on once.
+func reportOnce(o Options, warned []error) {
+	seen := map[string]bool{}
+	for _, err := range warned {
+		if msg := err.Error(); !seen[msg] {
+			seen[msg] = true
+			o.warn(err)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package shim
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// maxCapture bounds how much of a capture file is read: the newest payloads
+// are at its end, and a runaway file must not cost the shim its memory.
+const maxCapture = 8 << 20
+
+// readCapture returns the complete lines at the end of a capture file, at
+// most maxCapture bytes of them. It refuses anything but a regular file, so a
+// symlink or FIFO put in its place is never followed or blocked on.
+func readCapture(path string) []byte {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	size := fi.Size()
+	off := int64(0)
+	if size > maxCapture {
+		off = size - maxCapture
+	}
+	data, err := io.ReadAll(io.NewSectionReader(f, off, size-off))
+	if err != nil {
+		return nil
+	}
+	if off > 0 {
+		// Drop the partial line the cut left at the start.
+		for i, c := range data {
+			if c == '\n' {
+				return data[i+1:]
+			}
+		}
+		return nil
+	}
+	return data
+}
+
+// tap passes the child's output on to the tail and, without blocking the
+// copy, tells a follower that the screen changed. A hook or notifier writes
+// the capture file just before the TUI redraws (a /clear, a finished turn),
+// so output is the cue to look at the file again: no timer polls it, and no
+// inotify descriptor is held (closing one costs milliseconds at exit).
+type tap struct {
+	tail    *Tail
+	changed chan struct{}
+}
+
+func newTap(tail *Tail) *tap {
+	return &tap{tail: tail, changed: make(chan struct{}, 1)}
+}
+
+// Write implements io.Writer for the PTY copy loop.
+func (t *tap) Write(p []byte) (int, error) {
+	t.tail.Write(p)
+	select {
+	case t.changed <- struct{}{}:
+	default: // a look is already pending; it will see this write too
+	}
+	return len(p), nil
+}
+
+// follow calls onChange whenever the capture file's size or modification
+// time moved since the last look, until stopped.
+func (t *tap) follow(path string, onChange func()) (stop func()) {
+	done, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var size int64
+		var mod int64
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.changed:
+			}
+			fi, err := os.Lstat(path)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			if fi.Size() != size || fi.ModTime().UnixNano() != mod {
+				size, mod = fi.Size(), fi.ModTime().UnixNano()
+				onChange()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
