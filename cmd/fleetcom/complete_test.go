@@ -1,0 +1,292 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adrg/xdg"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// fakeIDs is an idSource over a fixed list: one session per tool in ".",
+// and one claude session in "/elsewhere".
+func fakeIDs(dir, tool string) []candidate {
+	all := map[string][]candidate{
+		"":           {{"11111111-1111-4111-8111-111111111111", "claude, 1h, newest"}, {"22222222-2222-4222-8222-222222222222", "codex, 2h"}, {"33333333-3333-4333-8333-333333333333", "grok, 3d"}},
+		"/elsewhere": {{"44444444-4444-4444-8444-444444444444", "claude, 5m"}},
+	}[dir]
+	var out []candidate
+	for _, c := range all {
+		if tool == "" || strings.HasPrefix(c.desc, tool+",") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func values(cands []candidate) []string {
+	var out []string
+	for _, c := range cands {
+		out = append(out, c.value)
+	}
+	return out
+}
+
+func TestComplete(t *testing.T) {
+	const id1, id2, id3 = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"
+	tests := []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{""}, []string{"resume", "list", "forget", "prune", "run", "init", "completion", "shims", "doctor", "version", "help"}},
+		{[]string{"re"}, []string{"resume"}},
+		{[]string{"-"}, []string{"--help", "--version"}},
+		{[]string{"nosuch", ""}, nil},
+		{[]string{"resume", ""}, []string{"claude", "codex", "grok", id1, id2, id3}},
+		{[]string{"resume", "c"}, []string{"claude", "codex"}},
+		{[]string{"resume", "2"}, []string{id2}},
+		{[]string{"resume", "claude", ""}, []string{id1}},
+		{[]string{"resume", "grok", "3333"}, []string{id3}},
+		{[]string{"resume", id1, ""}, nil},
+		{[]string{"resume", "claude", id1, ""}, nil},
+		{[]string{"resume", "-"}, []string{"-C", "--exec"}},
+		{[]string{"resume", "--exec", "-"}, []string{"-C"}},
+		{[]string{"resume", "-C", ""}, []string{dirsDirective}},
+		{[]string{"resume", "-C", "/elsewhere", ""}, []string{"claude", "codex", "grok", "44444444-4444-4444-8444-444444444444"}},
+		{[]string{"resume", "-C=/elsewhere", "claude", ""}, []string{"44444444-4444-4444-8444-444444444444"}},
+		{[]string{"resume", "--exec", "codex", ""}, []string{id2}},
+		{[]string{"list", "-"}, []string{"-C", "--all", "--json"}},
+		{[]string{"list", "--all", "--"}, []string{"--json"}},
+		{[]string{"list", "-C", "x"}, []string{dirsDirective}},
+		{[]string{"list", ""}, nil},
+		{[]string{"forget", id2, ""}, []string{id1, id3}},
+		{[]string{"prune", "-"}, []string{"--dry-run"}},
+		{[]string{"run", ""}, []string{"claude", "codex", "grok"}},
+		{[]string{"run", "--", "co"}, []string{"codex"}},
+		{[]string{"run", "claude", "-"}, nil},
+		{[]string{"init", ""}, []string{"bash", "zsh", "fish"}},
+		{[]string{"completion", "z"}, []string{"zsh"}},
+		{[]string{"completion", "zsh", ""}, nil},
+		{[]string{"shims", ""}, []string{"install", "remove"}},
+		{[]string{"shims", "--dir", ""}, []string{dirsDirective}},
+		{[]string{"shims", "--dir", "/x", "r"}, []string{"remove"}},
+		{[]string{"doctor", "-"}, []string{"--json"}},
+		{[]string{"help", "d"}, []string{"doctor"}},
+		{[]string{"version", ""}, nil},
+	}
+	for _, tt := range tests {
+		got := values(complete(tt.words, fakeIDs))
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("complete(%q) (-want +got):\n%s", tt.words, diff)
+		}
+	}
+}
+
+func TestCompleteDescribes(t *testing.T) {
+	got := complete([]string{"resume", ""}, fakeIDs)
+	if got[0].desc != "Claude Code sessions" || got[3].desc != "claude, 1h, newest" {
+		t.Errorf("descriptions: %q", got)
+	}
+	for _, c := range complete([]string{""}, fakeIDs) {
+		if c.desc == "" {
+			t.Errorf("command %s has no description", c.value)
+		}
+	}
+}
+
+// TestCompletableCoversCommands keeps completion and dispatch in step.
+func TestCompletableCoversCommands(t *testing.T) {
+	for name := range commands {
+		if _, ok := lookupCommand(name); !ok && name != "__complete" {
+			t.Errorf("command %s is not offered by completion", name)
+		}
+	}
+	for _, c := range completable {
+		if _, ok := commands[c.name]; !ok {
+			t.Errorf("completion offers %s, which is not a command", c.name)
+		}
+		if _, ok := helps[c.name]; !ok {
+			t.Errorf("completion offers %s, which has no help", c.name)
+		}
+		for _, f := range c.flags {
+			if !strings.Contains(helps[c.name], f.name) {
+				t.Errorf("completion offers %s %s, which its help does not name", c.name, f.name)
+			}
+		}
+	}
+}
+
+func TestSessionWords(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	ended := now.Add(-time.Hour)
+	recs := []store.Record{
+		{Tool: "claude", ID: "a", Updated: now.Add(-90 * time.Second), Resumable: true, Title: "fix\tthe\nflaky \x1b[31mtest"},
+		{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended},
+		{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}, // open: may still become resumable
+		{Tool: "claude", ID: "d", Updated: now.Add(-72 * time.Hour), Resumable: true, Title: strings.Repeat("long ", 40)},
+	}
+	got := sessionWords(recs, "", now)
+	want := []candidate{
+		{"a", "claude, 1m, fix the flaky [31mtest"},
+		{"c", "grok, 3h"},
+		{"d", "claude, 3d, " + harness.CleanTitle(recs[3].Title)},
+		{"b", "codex, 2h, (not resumable)"},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(candidate{})); diff != "" {
+		t.Errorf("sessionWords (-want +got):\n%s", diff)
+	}
+	if long := []rune(got[2].desc); len(long) > 80 || long[len(long)-1] != '…' {
+		t.Errorf("long title not cut: %q", got[2].desc)
+	}
+	if got := values(sessionWords(recs, "claude", now)); !cmp.Equal(got, []string{"a", "d"}) {
+		t.Errorf("claude only: %q", got)
+	}
+}
+
+// TestCompleteCommand runs the hidden command over a real store: IDs of the
+// current directory only, newest first, nothing on stderr.
+func TestCompleteCommand(t *testing.T) {
+	state, work := t.TempDir(), t.TempDir()
+	useState(t, state)
+	ids := putSessions(t, filepath.Join(state, "fleetcom"), work, []session{
+		{"claude", "fix the flaky test", 3 * time.Hour},
+		{"codex", "", 10 * time.Minute},
+	})
+	putSessions(t, filepath.Join(state, "fleetcom"), t.TempDir(), []session{{"grok", "elsewhere", time.Minute}})
+	t.Chdir(work)
+	out, errs := captureOutput(t, func() {
+		if code, err := cmdComplete([]string{"--", "resume", ""}); code != 0 || err != nil {
+			t.Errorf("__complete: %d %v", code, err)
+		}
+	})
+	want := "claude\tClaude Code sessions\ncodex\tCodex sessions\ngrok\tGrok sessions\n" +
+		ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
+	if out != want || errs != "" {
+		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %q", out, want, errs)
+	}
+}
+
+// useState points the session store at dir/fleetcom for one test.
+func useState(t testing.TB, dir string) {
+	t.Setenv("XDG_STATE_HOME", dir)
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+}
+
+// captureOutput runs f with the package's stdout and stderr captured.
+func captureOutput(t testing.TB, f func()) (string, string) {
+	t.Helper()
+	var out, errs strings.Builder
+	oldOut, oldErr := stdout, stderr
+	stdout, stderr = &out, &errs
+	defer func() { stdout, stderr = oldOut, oldErr }()
+	f()
+	return out.String(), errs.String()
+}
+
+// session is a record to create: its tool, title and age.
+type session struct {
+	tool  string
+	title string
+	age   time.Duration
+}
+
+// putSessions saves sessions of cwd in the store at dir, each updated age
+// ago, and returns their IDs in the order given.
+func putSessions(t testing.TB, dir, cwd string, sessions []session) []string {
+	t.Helper()
+	var ids []string
+	for _, s := range sessions {
+		id, err := harness.NewID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		when := time.Now().Add(-s.age)
+		st, err := store.Open(dir, store.Config{ResumeLine: resumeLine, Now: func() time.Time { return when }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Put(store.Record{Tool: s.tool, ID: id, Cwd: cwd, Source: "capture",
+			Started: when, Resumable: true, Title: s.title}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// BenchmarkComplete is `fleetcom __complete resume ”` in process, in one
+// directory of ten sessions among 10,000 in 1,000 directories.
+func BenchmarkComplete(b *testing.B) {
+	state := b.TempDir()
+	cwd := writeBenchStore(b, filepath.Join(state, "fleetcom"), filepath.Join(b.TempDir(), "work"), 1000, 10)
+	useState(b, state)
+	b.Chdir(cwd)
+	stdout = io.Discard
+	defer func() { stdout = os.Stdout }()
+	for b.Loop() {
+		if code, err := cmdComplete([]string{"--", "resume", ""}); code != 0 || err != nil {
+			b.Fatal(code, err)
+		}
+	}
+}
+
+// TestWriteBenchStore builds the store bench/complete.sh times against when
+// FLEETCOM_BENCH_STORE names its directory; the script sets it, go test
+// alone skips it. It prints the directory to complete in.
+func TestWriteBenchStore(t *testing.T) {
+	dir := os.Getenv("FLEETCOM_BENCH_STORE")
+	if dir == "" {
+		t.Skip("FLEETCOM_BENCH_STORE is not set: only bench/complete.sh builds this store")
+	}
+	fmt.Println("cwd", writeBenchStore(t, dir, os.Getenv("FLEETCOM_BENCH_WORK"), 1000, 10))
+}
+
+// writeBenchStore fills the store at dir with perDir sessions in each of
+// dirs directories under work, and returns the last directory.
+func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
+	t.Helper()
+	st, err := store.Open(dir, store.Config{ResumeLine: resumeLine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []string{"claude", "codex", "grok"}
+	var wg sync.WaitGroup
+	errs := make(chan error, dirs)
+	sem := make(chan struct{}, 16) // Put syncs every record: overlap the waits
+	for d := range dirs {
+		cwd := filepath.Join(work, fmt.Sprintf("p%04d", d))
+		if err := os.MkdirAll(cwd, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			for k := range perDir {
+				id := fmt.Sprintf("%08x-%04x-4000-8000-000000000000", d, k)
+				_, err := st.Put(store.Record{Tool: tools[k%3], ID: id, Cwd: cwd, Source: "capture",
+					Started: time.Now(), Resumable: k%4 != 0, Title: fmt.Sprintf("task %d of directory %d", k, d)})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	return filepath.Join(work, fmt.Sprintf("p%04d", dirs-1))
+}

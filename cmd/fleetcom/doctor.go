@@ -1,0 +1,346 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/shim"
+)
+
+// Doctor judges the installation by the rules the shims themselves follow
+// (shim.FindReal, shim.CheckRoot, shim.LoadConfig) and changes nothing. A
+// tool that is not installed is a note, not a problem: many people use one
+// agent only, and a fresh machine has none yet.
+
+// Check statuses.
+const (
+	statusOK      = "ok"
+	statusNote    = "note"
+	statusProblem = "problem"
+)
+
+// doctorCheck is one line of the report; Name is stable for scripts.
+type doctorCheck struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Path   string `json:"path,omitempty"` // the file or directory the check is about
+	Hint   string `json:"hint,omitempty"` // the command that fixes it
+}
+
+// doctorReport is what `fleetcom doctor --json` prints.
+type doctorReport struct {
+	Healthy    bool          `json:"healthy"`
+	Version    string        `json:"version"`
+	Executable string        `json:"executable"`
+	ShimDir    string        `json:"shim_dir"`
+	StoreDir   string        `json:"store_dir"`
+	RuntimeDir string        `json:"runtime_dir"`
+	ConfigFile string        `json:"config_file"`
+	Checks     []doctorCheck `json:"checks"`
+}
+
+func cmdDoctor(args []string) (int, error) {
+	flags, pos, err := parseFlags(args, flagSpec{"--json": false})
+	if err != nil {
+		return 2, err
+	}
+	if len(pos) > 0 {
+		return 2, usagef("doctor takes no arguments")
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return 1, err
+	}
+	rep := diagnose(exe, resolvePaths())
+	if flags["--json"] != "" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return 1, err
+		}
+	} else {
+		hinted := map[string]bool{}
+		for _, c := range rep.Checks {
+			fmt.Fprintf(stdout, "%-8s %s: %s\n", c.Status, c.Name, c.Detail)
+			if c.Hint != "" && !hinted[c.Hint] {
+				hinted[c.Hint] = true
+				hintf("%s", c.Hint)
+			}
+		}
+	}
+	if !rep.Healthy {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// diagnose runs every check for the fleetcom at exe.
+func diagnose(exe string, p shim.Paths) doctorReport {
+	shimDir, _ := filepath.Abs(p.ShimDir)
+	rep := doctorReport{Version: version, Executable: exe, ShimDir: shimDir,
+		StoreDir: p.StoreDir, RuntimeDir: p.Runtime.Dir, ConfigFile: p.ConfigFile}
+	self, _ := os.Stat(exe)
+	me := commandName(exe, self)
+	add := func(c doctorCheck) { rep.Checks = append(rep.Checks, c) }
+
+	add(doctorCheck{Name: "fleetcom", Status: statusOK, Detail: version + " at " + exe, Path: exe})
+	cfg, cfgCheck := checkConfig(p.ConfigFile)
+	add(checkShims(shimDir, self, me))
+	// With no CLI at all, one note and hint stand for the three.
+	var reals []doctorCheck
+	missing := 0
+	for _, h := range harness.Tools() {
+		c := checkReal(h.Name(), cfg, shimDir, p.ConfigFile)
+		if c.Status == statusNote {
+			missing++
+		}
+		reals = append(reals, c)
+	}
+	none := missing == len(reals)
+	for i, h := range harness.Tools() {
+		add(checkOnPath(h.Name(), self, exe))
+		if none {
+			reals[i].Hint = ""
+		}
+		add(reals[i])
+	}
+	if none {
+		add(doctorCheck{Name: "agents", Status: statusNote,
+			Detail: "none of " + toolList() + " is installed yet",
+			Hint:   "install one of them, or point fleetcom at it with " + binVars()})
+	}
+	add(checkDir("store", p.StoreDir, storePrivate, "move "+harness.Quote(p.StoreDir)+" aside"))
+	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, "set FLEETCOM_RUNTIME_DIR to a private directory of yours"))
+	add(cfgCheck)
+	plan := harness.CodexNotifyPlan(harness.Codex{}.Home(os.Getenv))
+	notify := doctorCheck{Name: "codex.notify", Status: statusOK, Detail: plan.Case}
+	if !plan.Inject {
+		notify.Status = statusNote
+	}
+	add(notify)
+
+	rep.Healthy = true
+	for _, c := range rep.Checks {
+		if c.Status == statusProblem {
+			rep.Healthy = false
+		}
+	}
+	return rep
+}
+
+// commandName is how hints name fleetcom: bare when that finds this very
+// binary on PATH, else by its quoted path.
+func commandName(exe string, self os.FileInfo) string {
+	if p, err := exec.LookPath("fleetcom"); err == nil && self != nil {
+		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, self) {
+			return "fleetcom"
+		}
+	}
+	return harness.Quote(exe)
+}
+
+// checkShims wants one symlink per tool in dir, each leading to self.
+func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
+	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir,
+		Detail: toolList() + " in " + dir + " lead to this fleetcom"}
+	var bad []string
+	for _, h := range harness.Tools() {
+		link := filepath.Join(dir, h.Name())
+		lfi, err := os.Lstat(link)
+		switch {
+		case err != nil:
+			bad = append(bad, h.Name()+" is missing")
+		case lfi.Mode()&os.ModeSymlink == 0:
+			bad = append(bad, link+" is not a symlink")
+			c.Hint = "move " + harness.Quote(link) + " aside, then run: " + me + " shims install"
+		default:
+			fi, err := os.Stat(link)
+			if err != nil || self == nil || !os.SameFile(fi, self) {
+				target, _ := os.Readlink(link)
+				bad = append(bad, h.Name()+" leads to "+target+", not this fleetcom")
+			}
+		}
+	}
+	if len(bad) > 0 {
+		c.Status, c.Detail = statusProblem, "in "+dir+": "+strings.Join(bad, ", ")
+		if c.Hint == "" {
+			c.Hint = me + " shims install"
+		}
+	}
+	return c
+}
+
+// checkOnPath wants the first tool on PATH to be this fleetcom, as a shell
+// would pick it.
+func checkOnPath(tool string, self os.FileInfo, exe string) doctorCheck {
+	c := doctorCheck{Name: tool + ".path", Status: statusProblem}
+	first := ""
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		cand := filepath.Join(dir, tool)
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			first = cand
+			if self != nil && os.SameFile(fi, self) {
+				c.Status, c.Path, c.Detail = statusOK, cand, "the shim comes first on PATH ("+cand+")"
+				return c
+			}
+			break
+		}
+	}
+	if first == "" {
+		c.Detail = "no " + tool + " on PATH: the shim directory is not on it"
+	} else {
+		c.Path, c.Detail = first, first+" comes before the shim on PATH"
+	}
+	c.Hint = initHint(exe)
+	return c
+}
+
+// initHint names the rc-file line for the user's shell.
+func initHint(exe string) string {
+	switch filepath.Base(os.Getenv("SHELL")) {
+	case "zsh":
+		return `add this line to ~/.zshrc and open a new shell: eval "$(` + quoteFor("zsh", exe) + ` init zsh)"`
+	case "fish":
+		return "add this line to ~/.config/fish/config.fish and open a new shell: " + quoteFor("fish", exe) + " init fish | source"
+	}
+	return `add this line to ~/.bashrc and open a new shell: eval "$(` + quoteFor("bash", exe) + ` init bash)"`
+}
+
+// checkReal finds the real CLI the way the shim will.
+func checkReal(tool string, cfg shim.Config, shimDir, cfgFile string) doctorCheck {
+	c := doctorCheck{Name: tool + ".real"}
+	real, err := shim.FindReal(tool, cfg, cfgFile, shimDir)
+	variable := "FLEETCOM_" + strings.ToUpper(tool) + "_BIN"
+	switch {
+	case err == nil:
+		c.Status, c.Path, c.Detail = statusOK, real, "real cli "+real
+	case errors.Is(err, shim.ErrNoReal):
+		c.Status, c.Detail = statusNote, "not installed"
+		c.Hint = "install " + tool + ", or set " + variable + " to its path"
+	default:
+		c.Status, c.Detail = statusProblem, err.Error()
+		if os.Getenv(variable) != "" {
+			c.Hint = "point " + variable + " at the real " + tool + ", or unset it"
+		} else {
+			c.Hint = "fix bin in the [" + tool + "] table of " + cfgFile
+		}
+	}
+	return c
+}
+
+// storePrivate is the store's rule: a directory that only its owner can
+// enter.
+func storePrivate(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("%s is not private (mode %04o)", dir, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// checkDir wants dir to pass rule and be writable, or to be creatable.
+// A rule broken by the mode of a directory of ours is fixed with chmod;
+// anything else with otherFix.
+func checkDir(name, dir string, rule func(string) error, otherFix string) doctorCheck {
+	c := doctorCheck{Name: name, Status: statusProblem, Path: dir}
+	fi, err := os.Lstat(dir)
+	chmod := "chmod 700 " + harness.Quote(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return creatable(c, dir)
+	case err != nil:
+		c.Detail, c.Hint = err.Error(), otherFix
+	default:
+		if err := rule(dir); err != nil {
+			c.Detail, c.Hint = err.Error(), otherFix
+			if fi.IsDir() && ownedByMe(fi) {
+				c.Hint = chmod
+			}
+		} else if unix.Access(dir, unix.W_OK|unix.X_OK) != nil {
+			c.Detail, c.Hint = dir+" is not writable", chmod
+		} else {
+			c.Status, c.Detail = statusOK, dir+" is private and writable"
+		}
+	}
+	return c
+}
+
+// creatable passes a missing directory whose nearest existing parent lets
+// this user create it.
+func creatable(c doctorCheck, dir string) doctorCheck {
+	parent := filepath.Dir(dir)
+	for {
+		if _, err := os.Stat(parent); err == nil || parent == filepath.Dir(parent) {
+			break
+		}
+		parent = filepath.Dir(parent)
+	}
+	if unix.Access(parent, unix.W_OK|unix.X_OK) != nil {
+		c.Status, c.Detail = statusProblem, dir+" is missing and "+parent+" is not writable"
+		c.Hint = "mkdir -m 700 -p " + harness.Quote(dir)
+		return c
+	}
+	c.Status, c.Detail = statusOK, dir+" will be created on first use"
+	return c
+}
+
+// checkConfig loads the config file as a shim would.
+func checkConfig(path string) (shim.Config, doctorCheck) {
+	c := doctorCheck{Name: "config", Status: statusOK, Path: path}
+	cfg, err := shim.LoadConfig(path)
+	switch {
+	case err != nil:
+		c.Status, c.Detail = statusProblem, err.Error()
+		c.Hint = "fix or remove " + harness.Quote(path)
+	case fileExists(path):
+		c.Detail = path + " is valid"
+	default:
+		c.Detail = "no " + path + ": defaults apply"
+	}
+	return cfg, c
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Getuid()
+}
+
+func toolList() string {
+	var names []string
+	for _, h := range harness.Tools() {
+		names = append(names, h.Name())
+	}
+	return strings.Join(names, ", ")
+}
+
+func binVars() string {
+	var vars []string
+	for _, h := range harness.Tools() {
+		vars = append(vars, "FLEETCOM_"+strings.ToUpper(h.Name())+"_BIN")
+	}
+	return strings.Join(vars, ", ")
+}

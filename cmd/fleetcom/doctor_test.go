@@ -1,0 +1,225 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/adrg/xdg"
+)
+
+// doctorWorld is a user whose fleetcom is the test binary: shims link to
+// it, a real claude sits later on PATH, the store and runtime dir exist
+// and are private. Each test then breaks one thing.
+type doctorWorld struct {
+	shims, real, store, runtime, config string
+}
+
+func newDoctorWorld(t *testing.T) doctorWorld {
+	t.Helper()
+	tmp := t.TempDir()
+	w := doctorWorld{
+		shims:   filepath.Join(tmp, "shims"),
+		real:    filepath.Join(tmp, "real bin"),
+		store:   filepath.Join(tmp, "state", "fleetcom"),
+		runtime: filepath.Join(tmp, "run"),
+		config:  filepath.Join(tmp, "config", "fleetcom", "config.toml"),
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{w.shims, w.real, filepath.Dir(w.config)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{w.store, w.runtime} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tool := range []string{"claude", "codex", "grok"} {
+		if err := os.Symlink(exe, filepath.Join(w.shims, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.real, "claude"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{
+		"PATH":                 w.shims + ":" + w.real,
+		"HOME":                 filepath.Join(tmp, "home"),
+		"SHELL":                "/bin/bash",
+		"XDG_STATE_HOME":       filepath.Join(tmp, "state"),
+		"XDG_CONFIG_HOME":      filepath.Join(tmp, "config"),
+		"XDG_DATA_HOME":        filepath.Join(tmp, "data"),
+		"XDG_CACHE_HOME":       filepath.Join(tmp, "cache"),
+		"XDG_RUNTIME_DIR":      "",
+		"FLEETCOM_SHIM_DIR":    w.shims,
+		"FLEETCOM_RUNTIME_DIR": w.runtime,
+		"CODEX_HOME":           filepath.Join(tmp, "home", ".codex"),
+		"FLEETCOM_CLAUDE_BIN":  "",
+		"FLEETCOM_CODEX_BIN":   "",
+		"FLEETCOM_GROK_BIN":    "",
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+	return w
+}
+
+// doctor runs `fleetcom doctor ARGS…` in process.
+func doctor(t *testing.T, args ...string) (code int, out, errs string) {
+	t.Helper()
+	out, errs = captureOutput(t, func() { code = command(append([]string{"doctor"}, args...)) })
+	return code, out, errs
+}
+
+// wantDoctor checks the exit status and that each line appears in stdout
+// (checks) or stderr (hints).
+func wantDoctor(t *testing.T, code int, lines ...string) {
+	t.Helper()
+	got, out, errs := doctor(t)
+	if got != code {
+		t.Errorf("doctor exited %d, want %d", got, code)
+	}
+	for _, l := range lines {
+		if !strings.Contains(out, l) && !strings.Contains(errs, l) {
+			t.Errorf("doctor output lacks %q", l)
+		}
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
+	}
+}
+
+func TestDoctorHealthy(t *testing.T) {
+	w := newDoctorWorld(t)
+	wantDoctor(t, 0,
+		"ok       shims: claude, codex, grok in "+w.shims+" lead to this fleetcom",
+		"ok       claude.path: the shim comes first on PATH",
+		"ok       claude.real: real cli "+filepath.Join(w.real, "claude"),
+		"note     codex.real: not installed",
+		"fleetcom: hint: install codex, or set FLEETCOM_CODEX_BIN to its path",
+		"ok       store: "+w.store+" is private and writable",
+		"ok       runtime: "+w.runtime+" is private and writable",
+		"ok       config: no "+w.config+": defaults apply",
+		"ok       codex.notify: no notify configured")
+	_, out, _ := doctor(t)
+	if strings.Contains(out, "problem") {
+		t.Errorf("a healthy setup shows a problem:\n%s", out)
+	}
+}
+
+func TestDoctorShimNotFirst(t *testing.T) {
+	w := newDoctorWorld(t)
+	t.Setenv("PATH", w.real+":"+w.shims)
+	wantDoctor(t, 1,
+		"problem  claude.path: "+filepath.Join(w.real, "claude")+" comes before the shim on PATH",
+		"ok       codex.path",
+		`fleetcom: hint: add this line to ~/.bashrc and open a new shell: eval "$(`)
+	t.Setenv("SHELL", "/usr/bin/zsh")
+	wantDoctor(t, 1, "add this line to ~/.zshrc", "init zsh)")
+	t.Setenv("PATH", w.real)
+	wantDoctor(t, 1, "problem  codex.path: no codex on PATH: the shim directory is not on it")
+}
+
+func TestDoctorShimsMissing(t *testing.T) {
+	w := newDoctorWorld(t)
+	os.Remove(filepath.Join(w.shims, "codex"))
+	wantDoctor(t, 1, "problem  shims: in "+w.shims+": codex is missing", "shims install")
+}
+
+func TestDoctorRuntimeNotPrivate(t *testing.T) {
+	w := newDoctorWorld(t)
+	if err := os.Chmod(w.runtime, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 1, "problem  runtime: runtime directory "+w.runtime+" is writable by others (mode 0770)",
+		"fleetcom: hint: chmod 700 "+w.runtime)
+	os.Remove(w.runtime)
+	wantDoctor(t, 0, "ok       runtime: "+w.runtime+" will be created on first use")
+}
+
+func TestDoctorStoreNotPrivate(t *testing.T) {
+	w := newDoctorWorld(t)
+	if err := os.Chmod(w.store, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 1, "problem  store: "+w.store+" is not private (mode 0755)",
+		"fleetcom: hint: chmod 700 "+w.store)
+	os.Remove(w.store)
+	wantDoctor(t, 0, "ok       store: "+w.store+" will be created on first use")
+}
+
+func TestDoctorNoRealCLI(t *testing.T) {
+	w := newDoctorWorld(t)
+	os.Remove(filepath.Join(w.real, "claude"))
+	wantDoctor(t, 0,
+		"note     claude.real: not installed",
+		"note     agents: none of claude, codex, grok is installed yet",
+		"fleetcom: hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
+	_, _, errs := doctor(t)
+	if strings.Contains(errs, "install claude") {
+		t.Errorf("with no CLI at all, each tool still gets its own hint:\n%s", errs)
+	}
+}
+
+func TestDoctorBadOverride(t *testing.T) {
+	newDoctorWorld(t)
+	t.Setenv("FLEETCOM_CODEX_BIN", "/nonexistent/codex")
+	wantDoctor(t, 1, "problem  codex.real: FLEETCOM_CODEX_BIN is set to /nonexistent/codex",
+		"fleetcom: hint: point FLEETCOM_CODEX_BIN at the real codex, or unset it")
+}
+
+func TestDoctorBadConfig(t *testing.T) {
+	w := newDoctorWorld(t)
+	if err := os.WriteFile(w.config, []byte("[claude]\nbin = \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 1, "problem  config: config "+w.config, "fleetcom: hint: fix or remove "+w.config)
+	if err := os.WriteFile(w.config, []byte("[claude]\nbin = \"/nonexistent/claude\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 1, "ok       config: "+w.config+" is valid", "problem  claude.real",
+		"fleetcom: hint: fix bin in the [claude] table of "+w.config)
+}
+
+func TestDoctorJSON(t *testing.T) {
+	w := newDoctorWorld(t)
+	for _, healthy := range []bool{true, false} {
+		if !healthy {
+			os.Chmod(w.store, 0o750)
+		}
+		code, out, errs := doctor(t, "--json")
+		var rep doctorReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("doctor --json: %v\n%s", err, out)
+		}
+		if rep.Healthy != healthy || (code == 0) != healthy || errs != "" {
+			t.Errorf("healthy %v: doctor --json exited %d, healthy %v, stderr %q", healthy, code, rep.Healthy, errs)
+		}
+		var names []string
+		for _, c := range rep.Checks {
+			names = append(names, c.Name)
+			if c.Status == statusProblem && c.Hint == "" {
+				t.Errorf("problem %s has no hint", c.Name)
+			}
+		}
+		want := "fleetcom shims claude.path claude.real codex.path codex.real grok.path grok.real store runtime config codex.notify"
+		if got := strings.Join(names, " "); got != want {
+			t.Errorf("check names:\n got %s\nwant %s", got, want)
+		}
+		if rep.ShimDir != w.shims || rep.StoreDir != w.store || rep.RuntimeDir != w.runtime {
+			t.Errorf("paths in the report: %+v", rep)
+		}
+	}
+	if code, _, _ := doctor(t, "extra"); code != 2 {
+		t.Errorf("doctor extra: exit %d, want 2", code)
+	}
+}

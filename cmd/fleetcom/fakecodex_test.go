@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"golang.org/x/term"
+)
+
+// fakeCodex behaves like Codex CLI 0.171.0 as CLI-FACTS.md records it.
+func fakeCodex() int {
+	logArgv("codex")
+	c := &codexFake{home: homeDir("CODEX_HOME", ".codex"), cwd: physicalWd(), started: map[string]bool{}}
+	var overrides []string
+	var sub, resume, profile, prompt string
+	args := os.Args[1:]
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--help" || a == "-h":
+			fmt.Println("Usage: codex [OPTIONS] [PROMPT]\n       codex [OPTIONS] <COMMAND>\nCommands: exec, resume, fork\n  -c, --config <key=value>\n  -p, --profile <name>")
+			return 0
+		case a == "-c" || a == "--config":
+			if i+1 < len(args) {
+				i++
+				overrides = append(overrides, args[i])
+			}
+		case a == "--profile" || a == "-p":
+			if i+1 < len(args) {
+				i++
+				profile = args[i]
+			}
+		case sub == "" && (a == "resume" || a == "exec" || a == "fork"):
+			sub = a
+		case sub == "resume" && resume == "" && !strings.HasPrefix(a, "-"):
+			resume = a
+		case !strings.HasPrefix(a, "-"):
+			prompt = a
+		}
+	}
+	if err := c.loadNotify(overrides, profile); err != nil {
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		return 1
+	}
+	if sub == "exec" {
+		c.thread = fakeV7()
+		c.turn(prompt)
+		c.wait()
+		return 0
+	}
+	if !term.IsTerminal(0) || !term.IsTerminal(1) {
+		fmt.Fprintln(os.Stderr, "Error: stdin is not a terminal")
+		return 1
+	}
+	if sub == "resume" {
+		if resume == "" || resume == "--last" {
+			fmt.Fprintln(os.Stderr, "fake codex: picker not supported")
+			return 1
+		}
+		if c.rollout(resume) == "" {
+			fmt.Fprintf(os.Stderr, "ERROR: No saved session found with ID %s. Run `codex resume` without an ID to choose from existing sessions.\n", resume)
+			return 1
+		}
+		c.thread, c.path = resume, c.rollout(resume)
+		c.started[resume] = true
+	} else {
+		c.thread = fakeV7()
+	}
+	fmt.Print("\x1b[?1049h\x1b[H\x1b[2J\x1b[1m>_ OpenAI Codex\x1b[0m (v0.171.0)\r\n\x1b[2mdirectory: " + c.cwd + "\x1b[22m\r\n")
+	if prompt != "" {
+		c.turn(prompt)
+	}
+	t := &tui{onPrompt: c.turn, onCmd: func(cmd, _ string) bool {
+		switch cmd {
+		case "/new":
+			c.thread, c.path = fakeV7(), ""
+		case "/subagent":
+			sub := fakeV7()
+			writeRollout(c.home, sub, c.cwd, "subagent")
+			c.notify(sub)
+		default:
+			return false
+		}
+		return true
+	}}
+	code, byTerm := t.run()
+	c.wait()
+	fmt.Print("\x1b[?1049l")
+	if byTerm {
+		return code
+	}
+	if c.path != "" {
+		fmt.Print("\x1b[2mTo continue this session, run:\x1b[22m\r\n  \x1b[1mcodex resume " + c.thread + "\x1b[0m\r\nOr run codex resume and select \x1b[36mfake-thread\x1b[0m.\r\n")
+	} else {
+		fmt.Print("Session ID: " + c.thread + "\r\n")
+	}
+	return code
+}
+
+type codexFake struct {
+	home, cwd string
+	notifyCmd []string
+	thread    string
+	path      string // rollout of the current thread, once written
+	started   map[string]bool
+	pending   sync.WaitGroup
+}
+
+// loadNotify settles the effective notify: a -c override beats config.toml.
+func (c *codexFake) loadNotify(overrides []string, profile string) error {
+	var cfg struct {
+		Profile *string  `toml:"profile"`
+		Notify  []string `toml:"notify"`
+	}
+	if data, err := os.ReadFile(filepath.Join(c.home, "config.toml")); err == nil {
+		if _, err := toml.Decode(string(data), &cfg); err != nil {
+			return fmt.Errorf("config.toml: %v", err)
+		}
+	}
+	if cfg.Profile != nil {
+		return fmt.Errorf("legacy `profile` config is no longer supported; use --profile")
+	}
+	c.notifyCmd = cfg.Notify
+	if profile != "" {
+		var p struct{ Notify []string }
+		if data, err := os.ReadFile(filepath.Join(c.home, profile+".config.toml")); err == nil {
+			if _, err := toml.Decode(string(data), &p); err == nil && p.Notify != nil {
+				c.notifyCmd = p.Notify
+			}
+		}
+	}
+	for _, o := range overrides {
+		var v struct{ Notify []string }
+		if strings.HasPrefix(o, "notify=") {
+			if _, err := toml.Decode(o, &v); err != nil {
+				return fmt.Errorf("invalid override %q: %v", o, err)
+			}
+			c.notifyCmd = v.Notify
+		}
+	}
+	return nil
+}
+
+// turn answers a prompt: the rollout is written at the first one, and the
+// notifier runs after each turn; the first turn of a thread in the TUI also
+// notifies for a title-generation side thread that has no rollout.
+func (c *codexFake) turn(text string) {
+	if c.path == "" {
+		c.path = writeRollout(c.home, c.thread, c.cwd, "user")
+	}
+	appendJSONL(c.path, map[string]any{"timestamp": stamp(), "type": "event_msg", "payload": map[string]any{"type": "user_message", "message": text}})
+	appendJSONL(c.path, map[string]any{"timestamp": stamp(), "type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
+		"content": []any{map[string]any{"type": "output_text", "text": "ACK " + text}}}})
+	fmt.Printf("\x1b[1m•\x1b[0m ACK %s\r\n", text)
+	c.notify(c.thread)
+	if !c.started[c.thread] {
+		c.started[c.thread] = true
+		c.notify(fakeV7())
+	}
+}
+
+// notify runs the notifier with the payload as its last argument, without
+// waiting for it, as Codex does.
+func (c *codexFake) notify(thread string) {
+	if len(c.notifyCmd) == 0 {
+		return
+	}
+	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "thread-id": thread, "turn-id": fakeV4(),
+		"cwd": c.cwd, "client": "codex-tui", "input-messages": []string{"hi $(touch pwned)"}, "last-assistant-message": "ACK `x`"})
+	cmd := exec.Command(c.notifyCmd[0], append(c.notifyCmd[1:], string(payload))...)
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	c.pending.Add(1)
+	go func() {
+		defer c.pending.Done()
+		cmd.Wait()
+	}()
+	// Give the notifier a moment, as a turn does, so its write usually
+	// lands before the next prompt; correctness never depends on it.
+	time.Sleep(20 * time.Millisecond)
+}
+
+// wait lets running notifiers finish before exiting.
+func (c *codexFake) wait() {
+	done := make(chan struct{})
+	go func() { c.pending.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// rollout finds the rollout of id anywhere under sessions/.
+func (c *codexFake) rollout(id string) string {
+	matches, _ := filepath.Glob(filepath.Join(c.home, "sessions", "*", "*", "*", "rollout-*-"+id+".jsonl"))
+	if len(matches) == 1 {
+		return matches[0]
+	}
+	return ""
+}
+
+// writeRollout creates a rollout in the local-time day directory with its
+// session_meta line.
+func writeRollout(home, id, cwd, source string) string {
+	now := time.Now()
+	path := filepath.Join(home, "sessions", now.Format("2006"), now.Format("01"), now.Format("02"),
+		"rollout-"+now.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+	appendJSONL(path, map[string]any{"timestamp": stamp(), "type": "session_meta", "payload": map[string]any{
+		"id": id, "session_id": id, "timestamp": stamp(), "cwd": cwd, "originator": "codex_cli_rs",
+		"cli_version": "0.171.0", "source": "cli", "thread_source": source}})
+	return path
+}

@@ -1,0 +1,209 @@
+package main
+
+// Faithful fakes of the agent CLIs (see ../shared/CLI-FACTS.md), played by
+// the test binary under the names fake-claude, fake-codex, fake-grok and
+// fake-grok-community. Tests put small "real CLI" scripts named claude,
+// codex and grok later on PATH that exec them, so the shims find them the
+// way they find the real ones.
+//
+// An interactive fake reads one line at a time from its terminal: a line is
+// a prompt, or a command that drives it:
+//
+//	/exit [N]      quit (with status N)
+//	/clear, /new   start another conversation inside the TUI
+//	/resume ID     switch to another conversation (claude)
+//	/subagent      run a subagent thread (codex)
+//	/kill SIG      die of a signal
+//	/ignore-term   ignore SIGTERM from now on
+//	/sleep         wait for a signal
+//	/spew N        write N bytes of output
+//
+// Every fake appends its argv (and the per-run variables it saw) to
+// $FAKE_ARGV_LOG as one JSON line, so tests can check what reached it.
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// fakeRun is what every fake logs about its invocation.
+type fakeRun struct {
+	Tool    string   `json:"tool"`
+	Argv    []string `json:"argv"`
+	Capture string   `json:"capture"`
+	Chain   string   `json:"chain"`
+	TTY     bool     `json:"tty"`
+	Cwd     string   `json:"cwd"`
+}
+
+func logArgv(tool string) {
+	path := os.Getenv("FAKE_ARGV_LOG")
+	if path == "" {
+		return
+	}
+	wd, _ := os.Getwd()
+	b, _ := json.Marshal(fakeRun{Tool: tool, Argv: os.Args[1:], Capture: os.Getenv("FLEETCOM_CAPTURE_FILE"),
+		Chain: os.Getenv("FLEETCOM_NOTIFY_CHAIN"), TTY: term.IsTerminal(1), Cwd: wd})
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+}
+
+func fakeV4() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return formatUUID(b)
+}
+
+func fakeV7() string {
+	var b [16]byte
+	rand.Read(b[:])
+	ms := uint64(time.Now().UnixMilli())
+	for i := 0; i < 6; i++ {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x70
+	b[8] = b[8]&0x3f | 0x80
+	return formatUUID(b)
+}
+
+func formatUUID(b [16]byte) string {
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func physicalWd() string {
+	wd, _ := os.Getwd()
+	if p, err := filepath.EvalSymlinks(wd); err == nil {
+		return p
+	}
+	return wd
+}
+
+func homeDir(variable, dot string) string {
+	if v := os.Getenv(variable); v != "" {
+		return v
+	}
+	return filepath.Join(os.Getenv("HOME"), dot)
+}
+
+func appendJSONL(path string, v any) {
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	b, _ := json.Marshal(v)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+}
+
+func stamp() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// tui is the interactive loop shared by the fakes. onLine handles a prompt
+// or a tool-specific command and reports whether to stop.
+type tui struct {
+	exit     int
+	sigterm  chan os.Signal
+	lines    chan string
+	onPrompt func(text string)
+	onCmd    func(cmd, arg string) bool // false: not a command of this fake
+}
+
+// run loops until /exit, EOF or SIGTERM; it returns the exit status and
+// whether SIGTERM ended it.
+func (t *tui) run() (int, bool) {
+	t.sigterm = make(chan os.Signal, 1)
+	signal.Notify(t.sigterm, syscall.SIGTERM, syscall.SIGHUP)
+	t.lines = make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			t.lines <- strings.TrimRight(sc.Text(), "\r")
+		}
+		close(t.lines)
+	}()
+	for {
+		select {
+		case sig := <-t.sigterm:
+			if sig == syscall.SIGHUP {
+				return 129, true
+			}
+			return 143, true
+		case line, ok := <-t.lines:
+			if !ok {
+				return 0, false
+			}
+			if !strings.HasPrefix(line, "/") {
+				t.onPrompt(line)
+				continue
+			}
+			cmd, arg, _ := strings.Cut(line, " ")
+			switch cmd {
+			case "/exit", "/quit":
+				n, _ := strconv.Atoi(arg)
+				return n, false
+			case "/kill":
+				signal.Reset()
+				syscall.Kill(os.Getpid(), signalNamed(arg))
+				time.Sleep(time.Second)
+			case "/ignore-term":
+				signal.Stop(t.sigterm)
+				signal.Ignore(syscall.SIGTERM)
+				fmt.Println("ignoring SIGTERM")
+			case "/sleep":
+				fmt.Println("sleeping")
+				select {}
+			case "/spew":
+				n, _ := strconv.Atoi(arg)
+				spew(n)
+			default:
+				if t.onCmd == nil || !t.onCmd(cmd, arg) {
+					fmt.Printf("unknown command %s\r\n", cmd)
+				}
+			}
+		}
+	}
+}
+
+func signalNamed(name string) syscall.Signal {
+	switch name {
+	case "INT":
+		return syscall.SIGINT
+	case "KILL":
+		return syscall.SIGKILL
+	case "HUP":
+		return syscall.SIGHUP
+	}
+	return syscall.SIGTERM
+}
+
+// spew writes n bytes of TUI-like output.
+func spew(n int) {
+	frame := []byte("\x1b[2K\x1b[1G\x1b[38;5;246m⠋ thinking about claude --resume in prose\x1b[0m\r\n")
+	w := bufio.NewWriterSize(os.Stdout, 64<<10)
+	for n > 0 {
+		k := min(n, len(frame))
+		w.Write(frame[:k])
+		n -= k
+	}
+	w.Flush()
+}

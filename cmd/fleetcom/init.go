@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fleetcom/fleetcom/completions"
+)
+
+// The code `fleetcom init SHELL` prints is sourced by every new shell, so
+// it must be cheap and safe to run again: it moves the shim directory to
+// the front of PATH (removing every other copy, never adding a second one)
+// and defines the completions inline, without running fleetcom again.
+
+// posixPath puts @DIR@ first on PATH in bash and zsh.
+const posixPath = `# fleetcom: the shim directory first on PATH, exactly once.
+__fleetcom_dir=@DIR@
+__fleetcom_rest=":${PATH}:"
+while [[ $__fleetcom_rest == *":${__fleetcom_dir}:"* ]]; do
+  __fleetcom_rest=${__fleetcom_rest/":${__fleetcom_dir}:"/:}
+done
+__fleetcom_rest=${__fleetcom_rest#:}
+__fleetcom_rest=${__fleetcom_rest%:}
+export PATH="${__fleetcom_dir}${__fleetcom_rest:+:${__fleetcom_rest}}"
+unset __fleetcom_dir __fleetcom_rest
+`
+
+// fishPath puts @DIR@ first on PATH in fish.
+const fishPath = `# fleetcom: the shim directory first on PATH, exactly once.
+set -l __fleetcom_dir @DIR@
+while set -l __fleetcom_i (contains -i -- $__fleetcom_dir $PATH)
+    set -e PATH[$__fleetcom_i]
+end
+set -gx PATH $__fleetcom_dir $PATH
+`
+
+func cmdInit(args []string) (int, error) {
+	shell, err := shellArg("init", args)
+	if err != nil {
+		return 2, err
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return 1, err
+	}
+	dir, err := filepath.Abs(resolvePaths().ShimDir)
+	if err != nil {
+		return 1, fmt.Errorf("resolve the shim directory: %w", err)
+	}
+	code := posixPath
+	if shell == "fish" {
+		code = fishPath
+	}
+	script, _ := completions.Script(shell, quoteFor(shell, exe))
+	fmt.Fprint(stdout, strings.Replace(code, "@DIR@", quoteFor(shell, dir), 1), "\n", script)
+	return 0, nil
+}

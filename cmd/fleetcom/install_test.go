@@ -1,0 +1,172 @@
+package main
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// installEnv is a fresh user for install.sh: scratch HOME and XDG dirs,
+// a PATH of go and the system directories only (no agent CLI), and the
+// developer's Go caches and settings (a cold build cache would rebuild the
+// world).
+func installEnv(t *testing.T, tmp string) []string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	goVars := []string{"GOENV", "GOCACHE", "GOMODCACHE", "GOPATH"}
+	out, err := exec.Command("go", append([]string{"env"}, goVars...)...).Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "HOME" && k != "SHELL" && k != "PATH" && !strings.HasPrefix(k, "XDG_") && !strings.HasPrefix(k, "FLEETCOM_") {
+			env = append(env, kv)
+		}
+	}
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		env = append(env, goVars[i]+"="+v)
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(filepath.Join(tmp, "run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return append(env, "HOME="+home, "SHELL=/bin/bash", "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin",
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_RUNTIME_DIR="+filepath.Join(tmp, "run"))
+}
+
+// TestInstallScript installs from this checkout into a scratch prefix
+// twice, then runs claude through the shim, as a new user would.
+func TestInstallScript(t *testing.T) {
+	needShell(t, "bash")
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	env := installEnv(t, tmp)
+	prefix := filepath.Join(tmp, "pre fix")
+	bin := filepath.Join(prefix, "bin", "fleetcom")
+	shims := filepath.Join(tmp, "home", ".local", "share", "fleetcom", "shims")
+
+	install := func() string {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(root, "install.sh"), "--prefix", prefix)
+		cmd.Dir, cmd.Env = t.TempDir(), env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("install.sh: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	out := install()
+	for _, want := range []string{
+		"installed " + bin,
+		`eval "$('` + bin + `' init bash)"`,
+		"none of claude, codex, grok is installed yet",
+		"ok       claude.path: the shim comes first on PATH",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("install.sh output lacks %q:\n%s", want, out)
+		}
+	}
+	links := map[string]os.FileInfo{}
+	for _, tool := range []string{"claude", "codex", "grok"} {
+		link := filepath.Join(shims, tool)
+		if target, err := os.Readlink(link); err != nil || target != bin {
+			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, bin)
+		}
+		links[tool], _ = os.Lstat(link)
+	}
+	if f, err := elf.Open(bin); err != nil {
+		t.Error(err)
+	} else {
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("%s is dynamically linked", bin)
+			}
+		}
+		f.Close()
+	}
+
+	install()
+	for tool, before := range links {
+		after, err := os.Lstat(filepath.Join(shims, tool))
+		if err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+			t.Errorf("a second install replaced the %s shim", tool)
+		}
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(prefix, "bin", ".fleetcom*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left in the bin dir: %q", leftovers)
+	}
+
+	// A real claude later on PATH; the rc line puts the shims first.
+	real := filepath.Join(tmp, "real")
+	argvLog := filepath.Join(tmp, "argv")
+	fake := "#!/bin/sh\nprintf '%s\\n' \"hop=${FLEETCOM_CLAUDE_HOP:+set}\" \"$@\" >\"$ARGV_LOG\"\n"
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "claude"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runEnv := append(env, "ARGV_LOG="+argvLog, "BIN="+bin, "PATH="+real+":/usr/bin:/bin")
+	script := `eval "$("$BIN" init bash)" && claude -p hi 'two words'`
+	if out := runShell(t, tmp, runEnv, "bash", "--norc", "--noprofile", "-c", script); out != "" {
+		t.Errorf("claude through the shim printed %q", out)
+	}
+	got, err := os.ReadFile(argvLog)
+	if want := "hop=set\n-p\nhi\ntwo words\n"; err != nil || string(got) != want {
+		t.Errorf("the real claude got %q (%v), want %q: argv unchanged, through the shim", got, err, want)
+	}
+}
+
+func TestInstallScriptUsage(t *testing.T) {
+	needShell(t, "bash")
+	script, err := filepath.Abs("../../install.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(script); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		t.Fatalf("install.sh is not executable: %v", err)
+	}
+	tmp := t.TempDir()
+	env := []string{"HOME=" + tmp, "PATH=/usr/bin:/bin"}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(script, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("--help"); err != nil || !strings.Contains(out, "Usage: ./install.sh [--prefix DIR]") {
+		t.Errorf("install.sh --help: %v\n%s", err, out)
+	}
+	if out, err := run("--bogus"); err == nil || !strings.Contains(out, "unknown argument: --bogus") {
+		t.Errorf("install.sh --bogus: %v\n%s", err, out)
+	}
+	if out, err := run("--prefix"); err == nil || !strings.Contains(out, "--prefix needs a directory") {
+		t.Errorf("install.sh --prefix: %v\n%s", err, out)
+	}
+	// No go on PATH (it is not in /usr/bin here): a clear error, nothing built.
+	if _, err := os.Stat("/usr/bin/go"); err == nil {
+		t.Skip("go is in /usr/bin: cannot hide it")
+	}
+	out, err := run("--prefix", tmp)
+	if err == nil || !strings.Contains(out, "install.sh: error: go is not installed or not on PATH") {
+		t.Errorf("install.sh without go: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "bin")); err == nil {
+		t.Errorf("install.sh without go created %s/bin", tmp)
+	}
+}

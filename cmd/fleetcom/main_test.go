@@ -1,0 +1,124 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The test binary plays every program the scripts need: fleetcom itself
+// (also under the shim names, through symlinks), and the fake agent CLIs.
+func TestMain(m *testing.M) {
+	switch filepath.Base(os.Args[0]) {
+	case "claude", "codex", "grok":
+		// Reached through a shim symlink: behave exactly as the shim.
+		os.Exit(run(os.Args))
+	}
+	testscript.Main(m, map[string]func(){
+		"fleetcom":            func() { os.Exit(run(os.Args)) },
+		"fake-claude":         func() { os.Exit(fakeClaude()) },
+		"fake-codex":          func() { os.Exit(fakeCodex()) },
+		"fake-grok":           func() { os.Exit(fakeGrok()) },
+		"fake-grok-community": func() { os.Exit(fakeGrokCommunity()) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		Setup:               setupScript,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"pty": cmdPTY},
+		RequireExplicitExec: true,
+	})
+}
+
+// setupScript gives each script a user of its own: a home and XDG
+// directories with spaces in their paths, the shims installed first on
+// PATH, and "real" CLIs later on PATH that run the fakes.
+func setupScript(env *testscript.Env) error {
+	work := env.WorkDir
+	home := filepath.Join(work, "home dir")
+	vars := map[string]string{
+		"HOME":              home,
+		"XDG_CONFIG_HOME":   filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":    filepath.Join(home, ".local", "state"),
+		"XDG_DATA_HOME":     filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME":    filepath.Join(home, ".cache"),
+		"XDG_RUNTIME_DIR":   filepath.Join(work, "run"),
+		"FLEETCOM_SHIM_DIR": filepath.Join(work, "shims"),
+		"FAKE_ARGV_LOG":     filepath.Join(work, "argv.log"),
+		"REAL":              filepath.Join(work, "real"),
+		"TERM":              "xterm-256color",
+	}
+	for k, v := range vars {
+		env.Setenv(k, v)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "project dir"), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(vars["XDG_RUNTIME_DIR"], 0o700); err != nil {
+		return err
+	}
+	if err := installFakes(filepath.Join(work, "fakes"), vars["REAL"], filepath.Join(work, "community")); err != nil {
+		return err
+	}
+	if err := linkShims(vars["FLEETCOM_SHIM_DIR"]); err != nil {
+		return err
+	}
+	env.Setenv("PATH", vars["FLEETCOM_SHIM_DIR"]+string(os.PathListSeparator)+vars["REAL"]+
+		string(os.PathListSeparator)+env.Getenv("PATH"))
+	return nil
+}
+
+// installFakes writes the "real" CLIs: scripts that run the fakes, which
+// are symlinks to the test binary named after their role.
+func installFakes(fakes, real, community string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(fakes, 0o755); err != nil {
+		return err
+	}
+	scripts := map[string]string{
+		filepath.Join(real, "claude"):    "fake-claude",
+		filepath.Join(real, "codex"):     "fake-codex",
+		filepath.Join(real, "grok"):      "fake-grok",
+		filepath.Join(community, "grok"): "fake-grok-community",
+	}
+	for path, fake := range scripts {
+		target := filepath.Join(fakes, fake)
+		if _, err := os.Lstat(target); err != nil {
+			if err := os.Symlink(exe, target); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		script := "#!/bin/sh\nexec '" + target + "' \"$@\"\n"
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkShims points claude, codex and grok in dir at the test binary.
+func linkShims(dir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, tool := range []string{"claude", "codex", "grok"} {
+		if err := os.Symlink(exe, filepath.Join(dir, tool)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

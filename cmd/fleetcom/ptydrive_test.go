@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// A user at a terminal, for tests: the command runs with a fresh PTY as its
+// stdin, stdout and stderr (its controlling terminal), and the test types
+// into the master side and reads what the screen shows.
+
+type ptyUser struct {
+	cmd  *exec.Cmd
+	tty  *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	read chan struct{} // closed when the master side reads EOF/EIO
+	exit chan error
+}
+
+// startPTY runs path with argv (argv[0] as a shell would pass it).
+func startPTY(path string, argv, env []string, dir string) (*ptyUser, error) {
+	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: dir}
+	master, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		return nil, err
+	}
+	// A blocked read would keep the master open after Close, so the
+	// terminal would never hang up: read through the poller instead.
+	tty, err := pollable(master)
+	if err != nil {
+		cmd.Process.Kill()
+		return nil, err
+	}
+	u := &ptyUser{cmd: cmd, tty: tty, read: make(chan struct{}), exit: make(chan error, 1)}
+	go func() {
+		defer close(u.read)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := tty.Read(buf)
+			u.mu.Lock()
+			u.out.Write(buf[:n])
+			u.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { u.exit <- cmd.Wait() }()
+	return u, nil
+}
+
+// screen is everything the terminal received so far.
+func (u *ptyUser) screen() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.out.String()
+}
+
+// expect waits until text appears after the first `from` bytes of output.
+func (u *ptyUser) expect(text string, from int) (int, error) {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		s := u.screen()
+		if from <= len(s) {
+			if i := strings.Index(s[from:], text); i >= 0 {
+				return from + i + len(text), nil
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return from, fmt.Errorf("timed out waiting for %q; screen:\n%s", text, u.screen())
+}
+
+// finish waits for the process and describes how it ended: "exit N" or
+// "signal NAME".
+func (u *ptyUser) finish() (string, error) {
+	select {
+	case err := <-u.exit:
+		<-u.read
+		u.tty.Close()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return "exit 0", nil
+		case errors.As(err, &ee):
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return "signal " + strings.ToUpper(strings.TrimPrefix(unixSignalName(ws.Signal()), "SIG")), nil
+			}
+			return "exit " + strconv.Itoa(ee.ExitCode()), nil
+		}
+		return "", err
+	case <-time.After(30 * time.Second):
+		u.cmd.Process.Kill()
+		return "", fmt.Errorf("process did not exit; screen:\n%s", u.screen())
+	}
+}
+
+func unixSignalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	}
+	return s.String()
+}
+
+// runDialogue drives a session from a script of lines:
+//
+//	expect TEXT   wait for TEXT on the screen (after the last match)
+//	send TEXT     type TEXT and Enter
+//	signal SIG    send SIG (TERM, HUP, KILL, INT) to the command
+//	hangup        close the terminal, as when its window is closed
+//	sleep MS      wait
+//
+// and returns how the command ended.
+func runDialogue(u *ptyUser, script string) (string, error) {
+	pos := 0
+	sc := bufio.NewScanner(strings.NewReader(script))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		verb, arg, _ := strings.Cut(line, " ")
+		var err error
+		switch verb {
+		case "expect":
+			pos, err = u.expect(arg, pos)
+		case "send":
+			_, err = u.tty.Write([]byte(arg + "\r"))
+		case "signal":
+			err = u.cmd.Process.Signal(signalNamed(arg))
+		case "hangup":
+			err = u.tty.Close()
+		case "sleep":
+			ms, _ := strconv.Atoi(arg)
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		default:
+			err = fmt.Errorf("unknown dialogue verb %q", verb)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return u.finish()
+}
+
+// cmdPTY is the testscript command `pty DIALOGUE SCREEN STATUS -- CMD ARGS…`:
+// it runs CMD on a PTY driven by the dialogue file, saves the screen to
+// SCREEN, and fails unless the command ended as STATUS ("exit 0",
+// "signal TERM", written with an underscore: exit_0, signal_TERM; or "any").
+func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 5 || args[3] != "--" {
+		ts.Fatalf("usage: pty dialogue screen status -- command args...")
+	}
+	argv := args[4:]
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		path = lookPathIn(ts.Getenv("PATH"), path)
+	}
+	env := ts.Getenv
+	var environ []string
+	for _, k := range []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
+		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "TERM"} {
+		if v := env(k); v != "" {
+			environ = append(environ, k+"="+v)
+		}
+	}
+	u, err := startPTY(path, argv, environ, ts.MkAbs("."))
+	ts.Check(err)
+	status, err := runDialogue(u, ts.ReadFile(args[0]))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(u.screen()), 0o644))
+	ts.Check(err)
+	if want := strings.ReplaceAll(args[2], "_", " "); want != "any" && status != want {
+		ts.Fatalf("command ended with %s, want %s; screen:\n%s", status, want, u.screen())
+	}
+}
+
+// lookPathIn finds name on a PATH other than the test process's own; the
+// command keeps its name as argv[0] through the symlink, as a shell does.
+func lookPathIn(path, name string) string {
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return name
+}
+
+// pollable returns f as a non-blocking file that Go's poller serves, so
+// Close interrupts a pending Read and really closes the descriptor.
+func pollable(f *os.File) (*os.File, error) {
+	fd, err := syscall.Dup(int(f.Fd()))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
+}
