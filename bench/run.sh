@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Paired whole-command comparisons of fleetcom with its anchors (PERF.md).
+#
+#   bench/run.sh              full run (a few minutes)
+#   BENCH_QUICK=1 bench/run.sh  smoke run (well under a minute)
+#   FLEETCOM_BIN=/path/to/fleetcom bench/run.sh   use that binary
+#
+# Without FLEETCOM_BIN, ./cmd/fleetcom is built static when it exists; without
+# a fleetcom binary the comparisons that need one are skipped, and the PTY ones
+# run on spawnprobe, which calls shim.Spawn directly (the PTY core alone). Every
+# table comes from bench/pair, which alternates the commands round by round:
+# "vs" is the ratio of medians to the first command, "paired" the median of the
+# per-round ratios. Single figures on this shared machine drift by 10-30%; only
+# the ratios from one table are comparable.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+T=$(mktemp -d "${TMPDIR:-/tmp}/fleetcom-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	N_START=30 BULK=$((20 << 20)) FRAMES=$((10 << 20)) ROUNDS=2 KEYS=300 RSS_BYTES=$((100 << 20))
+else
+	N_START=300 BULK=$((200 << 20)) FRAMES=$((100 << 20)) ROUNDS=5 KEYS=3000 RSS_BYTES=$((1 << 30))
+fi
+
+say() { printf '%s\n' "$*"; }
+
+# --- build -----------------------------------------------------------------
+mkdir -p "$T/bin" "$T/real" "$T/exec" "$T/proxy" "$T/shims" "$T/rec" \
+	"$T/xdg/data" "$T/xdg/state" "$T/xdg/config" "$T/xdg/cache" "$T/xdg/run" "$T/home"
+chmod 700 "$T/xdg/run"
+gcc -O2 -o "$T/real/claude" bench/anchors/realcli/realcli.c
+for p in pair anchors/execshim anchors/ptyproxy anchors/spawnprobe; do
+	CGO_ENABLED=0 go build -trimpath -o "$T/bin/$(basename "$p")" "./bench/$p"
+done
+ln -s "$T/bin/execshim" "$T/exec/claude"
+ln -s "$T/bin/ptyproxy" "$T/proxy/claude"
+
+FC=""
+if [ -n "${FLEETCOM_BIN:-}" ]; then
+	FC=$FLEETCOM_BIN
+elif [ -d cmd/fleetcom ] && ls cmd/fleetcom/*.go >/dev/null 2>&1; then
+	if CGO_ENABLED=0 go build -trimpath -o "$T/bin/fleetcom" ./cmd/fleetcom 2>"$T/build.err"; then
+		FC=$T/bin/fleetcom
+	else
+		say "note: ./cmd/fleetcom does not build; skipping the fleetcom rows:"
+		sed 's/^/  /' "$T/build.err" | head -5
+	fi
+fi
+if [ -n "$FC" ]; then
+	ln -s "$FC" "$T/shims/claude"
+	if file -L "$FC" | grep -q 'statically linked'; then
+		say "fleetcom: $FC (statically linked)"
+	else
+		say "WARNING: $FC is not statically linked: $(file -L "$FC" | cut -d: -f2)"
+	fi
+fi
+say "spawnprobe: $(file -L "$T/bin/spawnprobe" | grep -o 'statically linked' || echo 'NOT static')"
+
+PAIR=$T/bin/pair
+PROBE=$T/bin/spawnprobe
+REAL=$T/real/claude
+# A fleetcom shim run keeps everything under scratch.
+FCENV=("FLEETCOM_SHIM_DIR=$T/shims" "XDG_DATA_HOME=$T/xdg/data" "XDG_STATE_HOME=$T/xdg/state"
+	"XDG_CONFIG_HOME=$T/xdg/config" "XDG_CACHE_HOME=$T/xdg/cache" "XDG_RUNTIME_DIR=$T/xdg/run"
+	"HOME=$T/home" "CLAUDE_CONFIG_DIR=$T/home/.claude" "PATH=$T/shims:$T/real:$PATH")
+PROXYENV=("PATH=$T/proxy:$T/real:$PATH" "PTYPROXY_DIR=$T/rec")
+
+# pairwith ARGS... -- FLEETCOM-ARGS: runs pair on ARGS, plus a fleetcom shim
+# command when there is a fleetcom binary. The split is the last "--".
+pairwith() {
+	local args=("$@") i last=0
+	for i in "${!args[@]}"; do [[ ${args[$i]} == -- ]] && last=$i; done
+	local rest=("${args[@]:0:last}") fcargs=("${args[@]:last+1}")
+	if [[ -n $FC ]]; then
+		rest+=(-- "${FCENV[@]}" "${fcargs[@]}")
+	fi
+	"$PAIR" "${rest[@]}"
+}
+
+say ""
+say "# (a) opaque path: claude -p hi (target: fleetcom <= 1.2x execshim)"
+pairwith -n "$N_START" -labels execshim,direct,fleetcom \
+	-- "PATH=$T/exec:$T/real:$PATH" claude -p hi \
+	-- "PATH=$T/real:$PATH" claude -p hi \
+	-- claude -p hi
+
+say ""
+say "# (b) accepted path: bare claude on a PTY (target: fleetcom <= 1.3x ptyproxy+record)"
+pairwith -n "$N_START" -pty -labels ptyproxy+record,spawnprobe+record,fleetcom \
+	-- "${PROXYENV[@]}" claude \
+	-- "SPAWNPROBE_RECORD=$T/rec/probe.json" "$PROBE" "$REAL" \
+	-- claude
+
+for mode in "bulk $BULK 65536" "frames $FRAMES 16384"; do
+	read -r kind bytes each <<<"$mode"
+	say ""
+	say "# (c) PTY throughput, $kind: $((bytes >> 20)) MiB in $each-byte writes (target: spawnprobe/fleetcom >= 0.95x script, cpu <= 1.15x)"
+	pairwith -n "$ROUNDS" -warmup 1 -pty -rusage -bytes "$bytes" -labels script,spawnprobe,ptyproxy,fleetcom \
+		-- script -qec "$REAL $mode" /dev/null \
+		-- "$PROBE" "$REAL" $mode \
+		-- "FLEETCOM_ANCHOR=$mode" "${PROXYENV[@]}" claude \
+		-- "FLEETCOM_ANCHOR=$mode" claude
+done
+
+say ""
+say "# (d) keystroke round trip, one byte out and back (target: median <= script, p99 < 0.5 ms)"
+pairwith -keys "$KEYS" -warmup 20 -labels script,direct,spawnprobe,ptyproxy,fleetcom \
+	-- script -qec "$REAL echo" /dev/null \
+	-- "$REAL" echo \
+	-- "$PROBE" "$REAL" echo \
+	-- FLEETCOM_ANCHOR=echo "${PROXYENV[@]}" claude \
+	-- FLEETCOM_ANCHOR=echo claude
+
+say ""
+say "# (e) peak RSS over $((RSS_BYTES >> 20)) MiB of output (target: <= 20 MiB)"
+pairwith -n 1 -warmup 0 -pty -rusage -bytes "$RSS_BYTES" -labels script,spawnprobe,fleetcom \
+	-- script -qec "$REAL bulk $RSS_BYTES 65536" /dev/null \
+	-- "$PROBE" "$REAL" bulk "$RSS_BYTES" 65536 \
+	-- "FLEETCOM_ANCHOR=bulk $RSS_BYTES 65536" claude
