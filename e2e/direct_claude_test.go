@@ -1,0 +1,169 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDirectClaude drives the real claude with no fleetcom in the way and
+// pins the facts the shim relies on: the transcript store, the exit hint,
+// --session-id, the SessionStart hook (startup, clear, resume), quitting
+// before a prompt, and --resume continuing the same file.
+func TestDirectClaude(t *testing.T) {
+	bin := realCLIs(t)
+	w := NewWorld(t, bin)
+	proj := w.Project("my project")
+	other := w.Project("other project")
+	settings, hooks := w.ClaudeHookSettings()
+	x := w.Tmux()
+	nHooks := 0
+
+	// A fresh conversation: the hook fires before any prompt, the
+	// transcript appears with the first prompt, the hint names it.
+	var first string
+	t.Run("new", func(t *testing.T) {
+		p := x.Start(t, proj, "claude", "--settings", settings)
+		p.WaitFor(claudeReady, startWait)
+		nHooks++
+		h := WaitHooks(t, hooks, nHooks)[nHooks-1]
+		if h.Source != "startup" || h.Event != "SessionStart" || h.CWD != proj {
+			t.Errorf("startup hook payload: %+v", h)
+		}
+		first = h.SessionID
+		want := filepath.Join(w.ClaudeHome, "projects", ClaudeSlug(proj), first+".jsonl")
+		if h.TranscriptPath != want {
+			t.Errorf("transcript_path = %q, want %q", h.TranscriptPath, want)
+		}
+		if trs := ClaudeTranscripts(w.ClaudeHome, proj); len(trs) != 0 {
+			t.Errorf("transcript written before the first prompt: %v", keys(trs))
+		}
+		p.Submit("remember PELICAN-4821", typeWait)
+		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		status, screen := ExitClaude(p)
+		if status != 0 {
+			t.Errorf("exit status %d", status)
+		}
+		if got := Hint(claudeHintRE, screen); got != first {
+			t.Errorf("exit hint names %q, hook said %q; screen:\n%s", got, first, screen)
+		}
+		tr := ClaudeTranscripts(w.ClaudeHome, proj)[first]
+		if tr.Messages < 2 || !strings.Contains(tr.Text, "PELICAN-4821") {
+			t.Errorf("transcript %s: %d messages, want the prompt and the reply", tr.Path, tr.Messages)
+		}
+	})
+
+	// Quitting before a prompt: no hint, and nothing resumable on disk.
+	// Whether a metadata-only file is left varies from run to run, pinned
+	// or not (measured), so either is accepted.
+	t.Run("quit-before-prompt", func(t *testing.T) {
+		for _, argv := range [][]string{{"claude"}, {"claude", "--session-id", "0e2e0000-1111-4222-8333-444455556666"}} {
+			before := ClaudeTranscripts(w.ClaudeHome, proj)
+			p := x.Start(t, proj, argv...)
+			p.WaitFor(claudeReady, startWait)
+			status, screen := ExitClaude(p)
+			if status != 0 || strings.Contains(screen, "Resume this session with:") {
+				t.Errorf("%v: exit status %d, screen:\n%s", argv, status, screen)
+			}
+			for id, tr := range ClaudeTranscripts(w.ClaudeHome, proj) {
+				if _, old := before[id]; !old {
+					t.Logf("%v left %s: %d lines, %d messages", argv, filepath.Base(tr.Path), tr.Lines, tr.Messages)
+					if tr.Messages != 0 {
+						t.Errorf("%v: transcript %s holds messages", argv, tr.Path)
+					}
+				}
+			}
+		}
+	})
+
+	// A pinned ID is used as given; /clear moves to a new conversation,
+	// announced to the hook, and the hint follows it.
+	t.Run("pinned-then-clear", func(t *testing.T) {
+		const id = "0e2e0000-aaaa-4bbb-8ccc-ddddeeeeffff"
+		p := x.Start(t, proj, "claude", "--session-id", id, "--settings", settings)
+		p.WaitFor(claudeReady, startWait)
+		nHooks++
+		if h := WaitHooks(t, hooks, nHooks)[nHooks-1]; h.SessionID != id || h.Source != "startup" {
+			t.Errorf("pinned startup hook: %+v", h)
+		}
+		p.Submit("first SPARROW-77", typeWait)
+		p.WaitFor("ACK SPARROW-77 CODES SPARROW-77", replyWait)
+		ClearClaude(p, "SPARROW-77")
+		nHooks++
+		h := WaitHooks(t, hooks, nHooks)[nHooks-1]
+		if h.Source != "clear" || h.SessionID == id || !uuidRE.MatchString(h.SessionID) {
+			t.Errorf("clear hook: %+v", h)
+		}
+		p.Submit("second KESTREL-55", typeWait)
+		// The cleared conversation starts empty: no SPARROW in the reply.
+		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55\n", replyWait)
+		_, screen := ExitClaude(p)
+		if got := Hint(claudeHintRE, screen); got != h.SessionID {
+			t.Errorf("exit hint after /clear names %q, want %q", got, h.SessionID)
+		}
+		trs := ClaudeTranscripts(w.ClaudeHome, proj)
+		if trs[id].Messages < 2 || trs[h.SessionID].Messages < 2 {
+			t.Errorf("transcripts: pinned %d messages, cleared %d", trs[id].Messages, trs[h.SessionID].Messages)
+		}
+		// A pinned ID that already has a conversation is refused.
+		p = x.Start(t, proj, "claude", "--session-id", id)
+		status, screen := p.WaitExit(exitWait)
+		if status != 1 || !strings.Contains(screen, "Error: Session ID "+id+" is already in use.") {
+			t.Errorf("reused --session-id: exit %d, screen:\n%s", status, screen)
+		}
+	})
+
+	// --resume continues the same file, with the earlier turns sent to
+	// the model; only from the conversation's own directory.
+	t.Run("resume", func(t *testing.T) {
+		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		p := x.Start(t, proj, "claude", "--settings", settings, "--resume", first)
+		p.WaitFor(claudeReady, startWait)
+		nHooks++
+		if h := WaitHooks(t, hooks, nHooks)[nHooks-1]; h.SessionID != first || h.Source != "resume" {
+			t.Errorf("resume hook: %+v", h)
+		}
+		p.Submit("which codes now", typeWait)
+		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		_, screen := ExitClaude(p)
+		if got := Hint(claudeHintRE, screen); got != first {
+			t.Errorf("exit hint after resume names %q, want %q", got, first)
+		}
+		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		if len(after) != len(before) || after[first].Lines <= before[first].Lines {
+			t.Errorf("resume: files %d -> %d, lines %d -> %d", len(before), len(after), before[first].Lines, after[first].Lines)
+		}
+		p = x.Start(t, other, "claude", "--resume", first)
+		status, screen := p.WaitExit(exitWait)
+		if status != 1 || !strings.Contains(screen, "No conversation found with session ID: "+first) {
+			t.Errorf("resume from another directory: exit %d, screen:\n%s", status, screen)
+		}
+	})
+	logRequests(t, w)
+}
+
+// logRequests logs what the CLIs asked the fake API, for the record.
+func logRequests(t *testing.T, w *World) {
+	t.Helper()
+	count := map[string]int{}
+	var order []string
+	for _, r := range w.API.Requests() {
+		k := r.Method + " " + r.Path
+		if r.Model != "" {
+			k += " model=" + r.Model
+		}
+		if r.Egress {
+			k += " (egress refused)"
+		}
+		if count[k] == 0 {
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	var b strings.Builder
+	for _, k := range order {
+		fmt.Fprintf(&b, "\n  %s ×%d", k, count[k])
+	}
+	t.Logf("requests to the fake API:%s", b.String())
+}

@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDirectCodex drives the real codex with no fleetcom in the way and pins
+// the facts the shim relies on: the rollout store, the exit hints, the notify
+// payload (twice on a first turn), -c notify beating config.toml, quitting
+// before a prompt, and resume continuing the same rollout.
+func TestDirectCodex(t *testing.T) {
+	bin := realCLIs(t)
+	w := NewWorld(t, bin)
+	userNotify, userCalls := w.NotifyRecorder("user-notify")
+	w.SetCodexNotify(userNotify, "from-config")
+	proj := w.Project("my project")
+	override, overrideCalls := w.NotifyRecorder("override-notify")
+	x := w.Tmux()
+
+	// A first turn under -c notify: the override gets the real thread,
+	// then a title side thread with no rollout; config.toml's notifier
+	// gets nothing.
+	var thread string
+	t.Run("new", func(t *testing.T) {
+		p := x.Start(t, proj, "codex", "-c", "notify=["+tomlString(override)+"]")
+		p.WaitFor(codexReady, startWait)
+		if n := len(CodexRollouts(w.CodexHome)); n != 0 {
+			t.Errorf("%d rollouts before the first prompt", n)
+		}
+		p.Submit("remember HERON-3141", typeWait)
+		p.WaitFor("ACK HERON-3141 CODES HERON-3141", replyWait)
+		calls := WaitNotifies(t, overrideCalls, 2)
+		real, side := calls[0].Payload, calls[1].Payload
+		thread = real.ThreadID
+		if real.Type != "agent-turn-complete" || real.CWD != proj || len(calls[0].Args) != 1 ||
+			len(real.InputMessages) != 1 || real.InputMessages[0] != "remember HERON-3141" {
+			t.Errorf("first notify: %+v", calls[0])
+		}
+		if side.ThreadID == thread || !uuidRE.MatchString(side.ThreadID) {
+			t.Errorf("second notify is not a side thread: %+v", side)
+		}
+		status, screen := QuitCodex(p)
+		if status != 0 {
+			t.Errorf("exit status %d", status)
+		}
+		if got := Hint(codexHintRE, screen); got != thread {
+			t.Errorf("exit hint names %q, notify said %q; screen:\n%s", got, thread, screen)
+		}
+		rollouts := CodexRollouts(w.CodexHome)
+		if r, ok := rollouts[thread]; !ok || r.CWD != proj || !strings.Contains(r.Text, "HERON-3141") {
+			t.Errorf("rollout of %s: %+v (all: %v)", thread, r.Path, keys(rollouts))
+		}
+		if _, ok := rollouts[side.ThreadID]; ok {
+			t.Errorf("the side thread %s has a rollout", side.ThreadID)
+		}
+		if got := NotifyCalls(userCalls); len(got) != 0 {
+			t.Errorf("config.toml notifier ran despite -c notify: %+v", got)
+		}
+	})
+
+	// Quitting before a prompt: only "Session ID: <uuid>", no rollout.
+	t.Run("quit-before-prompt", func(t *testing.T) {
+		before := CodexRollouts(w.CodexHome)
+		p := x.Start(t, proj, "codex")
+		p.WaitFor(codexReady, startWait)
+		status, screen := QuitCodex(p)
+		id := Hint(codexNoTurnRE, screen)
+		if status != 0 || id == "" || strings.Contains(screen, "codex resume") {
+			t.Errorf("exit status %d, screen:\n%s", status, screen)
+		}
+		after := CodexRollouts(w.CodexHome)
+		if _, ok := after[id]; ok || len(after) != len(before) {
+			t.Errorf("rollouts before %v, after %v", keys(before), keys(after))
+		}
+	})
+
+	// resume continues the same rollout with the earlier turn sent to the
+	// model; the notifier of config.toml gets its own argument, then the
+	// payload; Ctrl-C quits.
+	t.Run("resume", func(t *testing.T) {
+		before := CodexRollouts(w.CodexHome)
+		p := x.Start(t, proj, "codex", "resume", thread)
+		p.WaitFor(codexReady, startWait)
+		p.Submit("which codes now", typeWait)
+		p.WaitFor("ACK now CODES HERON-3141", replyWait)
+		calls := WaitNotifies(t, userCalls, 1)
+		if c := calls[0]; len(c.Args) != 2 || c.Args[0] != "from-config" || c.Payload.ThreadID != thread {
+			t.Errorf("config.toml notifier call: %+v", c)
+		}
+		p.Keys("C-c")
+		status, screen := p.WaitExit(exitWait)
+		if got := Hint(codexHintRE, screen); status != 0 || got != thread {
+			t.Errorf("after Ctrl-C: exit %d, hint %q, want %q", status, got, thread)
+		}
+		after := CodexRollouts(w.CodexHome)
+		if len(after) != len(before) || after[thread].Lines <= before[thread].Lines {
+			t.Errorf("resume: rollouts %d -> %d, lines %d -> %d", len(before), len(after), before[thread].Lines, after[thread].Lines)
+		}
+	})
+	logRequests(t, w)
+}

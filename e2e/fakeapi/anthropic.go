@@ -1,0 +1,114 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// messagesRequest is the part of an Anthropic Messages API request the fake
+// reads.
+type messagesRequest struct {
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	Output struct {
+		Format *jsonFormat `json:"format"`
+	} `json:"output_config"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+// userTexts returns the text of every user turn, oldest first. Content is
+// either a string or a list of blocks; tool results and images are skipped.
+func (m *messagesRequest) userTexts() []string {
+	var out []string
+	for _, msg := range m.Messages {
+		if msg.Role != "user" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(msg.Content, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(msg.Content, &blocks)
+		for _, b := range blocks {
+			if b.Type == "text" {
+				out = append(out, b.Text)
+			}
+		}
+	}
+	return out
+}
+
+func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
+	var req messagesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, anthropicError("invalid_request_error", err.Error()), rec)
+		return
+	}
+	text, ok := structured(req.Output.Format)
+	if !ok {
+		text = Reply(req.userTexts())
+	}
+	rec.Model, rec.Reply = req.Model, text
+	id := fmt.Sprintf("msg_fake_%06d", nextID())
+	in, out := len(body)/4+1, len(text)/4+1
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content":       []any{map[string]any{"type": "text", "text": text}},
+			"stop_reason":   "end_turn",
+			"stop_sequence": nil,
+			"usage":         map[string]any{"input_tokens": in, "output_tokens": out},
+		}, rec)
+		return
+	}
+	e := startSSE(w, rec)
+	e.event("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]any{
+				"input_tokens": in, "output_tokens": 1,
+				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+			},
+		},
+	})
+	e.event("content_block_start", map[string]any{
+		"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "text", "text": ""},
+	})
+	e.event("ping", map[string]any{"type": "ping"})
+	for _, c := range chunks(text) {
+		e.event("content_block_delta", map[string]any{
+			"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": c},
+		})
+	}
+	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	e.event("message_delta", map[string]any{
+		"type":  "message_delta",
+		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": out},
+	})
+	e.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+func anthropicCountTokens(w http.ResponseWriter, body []byte, rec *Request) {
+	var req messagesRequest
+	json.Unmarshal(body, &req)
+	rec.Model = req.Model
+	writeJSON(w, http.StatusOK, map[string]any{"input_tokens": len(body)/4 + 1}, rec)
+}
+
+func anthropicError(kind, msg string) map[string]any {
+	return map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": msg}}
+}

@@ -1,0 +1,139 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// responsesRequest is the part of an OpenAI Responses API request the fake
+// reads.
+type responsesRequest struct {
+	Model  string          `json:"model"`
+	Stream bool            `json:"stream"`
+	Input  json.RawMessage `json:"input"`
+	Text   struct {
+		Format *jsonFormat `json:"format"`
+	} `json:"text"`
+}
+
+// userTexts returns the text of every user message in the input, oldest
+// first. Input is either a plain string or a list of items.
+func (r *responsesRequest) userTexts() []string {
+	var s string
+	if json.Unmarshal(r.Input, &s) == nil {
+		return []string{s}
+	}
+	var items []struct {
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	json.Unmarshal(r.Input, &items)
+	var out []string
+	for _, it := range items {
+		if it.Role != "user" || (it.Type != "" && it.Type != "message") {
+			continue
+		}
+		if json.Unmarshal(it.Content, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(it.Content, &parts)
+		for _, p := range parts {
+			if p.Type == "input_text" || p.Type == "text" {
+				out = append(out, p.Text)
+			}
+		}
+	}
+	return out
+}
+
+func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
+	var req responsesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{
+			"error": map[string]any{"type": "invalid_request_error", "message": err.Error()},
+		}, rec)
+		return
+	}
+	text, ok := structured(req.Text.Format)
+	if !ok {
+		text = Reply(req.userTexts())
+	}
+	rec.Model, rec.Reply = req.Model, text
+	n := nextID()
+	respID, itemID := fmt.Sprintf("resp_fake_%06d", n), fmt.Sprintf("msg_fake_%06d", n)
+	in, out := len(body)/4+1, len(text)/4+1
+	usage := map[string]any{
+		"input_tokens":          in,
+		"input_tokens_details":  map[string]any{"cached_tokens": 0},
+		"output_tokens":         out,
+		"output_tokens_details": map[string]any{"reasoning_tokens": 0},
+		"total_tokens":          in + out,
+	}
+	done := map[string]any{
+		"id": itemID, "type": "message", "status": "completed", "role": "assistant",
+		"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}},
+	}
+	resp := func(status string, output []any, usage any) map[string]any {
+		return map[string]any{
+			"id": respID, "object": "response", "created_at": time.Now().Unix(),
+			"status": status, "model": req.Model, "output": output, "usage": usage,
+		}
+	}
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, resp("completed", []any{done}, usage), rec)
+		return
+	}
+	e := startSSE(w, rec)
+	seq := 0
+	ev := func(name string, data map[string]any) {
+		data["type"] = name
+		data["sequence_number"] = seq
+		seq++
+		e.event(name, data)
+	}
+	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
+	ev("response.in_progress", map[string]any{"response": resp("in_progress", []any{}, nil)})
+	ev("response.output_item.added", map[string]any{
+		"output_index": 0,
+		"item": map[string]any{
+			"id": itemID, "type": "message", "status": "in_progress", "role": "assistant", "content": []any{},
+		},
+	})
+	ev("response.content_part.added", map[string]any{
+		"item_id": itemID, "output_index": 0, "content_index": 0,
+		"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}},
+	})
+	for _, c := range chunks(text) {
+		ev("response.output_text.delta", map[string]any{
+			"item_id": itemID, "output_index": 0, "content_index": 0, "delta": c,
+		})
+	}
+	ev("response.output_text.done", map[string]any{
+		"item_id": itemID, "output_index": 0, "content_index": 0, "text": text,
+	})
+	ev("response.content_part.done", map[string]any{
+		"item_id": itemID, "output_index": 0, "content_index": 0,
+		"part": map[string]any{"type": "output_text", "text": text, "annotations": []any{}},
+	})
+	ev("response.output_item.done", map[string]any{"output_index": 0, "item": done})
+	ev("response.completed", map[string]any{"response": resp("completed", []any{done}, usage)})
+}
+
+// openaiModels answers a model listing with the one model the tests name in
+// their Codex config, whatever it is: the fake serves any model name.
+func openaiModels(w http.ResponseWriter, rec *Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"object": "list",
+		"data": []any{map[string]any{
+			"id": "fake-model", "object": "model", "created": 0, "owned_by": "fakeapi",
+		}},
+	}, rec)
+}

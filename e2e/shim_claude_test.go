@@ -1,0 +1,104 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestShimClaude drives the real claude through fleetcom's shim and checks
+// what fleetcom records and resumes (CONTRACT.md §4, §5).
+func TestShimClaude(t *testing.T) {
+	w, fc := shimWorld(t)
+	proj := w.Project("my project")
+	x := w.Tmux()
+	line := func(id string) string { return "claude --resume '" + id + "'" }
+
+	// The ID fleetcom records is the one Claude filed the transcript under.
+	var first string
+	t.Run("capture", func(t *testing.T) {
+		p := x.Start(t, proj, "claude")
+		p.WaitFor(claudeReady, startWait)
+		p.Submit("remember PELICAN-4821", typeWait)
+		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		status, screen := ExitClaude(p)
+		trs := conversations(ClaudeTranscripts(w.ClaudeHome, proj))
+		if status != 0 || len(trs) != 1 {
+			t.Fatalf("exit status %d, transcripts with messages %v; screen:\n%s", status, trs, screen)
+		}
+		first = trs[0]
+		if hint := Hint(claudeHintRE, screen); hint != first {
+			t.Errorf("exit hint %q, transcript %q", hint, first)
+		}
+		wantRecord(t, w, fc, proj, "claude", first, line(first))
+		wantResume(t, w, fc, proj, line(first))
+		wantResume(t, w, fc, proj, line(first), "claude")
+	})
+	if first == "" {
+		t.FailNow()
+	}
+
+	// A run quit before its first prompt does not displace it.
+	t.Run("quit-before-prompt", func(t *testing.T) {
+		p := x.Start(t, proj, "claude")
+		p.WaitFor(claudeReady, startWait)
+		if status, screen := ExitClaude(p); status != 0 || strings.Contains(screen, "Resume this session with:") {
+			t.Errorf("exit status %d, screen:\n%s", status, screen)
+		}
+		wantResume(t, w, fc, proj, line(first))
+	})
+
+	// resume --exec continues the same transcript, with the earlier turn
+	// sent to the model.
+	t.Run("resume-exec", func(t *testing.T) {
+		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		p := x.Start(t, proj, fleetcomExec(fc)...)
+		p.WaitFor(claudeReady, startWait)
+		p.Submit("which codes now", typeWait)
+		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		if status, _ := ExitClaude(p); status != 0 {
+			t.Errorf("exit status %d", status)
+		}
+		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		if got := conversations(after); len(got) != 1 || after[first].Lines <= before[first].Lines {
+			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, first, before[first].Lines, after[first].Lines)
+		}
+		wantResume(t, w, fc, proj, line(first))
+	})
+
+	// /clear inside the TUI starts another conversation: fleetcom follows
+	// it, and it becomes the one to resume.
+	t.Run("clear", func(t *testing.T) {
+		p := x.Start(t, proj, "claude")
+		p.WaitFor(claudeReady, startWait)
+		p.Submit("first SPARROW-77", typeWait)
+		p.WaitFor("ACK SPARROW-77 CODES SPARROW-77", replyWait)
+		ClearClaude(p, "SPARROW-77")
+		p.Submit("second KESTREL-55", typeWait)
+		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55\n", replyWait)
+		_, screen := ExitClaude(p)
+		var cleared string
+		for id, tr := range ClaudeTranscripts(w.ClaudeHome, proj) {
+			if strings.Contains(tr.Text, "KESTREL-55") {
+				cleared = id
+			}
+		}
+		if cleared == "" || Hint(claudeHintRE, screen) != cleared {
+			t.Fatalf("no transcript for the cleared conversation, or hint %q differs", Hint(claudeHintRE, screen))
+		}
+		wantRecord(t, w, fc, proj, "claude", cleared, line(cleared))
+		wantResume(t, w, fc, proj, line(cleared))
+	})
+	logRequests(t, w)
+}
+
+// conversations lists the transcripts holding at least one message: the ones
+// Claude can resume.
+func conversations(trs map[string]Transcript) []string {
+	var out []string
+	for id, tr := range trs {
+		if tr.Messages > 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}

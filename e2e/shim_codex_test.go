@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"testing"
+)
+
+// TestShimCodex drives the real codex through fleetcom's shim and checks what
+// fleetcom records and resumes, with the user's own notifier kept working.
+func TestShimCodex(t *testing.T) {
+	w, fc := shimWorld(t)
+	userNotify, userCalls := w.NotifyRecorder("user-notify")
+	w.SetCodexNotify(userNotify, "from-config")
+	proj := w.Project("my project")
+	x := w.Tmux()
+	line := func(id string) string { return "codex resume '" + id + "'" }
+
+	// The ID fleetcom records is the rollout's; the user's notifier still
+	// gets both payloads of the first turn, with its own argument first.
+	var first string
+	t.Run("capture", func(t *testing.T) {
+		p := x.Start(t, proj, "codex")
+		p.WaitFor(codexReady, startWait)
+		p.Submit("remember HERON-3141", typeWait)
+		p.WaitFor("ACK HERON-3141 CODES HERON-3141", replyWait)
+		calls := WaitNotifies(t, userCalls, 2)
+		status, screen := QuitCodex(p)
+		rollouts := CodexRollouts(w.CodexHome)
+		if status != 0 || len(rollouts) != 1 {
+			t.Fatalf("exit status %d, rollouts %v; screen:\n%s", status, keys(rollouts), screen)
+		}
+		first = keys(rollouts)[0]
+		if hint := Hint(codexHintRE, screen); hint != first {
+			t.Errorf("exit hint %q, rollout %q", hint, first)
+		}
+		threads := map[string]bool{}
+		for _, c := range calls {
+			if len(c.Args) != 2 || c.Args[0] != "from-config" || c.Payload.Type != "agent-turn-complete" {
+				t.Errorf("user notifier call: %+v", c)
+			}
+			threads[c.Payload.ThreadID] = true
+		}
+		if !threads[first] || len(threads) != 2 {
+			t.Errorf("user notifier saw threads %v, want %s and a side thread", keys(threads), first)
+		}
+		wantRecord(t, w, fc, proj, "codex", first, line(first))
+		wantResume(t, w, fc, proj, line(first))
+		wantResume(t, w, fc, proj, line(first), "codex")
+	})
+	if first == "" {
+		t.FailNow()
+	}
+
+	// A run quit before its first prompt does not displace it.
+	t.Run("quit-before-prompt", func(t *testing.T) {
+		p := x.Start(t, proj, "codex")
+		p.WaitFor(codexReady, startWait)
+		if status, screen := QuitCodex(p); status != 0 || Hint(codexHintRE, screen) != "" {
+			t.Errorf("exit status %d, screen:\n%s", status, screen)
+		}
+		wantResume(t, w, fc, proj, line(first))
+	})
+
+	// resume --exec continues the same rollout, with the earlier turn sent
+	// to the model, and the user's notifier hears of it.
+	t.Run("resume-exec", func(t *testing.T) {
+		before := CodexRollouts(w.CodexHome)
+		n := len(NotifyCalls(userCalls))
+		p := x.Start(t, proj, fleetcomExec(fc)...)
+		p.WaitFor(codexReady, startWait)
+		p.Submit("which codes now", typeWait)
+		p.WaitFor("ACK now CODES HERON-3141", replyWait)
+		calls := WaitNotifies(t, userCalls, n+1)
+		if c := calls[n]; c.Payload.ThreadID != first || len(c.Args) != 2 || c.Args[0] != "from-config" {
+			t.Errorf("user notifier call after resume: %+v", c)
+		}
+		if status, _ := QuitCodex(p); status != 0 {
+			t.Errorf("exit status %d", status)
+		}
+		after := CodexRollouts(w.CodexHome)
+		if len(after) != len(before) || after[first].Lines <= before[first].Lines {
+			t.Errorf("rollouts %v -> %v; lines of %s %d -> %d", keys(before), keys(after), first, before[first].Lines, after[first].Lines)
+		}
+		wantResume(t, w, fc, proj, line(first))
+	})
+	logRequests(t, w)
+}

@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// shimWorld is a scratch user with fleetcom's shims first on PATH and the
+// real CLIs behind them. It returns the world and the fleetcom binary.
+func shimWorld(t *testing.T) (*World, string) {
+	t.Helper()
+	bin := realCLIs(t)
+	fc := fleetcom(t)
+	w := NewWorld(t, bin)
+	shims := filepath.Join(w.Root, "shims")
+	w.Setenv("FLEETCOM_SHIM_DIR", shims)
+	if r := w.Fleetcom(t, fc, w.Root, "shims", "install", "--dir", shims); r.Code != 0 {
+		t.Fatalf("fleetcom shims install: exit %d: %s", r.Code, r.Stderr)
+	}
+	want, err := os.Stat(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"claude", "codex", "grok"} {
+		got, err := os.Stat(filepath.Join(shims, name))
+		if err != nil || !os.SameFile(got, want) {
+			t.Fatalf("shim %s is not fleetcom: %v", name, err)
+		}
+	}
+	w.PrependPath(shims)
+	for _, name := range []string{"claude", "codex"} {
+		if p := lookPath(w, name); filepath.Dir(p) != shims {
+			t.Fatalf("%s resolves to %q, want the shim in %s", name, p, shims)
+		}
+	}
+	return w, fc
+}
+
+// lookPath finds a command on the world's PATH.
+func lookPath(w *World, name string) string {
+	for _, dir := range filepath.SplitList(w.Getenv("PATH")) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// wantResume checks that "fleetcom resume [args]" in dir prints exactly the
+// canonical line for id.
+func wantResume(t *testing.T, w *World, fc, dir, line string, args ...string) {
+	t.Helper()
+	r := w.Fleetcom(t, fc, dir, append([]string{"resume"}, args...)...)
+	if r.Code != 0 || r.Stdout != line+"\n" {
+		t.Errorf("fleetcom resume %v: exit %d, stdout %q, want %q", args, r.Code, r.Stdout, line+"\n")
+	}
+}
+
+// wantRecord checks the newest record of tool in dir against the ID the
+// tool itself filed.
+func wantRecord(t *testing.T, w *World, fc, dir, tool, id, line string) {
+	t.Helper()
+	rec := Newest(t, w.List(t, fc, dir), tool)
+	if rec.ID != id || rec.CWD != dir || !rec.Resumable || rec.Resume != line {
+		t.Errorf("newest %s record: %+v\nwant id %s, cwd %s, resumable, resume %q", tool, rec, id, dir, line)
+	}
+}
+
+// fleetcomExec is the argv that runs "fleetcom resume --exec" in a pane.
+func fleetcomExec(fc string) []string { return []string{fc, "resume", "--exec"} }
