@@ -28,8 +28,17 @@ say() { printf '%s\n' "$*"; }
 
 # --- build -----------------------------------------------------------------
 mkdir -p "$T/bin" "$T/real" "$T/exec" "$T/proxy" "$T/shims" "$T/rec" \
-	"$T/xdg/data" "$T/xdg/state" "$T/xdg/config" "$T/xdg/cache" "$T/xdg/run" "$T/home"
-chmod 700 "$T/xdg/run"
+	"$T/xdg/data" "$T/xdg/state" "$T/xdg/config" "$T/xdg/cache" "$T/home"
+# The runtime dir is a tmpfs on a desktop (/run/user/<uid>); /dev/shm stands
+# in for it here. The store stays on the project's disk, like the anchor's
+# record.
+RUNDIR=$T/xdg/run
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	RUNDIR=$(mktemp -d /dev/shm/fleetcom-bench-run.XXXXXX)
+fi
+mkdir -p "$RUNDIR"
+chmod 700 "$RUNDIR"
+trap 'rm -rf "$T" "$RUNDIR"' EXIT INT TERM
 gcc -O2 -o "$T/real/claude" bench/anchors/realcli/realcli.c
 for p in pair anchors/execshim anchors/ptyproxy anchors/spawnprobe; do
 	CGO_ENABLED=0 go build -trimpath -o "$T/bin/$(basename "$p")" "./bench/$p"
@@ -63,7 +72,7 @@ PROBE=$T/bin/spawnprobe
 REAL=$T/real/claude
 # A fleetcom shim run keeps everything under scratch.
 FCENV=("FLEETCOM_SHIM_DIR=$T/shims" "XDG_DATA_HOME=$T/xdg/data" "XDG_STATE_HOME=$T/xdg/state"
-	"XDG_CONFIG_HOME=$T/xdg/config" "XDG_CACHE_HOME=$T/xdg/cache" "XDG_RUNTIME_DIR=$T/xdg/run"
+	"XDG_CONFIG_HOME=$T/xdg/config" "XDG_CACHE_HOME=$T/xdg/cache" "XDG_RUNTIME_DIR=$RUNDIR"
 	"HOME=$T/home" "CLAUDE_CONFIG_DIR=$T/home/.claude" "PATH=$T/shims:$T/real:$PATH")
 PROXYENV=("PATH=$T/proxy:$T/real:$PATH" "PTYPROXY_DIR=$T/rec")
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 )
 
 // maxCapture bounds how much of a capture file is read: the newest payloads
@@ -58,14 +59,22 @@ func newTap(tail *Tail) *tap {
 	return &tap{tail: tail, changed: make(chan struct{}, 1)}
 }
 
+// lookGap is the least time between two looks at the capture file.
+const lookGap = 20 * time.Millisecond
+
 // Write implements io.Writer for the PTY copy loop.
 func (t *tap) Write(p []byte) (int, error) {
 	t.tail.Write(p)
+	t.cue()
+	return len(p), nil
+}
+
+// cue asks the follower for a look, without ever blocking.
+func (t *tap) cue() {
 	select {
 	case t.changed <- struct{}{}:
 	default: // a look is already pending; it will see this write too
 	}
-	return len(p), nil
 }
 
 // follow calls onChange whenever the capture file's size or modification
@@ -74,14 +83,25 @@ func (t *tap) follow(path string, onChange func()) (stop func()) {
 	done, quit := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		var size int64
-		var mod int64
+		var size, mod int64
+		var last time.Time
+		deferred := false
 		for {
 			select {
 			case <-quit:
 				return
 			case <-t.changed:
 			}
+			// Bulk output cues constantly: look at most every lookGap, and
+			// once more after a burst, so the last change is never missed.
+			if wait := lookGap - time.Since(last); wait > 0 {
+				if !deferred {
+					deferred = true
+					time.AfterFunc(wait, t.cue)
+				}
+				continue
+			}
+			deferred, last = false, time.Now()
 			fi, err := os.Lstat(path)
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
