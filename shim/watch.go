@@ -3,6 +3,7 @@ package shim
 import (
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -50,31 +51,47 @@ func readCapture(path string) []byte {
 // the capture file just before the TUI redraws (a /clear, a finished turn),
 // so output is the cue to look at the file again: no timer polls it, and no
 // inotify descriptor is held (closing one costs milliseconds at exit).
+//
+// Under streaming output the cue is rationed to one per lookGap, without
+// waking anything per write: a write while a look is recent only marks the
+// tap dirty, and the end of the gap turns that mark into one more cue, so
+// the last change is never missed.
 type tap struct {
 	tail    *Tail
 	changed chan struct{}
-}
-
-func newTap(tail *Tail) *tap {
-	return &tap{tail: tail, changed: make(chan struct{}, 1)}
+	busy    atomic.Bool // a cue was sent less than lookGap ago
+	dirty   atomic.Bool // output arrived while busy
 }
 
 // lookGap is the least time between two looks at the capture file.
 const lookGap = 20 * time.Millisecond
 
+func newTap(tail *Tail) *tap {
+	return &tap{tail: tail, changed: make(chan struct{}, 1)}
+}
+
 // Write implements io.Writer for the PTY copy loop.
 func (t *tap) Write(p []byte) (int, error) {
 	t.tail.Write(p)
+	t.dirty.Store(true)
 	t.cue()
 	return len(p), nil
 }
 
-// cue asks the follower for a look, without ever blocking.
+// cue sends one cue unless one went out less than lookGap ago.
 func (t *tap) cue() {
+	if !t.dirty.Load() || !t.busy.CompareAndSwap(false, true) {
+		return
+	}
+	t.dirty.Store(false)
 	select {
 	case t.changed <- struct{}{}:
-	default: // a look is already pending; it will see this write too
+	default:
 	}
+	time.AfterFunc(lookGap, func() {
+		t.busy.Store(false)
+		t.cue()
+	})
 }
 
 // follow calls onChange whenever the capture file's size or modification
@@ -84,24 +101,12 @@ func (t *tap) follow(path string, onChange func()) (stop func()) {
 	go func() {
 		defer close(done)
 		var size, mod int64
-		var last time.Time
-		deferred := false
 		for {
 			select {
 			case <-quit:
 				return
 			case <-t.changed:
 			}
-			// Bulk output cues constantly: look at most every lookGap, and
-			// once more after a burst, so the last change is never missed.
-			if wait := lookGap - time.Since(last); wait > 0 {
-				if !deferred {
-					deferred = true
-					time.AfterFunc(wait, t.cue)
-				}
-				continue
-			}
-			deferred, last = false, time.Now()
 			fi, err := os.Lstat(path)
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
