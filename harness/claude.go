@@ -170,8 +170,25 @@ type claudeLine struct {
 	} `json:"message"`
 }
 
-// isConversation reports a user or assistant line.
-func (l claudeLine) isConversation() bool { return l.Type == "user" || l.Type == "assistant" }
+// isConversation reports a line that makes a transcript a conversation: an
+// assistant message, or a prompt the user typed. Metadata and the lines a
+// slash command leaves (a /clear writes its own, measured with 2.1.197) are
+// not: a session cleared and quit at once has nothing to resume.
+func (l claudeLine) isConversation() bool {
+	switch l.Type {
+	case "assistant":
+		return true
+	case "user":
+		return !l.IsMeta && isPrompt(promptText(l.Message.Content))
+	}
+	return false
+}
+
+// isPrompt reports text a user typed, as opposed to the wrappers Claude
+// writes around slash commands and their output.
+func isPrompt(text string) bool {
+	return text != "" && !strings.HasPrefix(text, "<command-") && !strings.HasPrefix(text, "<local-command-")
+}
 
 // claudeConversation scans a transcript for its first conversation line; a
 // metadata-only transcript (quit before the first prompt) has none.
@@ -212,20 +229,26 @@ func (Claude) Title(home, cwd, id string) string {
 	}
 	title := ""
 	eachLine(p, func(line []byte) bool {
-		if !bytes.Contains(line, []byte(`"type":"user"`)) {
-			return true
-		}
-		var l claudeLine
-		if json.Unmarshal(line, &l) != nil || l.Type != "user" || l.IsMeta {
-			return true
-		}
-		if t := promptText(l.Message.Content); t != "" && !strings.HasPrefix(t, "<") {
-			title = CleanTitle(t)
-			return false
-		}
-		return true
+		title = claudePrompt(line)
+		return title == ""
 	})
 	return title
+}
+
+// claudePrompt returns the title a transcript line gives when it is a user
+// prompt, and "" for any other line.
+func claudePrompt(line []byte) string {
+	if !bytes.Contains(line, []byte(`"type":"user"`)) {
+		return ""
+	}
+	var l claudeLine
+	if json.Unmarshal(line, &l) != nil || l.Type != "user" || l.IsMeta {
+		return ""
+	}
+	if t := promptText(l.Message.Content); isPrompt(t) {
+		return CleanTitle(t)
+	}
+	return ""
 }
 
 // promptText reads a message content that is a string or a list of blocks.

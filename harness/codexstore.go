@@ -57,6 +57,11 @@ func readCodexMeta(path, id string) (codexMeta, bool) {
 	if !ok {
 		return codexMeta{}, false
 	}
+	return parseCodexMeta(line, id)
+}
+
+// parseCodexMeta checks a rollout's first line: a session_meta record of id.
+func parseCodexMeta(line []byte, id string) (codexMeta, bool) {
 	var m codexMeta
 	if json.Unmarshal(line, &m) != nil || m.Type != "session_meta" {
 		return codexMeta{}, false
@@ -204,6 +209,11 @@ func (Codex) Title(home, _ string, id string) string {
 	if !ok {
 		return ""
 	}
+	return codexTitle(path)
+}
+
+// codexTitle reads the title of the rollout at path.
+func codexTitle(path string) string {
 	fallback, title := "", ""
 	eachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user`)) {

@@ -10,4 +10,9 @@
 // A new agent is a new file here implementing Harness. This package reads the
 // tools' own homes (transcripts, rollouts, config) but does no terminal I/O and
 // never touches fleetcom's session store.
+//
+// Discovery (discover.go, <tool>find.go) finds conversations that no record
+// knows in the tools' own stores, for a directory or by ID, and checks the
+// preconditions of adopting one. Its only writes are the Codex rollout index
+// (codexindex.go), a cache kept in a directory the caller hands it.
 package harness

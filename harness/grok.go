@@ -100,6 +100,11 @@ func (Grok) Title(home, cwd, id string) string {
 	if !ok {
 		return ""
 	}
+	return grokTitle(dir)
+}
+
+// grokTitle reads the title of the session directory dir.
+func grokTitle(dir string) string {
 	title := ""
 	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user"`)) {

@@ -30,6 +30,7 @@ type recorder struct {
 	openSource string
 	fresh      bool // the pinned record did not exist before this run
 	done       bool // finished or abandoned: nothing provisional any more
+	warned     bool // a write already failed and was reported
 	options    []string
 }
 
@@ -55,7 +56,10 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
 	if err == nil {
 		rec.Resume = line
 	}
-	if _, err := r.st.Put(rec); err != nil {
+	if _, err := r.st.Put(rec); err != nil && !r.warned {
+		// One warning per run: a store that failed once (a full or
+		// read-only disk) fails the same way on the next write.
+		r.warned = true
 		r.warn(err)
 	}
 }

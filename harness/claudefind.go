@@ -1,0 +1,235 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Claude keeps a directory's transcripts in one project folder named by its
+// slug. The slug is lossy (/a/b.c, /a/b_c and /a/b-c share a folder) and, past
+// 200 characters, ends in a hash fleetcom does not rely on recomputing; so a
+// transcript belongs to a directory only when the cwd recorded on its
+// conversation lines says so.
+
+// slugLimit is the length past which Claude cuts a slug and appends a hash.
+const slugLimit = 200
+
+// claudeFolders returns the project folders that can hold cwd's transcripts:
+// its slug's folder, or for a long slug every folder named by the cut slug
+// and a '-'.
+func claudeFolders(home, cwd string) []string {
+	projects := filepath.Join(home, "projects")
+	slug := ClaudeSlug(cwd)
+	if len(slug) <= slugLimit {
+		return []string{filepath.Join(projects, slug)}
+	}
+	entries, _ := os.ReadDir(projects)
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && claudeFolderOf(e.Name(), cwd) {
+			out = append(out, filepath.Join(projects, e.Name()))
+		}
+	}
+	return out
+}
+
+// claudeFolderOf reports whether a project folder name can be cwd's.
+func claudeFolderOf(name, cwd string) bool {
+	slug := ClaudeSlug(cwd)
+	if len(slug) <= slugLimit {
+		return name == slug
+	}
+	return strings.HasPrefix(name, slug[:slugLimit]+"-")
+}
+
+// claudeHead is what one pass over the top of a transcript learns: its first
+// conversation line and its title.
+type claudeHead struct {
+	first claudeLine
+	ok    bool // a user or assistant line exists
+	title string
+}
+
+func readClaudeHead(path string) claudeHead {
+	var h claudeHead
+	eachLine(path, func(line []byte) bool {
+		if !h.ok && (bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`))) {
+			var l claudeLine
+			if json.Unmarshal(line, &l) == nil && l.isConversation() {
+				h.first, h.ok = l, true
+			}
+		}
+		if h.title == "" {
+			h.title = claudePrompt(line)
+		}
+		return !h.ok || h.title == ""
+	})
+	return h
+}
+
+func (h claudeHead) found(home, id, cwd string, mod time.Time) Found {
+	started, _ := time.Parse(time.RFC3339Nano, h.first.Timestamp)
+	return Found{Tool: "claude", ID: id, Cwd: cwd, Home: home, Title: h.title, Started: started, Modified: mod}
+}
+
+// Discover implements Finder: the transcripts of cwd's project folders whose
+// conversation lines record cwd.
+func (Claude) Discover(home, cwd, _ string) ([]Found, error) {
+	seen := map[string]bool{}
+	var out []Found
+	for _, dir := range claudeFolders(home, cwd) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+			if !ok || !ValidID(id) || !e.Type().IsRegular() || seen[id] {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			h := readClaudeHead(filepath.Join(dir, e.Name()))
+			if !h.ok || !sameDir(h.first.Cwd, cwd) {
+				continue
+			}
+			seen[id] = true
+			out = append(out, h.found(home, id, cwd, fi.ModTime()))
+		}
+	}
+	newestFound(out)
+	return out, nil
+}
+
+// Lookup implements Finder: the single projects/*/<id>.jsonl, which must hold
+// a conversation whose recorded cwd is a directory of that project folder.
+func (Claude) Lookup(home, id string) (Found, error) {
+	if err := CheckID(id); err != nil {
+		return Found{}, refuse(ErrNoConversation, "%v", err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
+	var paths []string
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() {
+			paths = append(paths, m)
+		}
+	}
+	switch {
+	case len(paths) == 0:
+		return Found{}, refuse(ErrNoConversation, "no claude transcript %s.jsonl in %s", id, filepath.Join(home, "projects"))
+	case len(paths) > 1:
+		return Found{}, refuse(ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
+	}
+	path := paths[0]
+	h := readClaudeHead(path)
+	if !h.ok {
+		return Found{}, refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+	}
+	cwd := h.first.Cwd
+	folder := filepath.Base(filepath.Dir(path))
+	if !filepath.IsAbs(cwd) || !claudeFolderOf(folder, cwd) && !claudeFolderOf(folder, physicalOf(cwd)) {
+		return Found{}, refuse(ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
+	}
+	return h.found(home, id, physicalOf(cwd), modTime(path)), nil
+}
+
+// Check implements Finder: a transcript of id in dir's project folders with a
+// conversation line recording dir.
+func (c Claude) Check(home, dir, id string) error {
+	if err := CheckID(id); err != nil {
+		return refuse(ErrNoConversation, "%v", err)
+	}
+	var first error
+	for _, folder := range claudeFolders(home, dir) {
+		path := filepath.Join(folder, id+".jsonl")
+		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		h := readClaudeHead(path)
+		switch {
+		case !h.ok:
+			first = refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+		case !sameDir(h.first.Cwd, dir):
+			first = refuse(ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
+		default:
+			return nil
+		}
+	}
+	if first != nil {
+		return first
+	}
+	f, err := c.Lookup(home, id)
+	if err != nil {
+		return err
+	}
+	return refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
+}
+
+// Holders implements Finder: the interactive sessions whose
+// <home>/sessions/<pid>.json names id.
+func (Claude) Holders(home, id string) []int {
+	dir := filepath.Join(home, "sessions")
+	entries, _ := os.ReadDir(dir)
+	var pids []int
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		pid, err := strconv.Atoi(name)
+		if !ok || err != nil || pid <= 0 || !e.Type().IsRegular() {
+			continue
+		}
+		var s struct {
+			PID       int    `json:"pid"`
+			SessionID string `json:"sessionId"`
+			ProcStart string `json:"procStart"`
+		}
+		if readSmallJSON(filepath.Join(dir, e.Name()), &s) && s.SessionID == id && s.PID == pid &&
+			(s.ProcStart == "" || startedAt(pid, s.ProcStart)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// startedAt reports whether process pid could be the one a session file
+// describes: Claude records the process's start time as /proc shows it, so
+// a file left by a crash whose pid now names another process is told apart.
+// Without /proc there is nothing to compare and the answer is yes.
+func startedAt(pid int, procStart string) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return true
+	}
+	// After the command's closing parenthesis come the fields from the
+	// third on; the start time is the 22nd.
+	f := strings.Fields(string(data[i+1:]))
+	return len(f) < 20 || f[19] == procStart
+}
+
+// readSmallJSON decodes a regular file of at most 64 KiB.
+func readSmallJSON(path string, v any) bool {
+	f, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 64<<10+1))
+	return err == nil && len(data) <= 64<<10 && json.Unmarshal(data, v) == nil
+}
+
+// physicalOf resolves the symlinks of a directory a tool recorded, keeping
+// it as recorded (cleaned) when it cannot be resolved.
+func physicalOf(dir string) string {
+	if p, err := filepath.EvalSymlinks(dir); err == nil {
+		return p
+	}
+	return filepath.Clean(dir)
+}

@@ -1,0 +1,210 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// ids lists the IDs of found conversations, in order.
+func ids(found []Found) []string {
+	out := []string{}
+	for _, f := range found {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+// age sets a path's modification time to d ago.
+func age(t testing.TB, path string, d time.Duration) {
+	t.Helper()
+	when := time.Now().Add(-d)
+	if err := os.Chtimes(path, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestClaudeDiscover(t *testing.T) {
+	home := t.TempDir()
+	dotted, dashed := "/x/a.b", "/x/a-b" // one project folder for both
+	if ClaudeSlug(dotted) != ClaudeSlug(dashed) {
+		t.Fatal("the collision this test needs is gone")
+	}
+	older, newer, meta, theirs := mustID(t), mustID(t), mustID(t), mustID(t)
+	age(t, writeTranscript(t, home, dotted, older, "first task"), time.Hour)
+	age(t, writeTranscript(t, home, dotted, newer, "second task"), time.Minute)
+	writeTranscript(t, home, dotted, meta, "") // quit before the first prompt
+	writeTranscript(t, home, dashed, theirs, "the other directory")
+
+	folder := filepath.Join(home, "projects", ClaudeSlug(dotted))
+	writeFile(t, filepath.Join(folder, "prompt_history.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	writeFile(t, filepath.Join(folder, "sessions-index.json"), "{}\n")
+	writeFile(t, filepath.Join(folder, strings.ToUpper(mustID(t))+".jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	writeFile(t, filepath.Join(folder, newer, "subagents", "agent-1.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	// The first conversation line still being written.
+	writing := mustID(t)
+	writeFile(t, filepath.Join(folder, writing+".jsonl"), `{"type":"permission-mode","sessionId":"`+writing+`"}`+"\n"+
+		`{"type":"user","sessionId":"`+writing+`","cwd":"/x/a.b","message":{"content":"hal`)
+
+	found, err := Claude{}.Discover(home, dotted, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{newer, older}, ids(found)); diff != "" {
+		t.Fatalf("Discover(%s) (-want +got):\n%s", dotted, diff)
+	}
+	f := found[0]
+	if f.Tool != "claude" || f.Cwd != dotted || f.Home != home || f.Title != "second task" || f.Started.IsZero() ||
+		time.Since(f.Modified) > time.Hour {
+		t.Errorf("found = %+v", f)
+	}
+	found, _ = Claude{}.Discover(home, dashed, "")
+	if diff := cmp.Diff([]string{theirs}, ids(found)); diff != "" {
+		t.Errorf("Discover(%s) (-want +got):\n%s", dashed, diff)
+	}
+	if found, _ := (Claude{}).Discover(home, "/nowhere", ""); len(found) != 0 {
+		t.Errorf("a directory without a project folder: %v", ids(found))
+	}
+}
+
+// A slug over 200 characters is matched by its first 200 characters, not by
+// recomputing the hash, and the recorded cwd decides.
+func TestClaudeDiscoverLongSlug(t *testing.T) {
+	home := t.TempDir()
+	long := "/w/" + strings.Repeat("deep.dir/", 30) + "mine"
+	sibling := long[:len(long)-4] + "yours" // same first 200 slug characters
+	prefix := ClaudeSlug(long)[:200]
+	if !strings.HasPrefix(ClaudeSlug(sibling), prefix) {
+		t.Fatal("the shared prefix this test needs is gone")
+	}
+	mine, yours := mustID(t), mustID(t)
+	writeTranscriptAt(t, home, prefix+"-notthehash", long, mine, "long path", time.Now())
+	writeTranscriptAt(t, home, prefix+"-otherhash", sibling, yours, "sibling", time.Now())
+	writeTranscriptAt(t, home, prefix+"x-unrelated", long, mustID(t), "wrong prefix", time.Now())
+
+	found, _ := Claude{}.Discover(home, long, "")
+	if diff := cmp.Diff([]string{mine}, ids(found)); diff != "" {
+		t.Fatalf("Discover (-want +got):\n%s", diff)
+	}
+	f, err := Claude{}.Lookup(home, mine)
+	if err != nil || f.Cwd != long {
+		t.Errorf("Lookup = %+v, %v", f, err)
+	}
+	if err := (Claude{}).Check(home, long, mine); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := (Claude{}).Check(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Check for the sibling: %v", err)
+	}
+}
+
+func TestClaudeLookupAndCheck(t *testing.T) {
+	home := t.TempDir()
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	talked, meta, dashed, moved := mustID(t), mustID(t), mustID(t), mustID(t)
+	writeTranscript(t, home, real, talked, "hello")
+	writeTranscript(t, home, real, meta, "")
+	writeTranscript(t, home, "/x/a-b", dashed, "dashed")
+	// A transcript whose recorded cwd its project folder is not named after.
+	writeTranscriptAt(t, home, ClaudeSlug("/x/a.b"), "/elsewhere", moved, "moved", time.Now())
+
+	h := Claude{}
+	f, err := h.Lookup(home, talked)
+	if err != nil || f.Cwd != real || f.Title != "hello" || f.Tool != "claude" || f.Home != home {
+		t.Errorf("Lookup(talked) = %+v, %v", f, err)
+	}
+	for _, c := range []struct {
+		id   string
+		want error
+	}{
+		{meta, ErrEmptyConversation},
+		{moved, ErrElsewhere},
+		{mustID(t), ErrNoConversation},
+		{"../" + talked[3:], ErrNoConversation},
+	} {
+		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Lookup(%s) = %v, want %v", c.id, err, c.want)
+		}
+	}
+
+	for _, c := range []struct {
+		dir, id string
+		want    error
+	}{
+		{real, talked, nil},
+		{real, meta, ErrEmptyConversation},
+		{"/x/a-b", dashed, nil},
+		{"/x/a.b", dashed, ErrElsewhere}, // same folder, another directory
+		{"/x/a.b", moved, ErrElsewhere},
+		{"/elsewhere", moved, ErrElsewhere},
+		{"/other", talked, ErrElsewhere},
+		{real, mustID(t), ErrNoConversation},
+		{real, "not-an-id", ErrNoConversation},
+	} {
+		if err := h.Check(home, c.dir, c.id); !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Errorf("Check(%s, %s) = %v, want %v", c.dir, c.id, err, c.want)
+		}
+	}
+	// A transcript recorded under a symlinked path belongs to its target.
+	viaLink := mustID(t)
+	writeTranscriptAt(t, home, ClaudeSlug(real), link, viaLink, "via link", time.Now())
+	if err := h.Check(home, real, viaLink); err != nil {
+		t.Errorf("Check through a symlink: %v", err)
+	}
+}
+
+func TestClaudeHolders(t *testing.T) {
+	home := t.TempDir()
+	id := mustID(t)
+	sessions := filepath.Join(home, "sessions")
+	session := func(name string, pid int, sid string) {
+		writeFile(t, filepath.Join(sessions, name), jsonLine(t, map[string]any{"pid": pid, "sessionId": sid, "cwd": "/w"}))
+	}
+	session("101.json", 101, id)
+	session("102.json", 102, mustID(t))
+	session("103.json", 999, id) // the file and its content disagree
+	session("abc.json", 104, id)
+	session("105.json.tmp", 105, id)
+	writeFile(t, filepath.Join(sessions, "106.json"), "{not json")
+	if err := os.Mkdir(filepath.Join(sessions, "107.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{101}, Claude{}.Holders(home, id)); diff != "" {
+		t.Errorf("Holders (-want +got):\n%s", diff)
+	}
+	if got := (Claude{}).Holders(t.TempDir(), id); len(got) != 0 {
+		t.Errorf("no sessions folder: %v", got)
+	}
+	// The real shape: an interactive session of this process.
+	self := mustID(t)
+	session(strconv.Itoa(os.Getpid())+".json", os.Getpid(), self)
+	if got := (Claude{}).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
+		t.Errorf("Holders(self) = %v", got)
+	}
+	// Claude 2.1.197 also records the process's start time; a file whose
+	// pid now names a process started at another time holds nothing.
+	stat, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Skip("no /proc to compare start times with")
+	}
+	start := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))[19]
+	for procStart, want := range map[string]int{start: 1, start + "0": 0} {
+		sid := mustID(t)
+		writeFile(t, filepath.Join(sessions, strconv.Itoa(os.Getpid())+".json"),
+			jsonLine(t, map[string]any{"pid": os.Getpid(), "sessionId": sid, "procStart": procStart, "kind": "interactive"}))
+		if got := (Claude{}).Holders(home, sid); len(got) != want {
+			t.Errorf("procStart %s: Holders = %v, want %d", procStart, got, want)
+		}
+	}
+}

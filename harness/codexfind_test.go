@@ -1,0 +1,217 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// codexHome is a Codex home with one of everything discovery must tell
+// apart. It returns the IDs Discover must find for cwd, newest first, and a
+// rollout whose first line is still being written.
+func codexHome(t *testing.T, home, cwd string) (want []string, partial string) {
+	t.Helper()
+	now := time.Now()
+	older := v7At(now.Add(-48 * time.Hour))
+	age(t, writeRollout(t, home, older, cwd, false, "older task"), 47*time.Hour)
+	newer := v7At(now.Add(-time.Hour))
+	writeRollout(t, home, newer, cwd, false, "newer task")
+	writeRollout(t, home, v7At(now.Add(-time.Hour)), cwd, true, "")         // a subagent's thread
+	writeRollout(t, home, v7At(now.Add(-time.Hour)), "/other", false, "no") // another directory
+	// A title-generation side thread has no rollout: nothing to write, and
+	// nothing may be invented for it.
+
+	day := dayDir(home, now.Add(-time.Hour))
+	writeFile(t, filepath.Join(home, "history.jsonl"), `{"session_id":"`+mustID(t)+`","text":"hi"}`+"\n")
+	writeFile(t, filepath.Join(home, "session_index.jsonl"), `{"id":"`+mustID(t)+`"}`+"\n")
+	writeFile(t, filepath.Join(day, "history.jsonl"), `{"type":"session_meta","payload":{"cwd":"`+cwd+`"}}`+"\n")
+	writeFile(t, filepath.Join(day, "rollout-2026-01-01T00-00-00-NOTANID.jsonl"), "{}\n")
+	id := v7At(now)
+	writeFile(t, filepath.Join(day, "rollout-x-"+id+".jsonl"+".tmp"), "{}\n")
+	// A rollout whose session_meta names another thread is not this one.
+	liar := v7At(now.Add(-time.Hour))
+	writeFile(t, filepath.Join(day, fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", liar)),
+		jsonLine(t, map[string]any{"type": "session_meta", "payload": map[string]any{"id": mustID(t), "cwd": cwd}}))
+	partial = v7At(now.Add(-time.Minute))
+	writeFile(t, filepath.Join(dayDir(home, now.Add(-time.Minute)), fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", partial)),
+		`{"timestamp":"x","type":"session_meta","payload":{"id":"`+partial+`","cwd":"`+cwd)
+	return []string{newer, older}, partial
+}
+
+// completeRollout finishes the first line of the partial rollout.
+func completeRollout(t *testing.T, home, id, cwd string) {
+	t.Helper()
+	p, err := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*-"+id+".jsonl"))
+	if err != nil || len(p) != 1 {
+		t.Fatalf("rollout of %s: %v %v", id, p, err)
+	}
+	f, err := os.OpenFile(p[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, `","thread_source":"user"}}`+"\n"+`{"type":"event_msg","payload":{"type":"user_message","message":"finished writing"}}`+"\n")
+	f.Close()
+}
+
+// TestCodexDiscover runs the same checks without an index and with one.
+func TestCodexDiscover(t *testing.T) {
+	for _, indexed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("indexed=%v", indexed), func(t *testing.T) {
+			home, cwd := t.TempDir(), t.TempDir()
+			index := ""
+			if indexed {
+				index = t.TempDir()
+			}
+			want, partial := codexHome(t, home, cwd)
+			found, err := Codex{}.Discover(home, cwd, index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, ids(found)); diff != "" {
+				t.Fatalf("Discover (-want +got):\n%s", diff)
+			}
+			f := found[1]
+			ms, _ := idTime(f.ID)
+			if f.Tool != "codex" || f.Cwd != cwd || f.Home != home || f.Title != "older task" ||
+				!f.Started.Equal(time.UnixMilli(ms)) || time.Since(f.Modified) < 46*time.Hour {
+				t.Errorf("found = %+v", f)
+			}
+			// Once its first line is complete, the rollout is a conversation.
+			completeRollout(t, home, partial, cwd)
+			found, _ = Codex{}.Discover(home, cwd, index)
+			if diff := cmp.Diff(append([]string{partial}, want...), ids(found)); diff != "" {
+				t.Fatalf("after the first line was written (-want +got):\n%s", diff)
+			}
+			if found[0].Title != "finished writing" {
+				t.Errorf("title = %q", found[0].Title)
+			}
+			if found, _ := (Codex{}).Discover(home, "/nowhere", index); len(found) != 0 {
+				t.Errorf("another directory: %v", ids(found))
+			}
+		})
+	}
+}
+
+func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
+	home, real, index := t.TempDir(), t.TempDir(), t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	id := v7At(time.Now())
+	writeRollout(t, home, id, link, false, "through a link")
+	for _, index := range []string{"", index} {
+		found, _ := Codex{}.Discover(home, real, index)
+		if diff := cmp.Diff([]string{id}, ids(found)); diff != "" {
+			t.Errorf("index %q (-want +got):\n%s", index, diff)
+		}
+	}
+}
+
+func TestCodexLookupAndCheck(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	_, partial := codexHome(t, home, cwd)
+	user := v7At(time.Now().Add(-time.Hour))
+	writeRollout(t, home, user, cwd, false, "look me up")
+	sub := v7At(time.Now().Add(-time.Hour))
+	writeRollout(t, home, sub, cwd, true, "")
+	h := Codex{}
+	f, err := h.Lookup(home, user)
+	if err != nil || f.Cwd != cwd || f.Title != "look me up" || f.Tool != "codex" {
+		t.Errorf("Lookup = %+v, %v", f, err)
+	}
+	for _, c := range []struct {
+		id   string
+		want error
+	}{
+		{sub, ErrNotUsers},
+		{partial, ErrNoConversation},
+		{v7At(time.Now()), ErrNoConversation},
+		{"x" + user[1:], ErrNoConversation},
+	} {
+		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Lookup(%s) = %v, want %v", c.id, err, c.want)
+		}
+		if err := h.Check(home, cwd, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Check(%s) = %v, want %v", c.id, err, c.want)
+		}
+	}
+	if err := h.Check(home, cwd, user); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := h.Check(home, "/other", user); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Check elsewhere: %v", err)
+	}
+	if h.Holders(home, user) != nil {
+		t.Error("codex has no holders")
+	}
+}
+
+func TestFinderFor(t *testing.T) {
+	for _, h := range Tools() {
+		if _, ok := FinderFor(h.Name()); !ok {
+			t.Errorf("%s has no finder", h.Name())
+		}
+	}
+	if _, ok := FinderFor("gemini"); ok {
+		t.Error("an unknown tool has a finder")
+	}
+}
+
+// metaLines are session_meta first lines in the shapes Codex writes and a few
+// it does not, with the base instructions that make real ones long.
+func metaLines(id string) []string {
+	big := `"base_instructions":{"text":"` + strings.Repeat("You are a coding agent. ", 900) + `"}`
+	return []string{
+		`{"timestamp":"t","ordinal":0,"type":"session_meta","payload":{"account_scoped":true,"session_id":"` + id + `","id":"` + id +
+			`","timestamp":"t","cwd":"/w/my proj","runtime_workspace_roots":["/w/my proj"],"originator":"codex_exec","cli_version":"0.171.0","source":"exec","thread_source":"user","model_provider":"fake",` + big + `}}`,
+		`{"type":"session_meta","payload":{"id":"` + id + `","cwd":"/w","source":"cli","thread_source":"subagent",` + big + `}}`,
+		`{"type":"session_meta","payload":{` + big + `,"id":"` + id + `","cwd":"/w/late","thread_source":"user"}}`,
+		`{"payload":{"id":"` + id + `","cwd":"/w/typelast","timestamp":"t","thread_source":"user","source":"cli"},"type":"session_meta"}`,
+		`{"type":"session_meta","payload":{"id":"` + id + `","cwd":"/w/old","source":{"subagent":{"parent":"x"}}}}`,
+		`{"type":"session_meta","payload":{"id":"` + mustIDPlain() + `","cwd":"/w/liar","timestamp":"t","thread_source":"user","source":"cli"}}`,
+		`{"type":"response_item","payload":{"id":"` + id + `","cwd":"/w"}}`,
+		`{"type":"session_meta","payload":["not an object"]}`,
+		`{"type":"session_meta","payload":{"cwd":42}}`,
+		`not json at all`,
+	}
+}
+
+func mustIDPlain() string {
+	id, _ := NewID()
+	return id
+}
+
+func TestReadCodexMetaFast(t *testing.T) {
+	id := mustID(t)
+	for i, line := range metaLines(id) {
+		want, wok := parseCodexMeta([]byte(line), id)
+		got, gok := readCodexMetaFast([]byte(line), id)
+		if wok != gok || want.Payload.Cwd != got.Payload.Cwd || want.subagent() != got.subagent() || want.Payload.ID != got.Payload.ID {
+			t.Errorf("line %d: fast = %+v %v, full = %+v %v", i, got.Payload, gok, want.Payload, wok)
+		}
+	}
+}
+
+func FuzzReadCodexMetaFast(f *testing.F) {
+	id := "01a22b64-c925-71b0-a6b1-2c3ab51fb95f"
+	for _, l := range metaLines(id) {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		full, fok := parseCodexMeta(line, id)
+		fast, ok := readCodexMetaFast(line, id)
+		if fok && !ok {
+			t.Fatalf("the full decoder accepts what the fast one refuses: %+v", full)
+		}
+		if ok && (fast.Type != "session_meta" || fast.Payload.ID != "" && fast.Payload.ID != id) {
+			t.Fatalf("accepted %+v", fast)
+		}
+	})
+}

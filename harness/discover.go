@@ -1,0 +1,121 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Discovery finds conversations in a tool's own store that fleetcom has no
+// record of: started before fleetcom was installed, from an IDE, or with
+// options that left the shim out. Everything it returns passed ValidID and
+// has its conversation on disk; what is not a session (history files,
+// indexes, names that are not IDs, a first line still being written) is never
+// a candidate.
+
+// Found is one conversation found in a tool's store.
+type Found struct {
+	Tool     string
+	ID       string
+	Cwd      string    // the directory the conversation belongs to, as its tool recorded it
+	Home     string    // the tool home it was found in
+	Title    string    // from its first user prompt; "" when there is none yet
+	Started  time.Time // when it began, when the store says; else zero
+	Modified time.Time // last modification of its files
+}
+
+// Finder discovers and looks up conversations in one tool's store.
+type Finder interface {
+	// Discover lists the conversations of the physical directory cwd, newest
+	// first by last modification. index is a directory the finder may keep a
+	// cache in ("" for none); a cache that cannot be used costs speed, never
+	// results, and is reported in the error next to complete results.
+	Discover(home, cwd, index string) ([]Found, error)
+	// Lookup finds conversation id wherever it is in the store and returns it
+	// with its own directory. The error wraps ErrNoConversation,
+	// ErrEmptyConversation, ErrElsewhere or ErrNotUsers.
+	Lookup(home, id string) (Found, error)
+	// Check is the precondition of adopting id for the physical directory
+	// dir: the conversation is on disk, holds at least one message where the
+	// tool keeps them, and belongs to dir. Same errors as Lookup.
+	Check(home, dir, id string) error
+	// Holders returns the process IDs that the tool's own bookkeeping names
+	// as running conversation id; whether they are alive is the caller's
+	// question.
+	Holders(home, id string) []int
+}
+
+// Reasons a conversation cannot be adopted.
+var (
+	// ErrNoConversation: the store holds nothing for the ID.
+	ErrNoConversation = errors.New("no conversation on disk")
+	// ErrEmptyConversation: the store holds the ID but not a single message,
+	// as when the CLI was quit before the first prompt.
+	ErrEmptyConversation = errors.New("no message in the conversation")
+	// ErrElsewhere: the conversation belongs to another directory than the
+	// one asked for, or its files disagree about which one.
+	ErrElsewhere = errors.New("conversation of another directory")
+	// ErrNotUsers: a thread an agent started for itself, not one a user
+	// would resume.
+	ErrNotUsers = errors.New("not a user's conversation")
+)
+
+// refusal is a reason a conversation cannot be adopted: its text is the
+// detail, and errors.Is matches its kind.
+type refusal struct {
+	kind error
+	msg  string
+}
+
+func (r *refusal) Error() string        { return r.msg }
+func (r *refusal) Is(target error) bool { return target == r.kind }
+
+func refuse(kind error, format string, args ...any) error {
+	return &refusal{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
+// FinderFor returns the finder of a tool.
+func FinderFor(tool string) (Finder, bool) {
+	h, ok := ByName(tool)
+	if !ok {
+		return nil, false
+	}
+	f, ok := h.(Finder)
+	return f, ok
+}
+
+// newestFound orders by last modification, newest first, then by ID so the
+// order is total.
+func newestFound(list []Found) {
+	slices.SortFunc(list, func(a, b Found) int {
+		if c := b.Modified.Compare(a.Modified); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
+// isDir reports an existing directory (symlinks followed).
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// modTime is a path's modification time, zero when it cannot be read.
+func modTime(path string) time.Time {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+// Every harness is a Finder.
+var (
+	_ Finder = Claude{}
+	_ Finder = Codex{}
+	_ Finder = Grok{}
+)

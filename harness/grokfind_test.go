@@ -1,0 +1,103 @@
+package harness
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestGrokDiscover(t *testing.T) {
+	home := t.TempDir()
+	cwd := "/work/100%/proj"
+	older, newer := mustID(t), mustID(t)
+	dir := writeGrokSession(t, home, cwd, older, "old grok task")
+	writeGrokSession(t, home, cwd, newer, "new grok task")
+	for _, p := range []string{dir, filepath.Join(dir, "chat_history.jsonl"), filepath.Join(dir, "summary.json")} {
+		age(t, p, time.Hour)
+	}
+	// The older one was appended to last: its history file is the newest.
+	appendTo := filepath.Join(writeGrokSession(t, home, cwd, mustID(t), "touched"), "chat_history.jsonl")
+	touched := filepath.Base(filepath.Dir(appendTo))
+	age(t, filepath.Dir(appendTo), 2*time.Hour)
+	age(t, filepath.Join(filepath.Dir(appendTo), "summary.json"), 2*time.Hour)
+
+	folder := filepath.Join(home, "sessions", GrokDirName(cwd))
+	writeFile(t, filepath.Join(folder, "prompt_history"), "x\n")
+	writeFile(t, filepath.Join(folder, "index.json"), "{}\n")
+	if err := os.MkdirAll(filepath.Join(folder, "not-a-session"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeGrokSession(t, home, "/work/other", mustID(t), "elsewhere")
+
+	found, err := Grok{}.Discover(home, cwd, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{touched, newer, older}, ids(found)); diff != "" {
+		t.Fatalf("Discover (-want +got):\n%s", diff)
+	}
+	if f := found[2]; f.Title != "old grok task" || f.Cwd != cwd || f.Tool != "grok" || f.Home != home {
+		t.Errorf("found = %+v", f)
+	}
+}
+
+func TestGrokLookupAndCheck(t *testing.T) {
+	home := t.TempDir()
+	cwd := "/work/100%/a b"
+	id := mustID(t)
+	writeGrokSession(t, home, cwd, id, "hello grok")
+	h := Grok{}
+	f, err := h.Lookup(home, id)
+	if err != nil || f.Cwd != cwd || f.Title != "hello grok" {
+		t.Errorf("Lookup = %+v, %v", f, err)
+	}
+	if err := h.Check(home, cwd, id); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := h.Check(home, "/work/other", id); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Check elsewhere: %v", err)
+	}
+	if _, err := h.Lookup(home, mustID(t)); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Lookup of an unknown ID: %v", err)
+	}
+	if err := h.Check(home, cwd, mustID(t)); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Check of an unknown ID: %v", err)
+	}
+	// A folder name that does not decode to a directory.
+	odd := mustID(t)
+	writeFile(t, filepath.Join(home, "sessions", "relative%2Fpath", odd, "summary.json"), "{}")
+	if _, err := h.Lookup(home, odd); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Lookup under an undecodable folder: %v", err)
+	}
+	// The same ID under two folders is not guessed between.
+	twice := mustID(t)
+	writeGrokSession(t, home, "/a", twice, "")
+	writeGrokSession(t, home, "/b", twice, "")
+	if _, err := h.Lookup(home, twice); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Lookup of an ID in two folders: %v", err)
+	}
+}
+
+func TestGrokDecode(t *testing.T) {
+	for name, want := range map[string]string{
+		"%2Fwork%2Fproj":     "/work/proj",
+		"%2Fwork%2F100%25":   "/work/100%",
+		"%2Fa%252Fb":         "/a%2Fb",
+		"%2F":                "/",
+		"%2Fwork%2F":         "", // not clean
+		"work%2Fproj":        "", // not absolute
+		"%2Fwork%2Fa%20b":    "", // not what GrokDirName writes
+		"%2Fwork%2":          "",
+		"%2Fwork%2F..%2Fetc": "",
+		"%2fwork":            "",
+	} {
+		got, ok := grokDecode(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("grokDecode(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+}
