@@ -47,8 +47,9 @@ type cmdInfo struct {
 }
 
 // idSource lists the saved sessions of a directory, optionally of one tool,
-// in the order to offer them.
-type idSource func(dir, tool string) []candidate
+// in the order to offer them; with found, the conversations found in the
+// tools' stores that no record knows follow them.
+type idSource func(dir, tool string, found bool) []candidate
 
 // completable lists the commands in the order `fleetcom <TAB>` offers them.
 // Each flag set mirrors the command's parseFlags spec.
@@ -236,19 +237,19 @@ func toolWords() []candidate {
 func resumeArgs(flags map[string]string, pos []string, ids idSource) []candidate {
 	switch {
 	case len(pos) == 0:
-		return append(toolWords(), ids(flags["-C"], "")...)
+		return append(toolWords(), ids(flags["-C"], "", true)...)
 	case len(pos) == 1:
 		if _, ok := harness.ByName(pos[0]); ok {
-			return ids(flags["-C"], pos[0])
+			return ids(flags["-C"], pos[0], true)
 		}
 	}
 	return nil
 }
 
-// forgetArgs offers the current directory's sessions not named yet.
+// forgetArgs offers the current directory's records not named yet.
 func forgetArgs(_ map[string]string, pos []string, ids idSource) []candidate {
 	var out []candidate
-	for _, c := range ids("", "") {
+	for _, c := range ids("", "", false) {
 		if !slices.Contains(pos, c.value) {
 			out = append(out, c)
 		}
@@ -264,25 +265,31 @@ func runArgs(_ map[string]string, pos []string, _ idSource) []candidate {
 	return toolWords()
 }
 
-// savedIDs is the idSource over the session store. It reads only the
-// directory's index and records, creates nothing, and reports nothing.
-func savedIDs(dir, tool string) []candidate {
+// savedIDs is the idSource over the session store and, with found, the
+// tools' own stores. It reads the directory's index and records and, for
+// Codex, brings the rollout index up to date (the only thing it writes); it
+// reports nothing.
+func savedIDs(dir, tool string, found bool) []candidate {
 	if dir == "" {
 		dir = "."
 	} else if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
 		home, _ := os.UserHomeDir()
 		dir = filepath.Join(home, rest)
 	}
+	var recs []store.Record
 	storeDir := resolvePaths().StoreDir
-	if _, err := os.Stat(storeDir); err != nil {
-		return nil
+	if _, err := os.Stat(storeDir); err == nil {
+		if st, err := store.Open(storeDir, store.Config{ResumeLine: resumeLine}); err == nil {
+			recs, _ = st.Dir(dir)
+		}
 	}
-	st, err := store.Open(storeDir, store.Config{ResumeLine: resumeLine})
-	if err != nil {
-		return nil
+	now := time.Now()
+	out := sessionWords(recs, tool, now)
+	if phys, err := physical(dir); found && err == nil {
+		list, _ := findIn(phys, tool, knownKeys(recs))
+		out = append(out, foundWords(list, now)...)
 	}
-	recs, _ := st.Dir(dir)
-	return sessionWords(recs, tool, time.Now())
+	return out
 }
 
 // sessionWords turns a directory's records, newest first, into candidates:

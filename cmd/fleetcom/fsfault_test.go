@@ -47,15 +47,15 @@ func TestStoreOnBrokenFilesystem(t *testing.T) {
 mount -t tmpfs -o size=64k tmpfs "$XDG_STATE_HOME"
 run() { grok </dev/null >/dev/null 2>"$1"; echo "status $?"; }
 run err.ok
-fleetcom list --json | grep -c '"id"' | sed 's/^/before: /'
+fleetcom list --all --json | grep -c '"id"' | sed 's/^/before: /'
 mount -o remount,ro "$XDG_STATE_HOME"
 run err.ro
-fleetcom list --json | grep -c '"id"' | sed 's/^/read-only: /'
+fleetcom list --all --json | grep -c '"id"' | sed 's/^/read-only: /'
 mount -o remount,rw "$XDG_STATE_HOME"
 head -c 1048576 /dev/zero > "$XDG_STATE_HOME/fill" 2>/dev/null
 run err.full
 rm -f "$XDG_STATE_HOME/fill"
-fleetcom list --json | grep -c '"id"' | sed 's/^/after: /'
+fleetcom list --all --json | grep -c '"id"' | sed 's/^/after: /'
 `
 	cmd := exec.Command("unshare", "--map-root-user", "--mount", "sh", "-c", script)
 	cmd.Env, cmd.Dir = env, filepath.Join(work, "proj")

@@ -29,6 +29,13 @@ one TOOL (claude, codex, grok). With an ID or a unique prefix of at least 4
 characters, that conversation, whichever directory it belongs to; the line
 then starts with "cd '<dir>' && " when that is not the current directory.
 
+Conversations started outside the shims count too, as found in the tools'
+own stores: a prefix matches those of DIR, a full ID is looked up wherever
+it belongs, and without an ID the newest one of DIR is the fallback when no
+record is resumable. Resuming one adopts it: it is recorded once it is
+checked to hold a message, to belong to its directory and not to be open in
+another process.
+
   eval "$(fleetcom resume)"
 
   -C DIR   look in DIR instead of the current directory
@@ -38,7 +45,9 @@ then starts with "cd '<dir>' && " when that is not the current directory.
 	"list": `Usage: fleetcom list [-C DIR] [--all] [--json]
 
 List saved conversations of DIR (default: the current directory), newest
-first.
+first, then the ones found in the tools' own stores that no record knows,
+marked "(found)" (in JSON: "discovered": true, "source": "fs"). --all lists
+records only.
 
   -C DIR   list DIR instead of the current directory
   --all    list every directory

@@ -28,10 +28,10 @@ func cmdList(args []string) (int, error) {
 		return 1, err
 	}
 	var recs []store.Record
+	var dir string
 	if all {
 		recs, err = st.All()
 	} else {
-		var dir string
 		if dir, err = targetDir(flags); err != nil {
 			return 2, err
 		}
@@ -40,31 +40,49 @@ func cmdList(args []string) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	for i := range recs {
-		recs[i] = refresh(recs[i])
+	rows := make([]listed, 0, len(recs))
+	for _, r := range recs {
+		rows = append(rows, listed{Record: refresh(r)})
+	}
+	// The conversations of the directory that no record knows follow the
+	// records. --all stays records only: finding every directory's would
+	// mean reading every tool store in full.
+	if !all {
+		found, _ := findIn(dir, "", knownKeys(recs))
+		for _, f := range found {
+			rows = append(rows, listed{Record: foundRecord(f), Discovered: true})
+		}
 	}
 	if flags["--json"] != "" {
-		if recs == nil {
-			recs = []store.Record{}
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return 0, enc.Encode(recs)
+		return 0, enc.Encode(rows)
 	}
-	printTable(recs, all)
+	printTable(rows, all)
 	return 0, nil
 }
 
-// printTable prints records for people: tool, ID, age, title, and the
+// listed is one row of list: a record, or a conversation found in a tool's
+// store (source "fs", marked discovered) that resume would adopt.
+type listed struct {
+	store.Record
+	Discovered bool `json:"discovered,omitempty"`
+}
+
+// printTable prints rows for people: tool, ID, age, title, and the
 // directory with --all. A conversation that can no longer be resumed is
-// marked.
-func printTable(recs []store.Record, withDir bool) {
+// marked, and so is one found rather than recorded.
+func printTable(rows []listed, withDir bool) {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	now := time.Now()
-	for _, r := range recs {
+	for _, row := range rows {
+		r := row.Record
 		title := r.Title
 		if !r.Resumable {
 			title = strings.TrimSpace("(not resumable) " + title)
+		}
+		if row.Discovered {
+			title = strings.TrimSpace("(found) " + title)
 		}
 		cols := []string{r.Tool, r.ID, age(now.Sub(r.Updated))}
 		if withDir {

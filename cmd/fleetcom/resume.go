@@ -42,14 +42,21 @@ func cmdResume(args []string) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	var rec store.Record
+	var c choice
 	if ref != "" {
-		rec, err = byReference(st, tool, ref)
+		c, err = byReference(st, tool, ref, dir)
 	} else {
-		rec, err = newestResumable(st, tool, dir)
+		c, err = newestResumable(st, tool, dir)
 	}
 	if err != nil {
 		return 1, err
+	}
+	rec, err := settle(st, c)
+	if err != nil {
+		return 1, err
+	}
+	if c.found != nil && ref == "" {
+		hintf("no resumable session recorded for %s: resuming the newest %s conversation found on disk, %s", dir, rec.Tool, rec.ID)
 	}
 	h, _ := harness.ByName(rec.Tool)
 	if flags["--exec"] != "" {
@@ -64,19 +71,38 @@ func cmdResume(args []string) (int, error) {
 	return 0, nil
 }
 
-// byReference finds the one record an ID or prefix names, in any directory.
-// An ID only ever goes back to the tool that made it.
-func byReference(st *store.Store, tool, ref string) (store.Record, error) {
+// byReference finds the one conversation an ID or prefix names: a record in
+// any directory, or a conversation found in dir's tool stores; a full ID is
+// also looked up in the tools' stores wherever it belongs. An ID only ever
+// goes back to the tool that made it.
+func byReference(st *store.Store, tool, ref, dir string) (choice, error) {
 	recs, err := st.Find(ref)
 	if err != nil {
-		return store.Record{}, err
+		return choice{}, err
 	}
-	var match, others []store.Record
+	var all []choice
 	for _, r := range recs {
-		if tool == "" || r.Tool == tool {
-			match = append(match, r)
+		all = append(all, choice{rec: r})
+	}
+	found, _ := findIn(dir, "", knownKeys(recs))
+	for _, f := range prefixed(found, ref) {
+		all = append(all, choice{found: &f})
+	}
+	if len(all) == 0 && harness.ValidID(ref) {
+		anywhere, err := lookupAnywhere(tool, ref)
+		if err != nil {
+			return choice{}, err
+		}
+		for _, f := range anywhere {
+			all = append(all, choice{found: &f})
+		}
+	}
+	var match, others []choice
+	for _, c := range all {
+		if tool == "" || c.tool() == tool {
+			match = append(match, c)
 		} else {
-			others = append(others, r)
+			others = append(others, c)
 		}
 	}
 	switch {
@@ -84,22 +110,26 @@ func byReference(st *store.Store, tool, ref string) (store.Record, error) {
 		return match[0], nil
 	case len(match) > 1:
 		var lines []string
-		for _, r := range match {
-			lines = append(lines, fmt.Sprintf("  %s %s %s", r.Tool, r.ID, r.Cwd))
+		for _, c := range match {
+			lines = append(lines, c.describe())
 		}
-		return store.Record{}, usagef("%q matches %d sessions:\n%s", ref, len(match), strings.Join(lines, "\n"))
+		return choice{}, usagef("%q matches %d sessions:\n%s", ref, len(match), strings.Join(lines, "\n"))
 	case len(others) > 0:
-		return store.Record{}, usagef("session %s belongs to %s, not %s", others[0].ID, others[0].Tool, tool)
+		return choice{}, usagef("session %s belongs to %s, not %s", others[0].id(), others[0].tool(), tool)
 	}
-	return store.Record{}, notFound{msg: fmt.Sprintf("no recorded session matches %s", ref),
-		hint: "run 'fleetcom list --all' to see the saved sessions"}
+	msg := fmt.Sprintf("no recorded session matches %s, nor does any conversation found for %s", ref, dir)
+	if harness.ValidID(ref) {
+		msg = fmt.Sprintf("no recorded session matches %s, and no tool's store holds it", ref)
+	}
+	return choice{}, notFound{msg: msg, hint: "run 'fleetcom list --all' to see the saved sessions"}
 }
 
-// newestResumable is the default: the newest resumable record of dir.
-func newestResumable(st *store.Store, tool, dir string) (store.Record, error) {
+// newestResumable is the default: the newest resumable record of dir, else
+// the newest conversation found in dir's tool stores.
+func newestResumable(st *store.Store, tool, dir string) (choice, error) {
 	recs, err := st.Dir(dir)
 	if err != nil {
-		return store.Record{}, err
+		return choice{}, err
 	}
 	for i := range recs {
 		recs[i] = refresh(recs[i])
@@ -107,14 +137,17 @@ func newestResumable(st *store.Store, tool, dir string) (store.Record, error) {
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Updated.After(recs[j].Updated) })
 	for _, r := range recs {
 		if r.Resumable && (tool == "" || r.Tool == tool) {
-			return r, nil
+			return choice{rec: r}, nil
 		}
+	}
+	if found, _ := findIn(dir, tool, knownKeys(recs)); len(found) > 0 {
+		return choice{found: &found[0]}, nil
 	}
 	what := "session"
 	if tool != "" {
 		what = tool + " session"
 	}
-	return store.Record{}, notFound{msg: fmt.Sprintf("no resumable %s recorded for %s", what, dir),
+	return choice{}, notFound{msg: fmt.Sprintf("no resumable %s recorded or found for %s", what, dir),
 		hint: "start one through the shim (for example 'claude'), or run 'fleetcom list --all'"}
 }
 
