@@ -75,7 +75,12 @@ func realCLIs(t *testing.T) string {
 			ClaudeVersion, CodexVersion, time.Since(start).Round(time.Second), cache)
 	})
 	if installErr != nil {
-		t.Fatalf("install the real CLIs: %v", installErr)
+		// Without the registry there is nothing to test against; say so
+		// rather than fail, unless the caller insists on the real CLIs.
+		if os.Getenv("FLEETCOM_E2E_REQUIRE") == "1" {
+			t.Fatalf("install the real CLIs: %v", installErr)
+		}
+		t.Skipf("could not install the pinned CLIs with npm (set FLEETCOM_E2E_REQUIRE=1 to make this an error): %v", installErr)
 	}
 	return realBin
 }

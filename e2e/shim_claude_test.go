@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,44 @@ func TestShimClaude(t *testing.T) {
 		}
 		wantRecord(t, w, fc, proj, "claude", cleared, line(cleared))
 		wantResume(t, w, fc, proj, line(cleared))
+	})
+
+	// A conversation started with the real binary itself, not through the
+	// shim, is found in Claude's store, adopted and continued in place.
+	t.Run("adopt", func(t *testing.T) {
+		other := w.Project("outside project")
+		p := x.Start(t, other, filepath.Join(realCLIs(t), "claude"))
+		p.WaitFor(claudeReady, startWait)
+		p.Submit("remember HERON-31", typeWait)
+		p.WaitFor("ACK HERON-31 CODES HERON-31", replyWait)
+		_, screen := ExitClaude(p)
+		id := Hint(claudeHintRE, screen)
+		before := ClaudeTranscripts(w.ClaudeHome, other)
+		if id == "" || before[id].Messages == 0 {
+			t.Fatalf("no conversation %q on disk; screen:\n%s", id, screen)
+		}
+		if recs := w.List(t, fc, other); len(recs) != 1 || recs[0].ID != id || recs[0].Source != "fs" {
+			t.Fatalf("fleetcom list shows %+v, want the found conversation %s", recs, id)
+		}
+		r := w.Fleetcom(t, fc, other, "resume")
+		if r.Code != 0 || r.Stdout != line(id)+"\n" || !strings.Contains(r.Stderr, "fleetcom: hint: ") {
+			t.Fatalf("fleetcom resume: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+		}
+		if rec := Newest(t, w.List(t, fc, other), "claude"); rec.Source != "adopted" || rec.ID != id {
+			t.Errorf("after resume: %+v, want an adopted record of %s", rec, id)
+		}
+		p = x.Start(t, other, fleetcomExec(fc)...)
+		p.WaitFor(claudeReady, startWait)
+		p.Submit("which codes now", typeWait)
+		p.WaitFor("ACK now CODES HERON-31", replyWait)
+		if status, _ := ExitClaude(p); status != 0 {
+			t.Errorf("exit status %d", status)
+		}
+		after := ClaudeTranscripts(w.ClaudeHome, other)
+		if got := conversations(after); len(got) != 1 || after[id].Lines <= before[id].Lines {
+			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, id, before[id].Lines, after[id].Lines)
+		}
+		wantResume(t, w, fc, other, line(id))
 	})
 	logRequests(t, w)
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -81,6 +82,31 @@ func TestShimCodex(t *testing.T) {
 			t.Errorf("rollouts %v -> %v; lines of %s %d -> %d", keys(before), keys(after), first, before[first].Lines, after[first].Lines)
 		}
 		wantResume(t, w, fc, proj, line(first))
+	})
+
+	// /new inside the TUI starts another thread: fleetcom follows it
+	// through the notifier, and it becomes the one to resume.
+	t.Run("new", func(t *testing.T) {
+		p := x.Start(t, proj, "codex")
+		p.WaitFor(codexReady, startWait)
+		p.Submit("first OSPREY-81", typeWait)
+		p.WaitFor("ACK OSPREY-81 CODES OSPREY-81", replyWait)
+		p.Submit("/new", typeWait)
+		p.WaitUntil("/new to take effect", replyWait, func(s string) bool { return !strings.Contains(s, "OSPREY-81") })
+		p.Submit("second GANNET-92", typeWait)
+		p.WaitFor("ACK GANNET-92 CODES GANNET-92", replyWait)
+		_, screen := QuitCodex(p)
+		var second string
+		for id, r := range CodexRollouts(w.CodexHome) {
+			if strings.Contains(r.Text, "GANNET-92") {
+				second = id
+			}
+		}
+		if second == "" || Hint(codexHintRE, screen) != second {
+			t.Fatalf("no rollout for the new thread, or hint %q differs", Hint(codexHintRE, screen))
+		}
+		wantRecord(t, w, fc, proj, "codex", second, line(second))
+		wantResume(t, w, fc, proj, line(second))
 	})
 	logRequests(t, w)
 }
