@@ -63,7 +63,13 @@ if [ -n "$notify_chain" ]; then
 	'' | -*) ;; # nothing to run, or a name exec would take for an option
 	*)
 		if ! notify_is_fleetcom "$1"; then
-			exec "$@" "$notify_payload" </dev/null >/dev/null 2>&1 &
+			# Detached and deaf to SIGHUP, like nohup: when Codex exits, the
+			# terminal fleetcom gave it hangs up, and the user's notifier
+			# must still finish.
+			(
+				trap '' HUP
+				exec "$@" "$notify_payload"
+			) </dev/null >/dev/null 2>&1 &
 		fi
 		;;
 	esac
