@@ -29,7 +29,7 @@ type hinter interface{ Hint() string }
 func report(err error) {
 	errorf("%v", err)
 	var h hinter
-	if errors.As(err, &h) {
+	if errors.As(err, &h) && h.Hint() != "" {
 		hintf("%s", h.Hint())
 	}
 }
