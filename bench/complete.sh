@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Times `fleetcom __complete resume ''`, the command a shell runs on
 # `fleetcom resume <TAB>`, in a directory holding 10 of 10,000 saved
-# sessions (1,000 directories), paired round by round by bench/pair with a
-# static Go hello world (the anchor) and `fleetcom version` (the binary's
-# own start-up). The goal is a median of at most 20 ms.
+# sessions (1,000 directories), and again with a Codex home of 50,000
+# rollouts to discover from (warm index), paired round by round by
+# bench/pair with a static Go hello world (the anchor) and `fleetcom
+# version` (the binary's own start-up). The goal is a median of at most
+# 20 ms.
 #
 #   bench/complete.sh [ROUNDS]    (default 300)
 
@@ -31,12 +33,23 @@ main() {
 	[ -d "$cwd" ] || { echo "complete.sh: building the store failed" >&2; exit 1; }
 	sync # so the writes' flush does not land in the timed runs
 
+	echo "writing a Codex home of 50,000 rollouts over two years, 2,500 of them in that directory"
+	FLEETCOM_BENCH_CODEX="$tmp/codex" FLEETCOM_BENCH_CWD="$cwd" \
+		go test -count=1 -run '^TestWriteBenchCodexHome$' ./cmd/fleetcom/ >/dev/null
+	mkdir -p "$tmp/empty/codex" "$tmp/empty/claude" "$tmp/empty/grok" "$tmp/home"
+
 	cd -- "$cwd"
-	export XDG_STATE_HOME="$tmp/state"
-	echo "candidates offered: $("$tmp/fleetcom" __complete resume '' | wc -l) (3 tools, 10 sessions)"
+	# Only scratch homes are read: the machine's own ~/.claude and ~/.codex
+	# stay out of the figures.
+	export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home" CLAUDE_CONFIG_DIR="$tmp/empty/claude" GROK_HOME="$tmp/empty/grok"
+	echo "candidates offered: $(CODEX_HOME="$tmp/empty/codex" "$tmp/fleetcom" __complete resume '' | wc -l) (3 tools, 10 sessions)"
+	echo "with the Codex home: $(CODEX_HOME="$tmp/codex" "$tmp/fleetcom" __complete resume '' | wc -l) (the first run builds the index)"
 	"$tmp/pair" -n "$rounds" -title "fleetcom resume <TAB>, 10,000 sessions ($rounds rounds)" \
-		-labels "Go hello world,fleetcom version,fleetcom __complete resume ''" \
-		-- "$tmp/hello-go" -- "$tmp/fleetcom" version -- "$tmp/fleetcom" __complete resume ''
+		-labels "Go hello world,fleetcom version,__complete (10k records),__complete (+50k rollouts)" \
+		-- "$tmp/hello-go" \
+		-- "$tmp/fleetcom" version \
+		-- "CODEX_HOME=$tmp/empty/codex" "$tmp/fleetcom" __complete resume '' \
+		-- "CODEX_HOME=$tmp/codex" "$tmp/fleetcom" __complete resume ''
 }
 
 main "$@"
