@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -211,29 +212,41 @@ func TestQuickBinAgreesWithConfig(t *testing.T) {
 	}
 }
 
-// The tap copies output to the tail and cues a look at the capture file,
-// which reports only real changes.
+// The tap copies output to the tail and looks at the capture file on the
+// way, reporting only real changes.
 func TestTapFollows(t *testing.T) {
 	capture := filepath.Join(t.TempDir(), "task.json")
 	os.WriteFile(capture, nil, 0o600)
-	tp := newTap(NewTail(16))
+	tp := newTap(NewTail(16), capture)
 	seen := make(chan struct{}, 8)
-	stop := tp.follow(capture, func() { seen <- struct{}{} })
+	stop := tp.follow(func() { seen <- struct{}{} })
+	defer stop()
 	os.WriteFile(capture, []byte("one\n"), 0o600)
 	tp.Write([]byte("redraw"))
 	<-seen
 	f, _ := os.OpenFile(capture, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte("two\n"))
 	f.Close()
+	tp.Write([]byte("soon")) // within lookGap: not looked at yet
+	tp.next = time.Time{}    // as if the gap had passed
 	tp.Write([]byte("again"))
 	<-seen
-	stop()
-	if got := string(tp.tail.Bytes()); got != "redrawagain" {
+	tp.next = time.Time{}
+	tp.Write([]byte("!")) // nothing changed since
+	if got := string(tp.tail.Bytes()); got != "redrawsoonagain!" {
 		t.Errorf("tail = %q", got)
 	}
 	select {
 	case <-seen:
 		t.Error("a look without a change reported one")
+	default:
+	}
+	// No capture file, nothing to look at.
+	none := newTap(NewTail(4), "")
+	none.Write([]byte("x"))
+	select {
+	case <-none.changed:
+		t.Error("a tap without a capture file cued")
 	default:
 	}
 }

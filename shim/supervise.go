@@ -97,11 +97,12 @@ func supervise(j *job, o Options) (Status, error) {
 		}
 	}
 
-	t := newTap(NewTail(j.cfg.TailSize()))
-	stopFollow := func() {}
+	capture := ""
 	if ns != nil {
-		stopFollow = t.follow(ns.capture, rec.captured)
+		capture = ns.capture
 	}
+	t := newTap(NewTail(j.cfg.TailSize()), capture)
+	stopFollow := t.follow(rec.captured)
 	// The pinned ID goes into the store once the child has been running for
 	// a moment, not before it starts: a file creation costs a millisecond or
 	// more on some disks, the user's command should not wait for

@@ -3,7 +3,6 @@ package shim
 import (
 	"io"
 	"os"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -46,73 +45,65 @@ func readCapture(path string) []byte {
 	return data
 }
 
-// tap passes the child's output on to the tail and, without blocking the
-// copy, tells a follower that the screen changed. A hook or notifier writes
-// the capture file just before the TUI redraws (a /clear, a finished turn),
-// so output is the cue to look at the file again: no timer polls it, and no
-// inotify descriptor is held (closing one costs milliseconds at exit).
+// tap passes the child's output on to the tail and looks at the capture
+// file on the way. A hook or notifier writes the capture file just before
+// the TUI redraws (a /clear, a finished turn), so output is the cue to look
+// again: no timer polls the file and no inotify descriptor is held (closing
+// one costs milliseconds at exit).
 //
-// Under streaming output the cue is rationed to one per lookGap, without
-// waking anything per write: a write while a look is recent only marks the
-// tap dirty, and the end of the gap turns that mark into one more cue, so
-// the last change is never missed.
+// The look happens in the copy loop itself, at most once per lookGap, and
+// costs one lstat; only a real change wakes the follower. Waking another
+// goroutine per cue made the Go scheduler hand processors back and forth
+// under the copy loop's system calls, which cost about 10 % of the PTY's
+// throughput. A change made after the last look of an output burst is seen
+// on the next output (a keystroke's echo is enough) or at exit.
 type tap struct {
 	tail    *Tail
+	path    string // the capture file; "" when there is none
 	changed chan struct{}
-	busy    atomic.Bool // a cue was sent less than lookGap ago
-	dirty   atomic.Bool // output arrived while busy
+
+	// Only the copy loop touches these.
+	next      time.Time
+	size, mod int64
 }
 
 // lookGap is the least time between two looks at the capture file.
 const lookGap = 20 * time.Millisecond
 
-func newTap(tail *Tail) *tap {
-	return &tap{tail: tail, changed: make(chan struct{}, 1)}
+func newTap(tail *Tail, capture string) *tap {
+	return &tap{tail: tail, path: capture, changed: make(chan struct{}, 1)}
 }
 
 // Write implements io.Writer for the PTY copy loop.
 func (t *tap) Write(p []byte) (int, error) {
 	t.tail.Write(p)
-	t.dirty.Store(true)
-	t.cue()
+	if t.path == "" {
+		return len(p), nil
+	}
+	if now := time.Now(); now.After(t.next) {
+		t.next = now.Add(lookGap)
+		fi, err := os.Lstat(t.path)
+		if err == nil && fi.Mode().IsRegular() && (fi.Size() != t.size || fi.ModTime().UnixNano() != t.mod) {
+			t.size, t.mod = fi.Size(), fi.ModTime().UnixNano()
+			select {
+			case t.changed <- struct{}{}:
+			default: // a change is already pending; one read covers both
+			}
+		}
+	}
 	return len(p), nil
 }
 
-// cue sends one cue unless one went out less than lookGap ago.
-func (t *tap) cue() {
-	if !t.dirty.Load() || !t.busy.CompareAndSwap(false, true) {
-		return
-	}
-	t.dirty.Store(false)
-	select {
-	case t.changed <- struct{}{}:
-	default:
-	}
-	time.AfterFunc(lookGap, func() {
-		t.busy.Store(false)
-		t.cue()
-	})
-}
-
-// follow calls onChange whenever the capture file's size or modification
-// time moved since the last look, until stopped.
-func (t *tap) follow(path string, onChange func()) (stop func()) {
+// follow calls onChange for each change the copy loop saw, until stopped.
+func (t *tap) follow(onChange func()) (stop func()) {
 	done, quit := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		var size, mod int64
 		for {
 			select {
 			case <-quit:
 				return
 			case <-t.changed:
-			}
-			fi, err := os.Lstat(path)
-			if err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			if fi.Size() != size || fi.ModTime().UnixNano() != mod {
-				size, mod = fi.Size(), fi.ModTime().UnixNano()
 				onChange()
 			}
 		}
