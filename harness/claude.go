@@ -66,19 +66,27 @@ func (Claude) Instrument(f Form, ns Namespace) (Instrumentation, error) {
 // not a symlink, so a swapped-in FIFO never blocks Claude; the payload is
 // only ever data on a pipe, never shell text.
 func ClaudeSettings() []byte {
-	const hook = `f=${FLEETCOM_CAPTURE_FILE:-}; ` +
-		`if [ -n "$f" ] && [ -f "$f" ] && [ ! -h "$f" ]; then ` +
-		`{ tr -d '\r\n'; echo; } >>"$f"; else cat >/dev/null; fi; exit 0`
-	doc := map[string]any{
-		"hooks": map[string]any{
-			"SessionStart": []any{map[string]any{
-				"hooks": []any{map[string]any{"type": "command", "command": hook}},
-			}},
-		},
-	}
-	b, _ := json.MarshalIndent(doc, "", "  ")
-	return append(b, '\n')
+	return []byte(claudeSettings)
 }
+
+// claudeSettings is written out rather than marshalled: it is the same for
+// every run, and encoding it cost a tenth of a millisecond of the shim's
+// start-up. TestClaudeSettingsHook decodes it and runs the hook.
+const claudeSettings = `{
+  "hooks": {
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"
+          }
+        ]
+      }
+    ]
+  }
+}
+`
 
 // claudePayload is the part of a SessionStart hook payload fleetcom reads.
 type claudePayload struct {

@@ -1,7 +1,7 @@
 package shim
 
 import (
-	"crypto/rand"
+	"math/rand/v2"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -76,9 +76,9 @@ func newNamespace(root Root) (*namespace, error) {
 	sweepDead(root.Dir)
 	var dir string
 	for attempt := 0; ; attempt++ {
-		nonce := make([]byte, 6)
-		rand.Read(nonce)
-		dir = filepath.Join(root.Dir, strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(nonce))
+		// The nonce only has to differ between shims and across pid reuse
+		// (Mkdir refuses an existing name), not to be secret.
+		dir = filepath.Join(root.Dir, strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(rand.Uint64()&(1<<48-1)|1<<44, 16))
 		err := os.Mkdir(dir, 0o700)
 		if err == nil {
 			break
