@@ -1,10 +1,10 @@
 package shim
 
 import (
-	"math/rand/v2"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
