@@ -12,14 +12,17 @@
 //
 //	records/<tool>-<id>.json   one record per file: the truth
 //	records/.tmp-*             a write in progress, or left by a killed writer
-//	dirs/<h>/<tool>-<id>       empty markers indexing records by directory;
-//	                           <h> is 32 hex digits of sha256(physical cwd)
+//	dirs/<h>/<tool>-<id>       markers indexing records by directory (hard
+//	                           links to the record's lock stripe, so a new
+//	                           one costs no inode); <h> is 32 hex digits of
+//	                           sha256(physical cwd)
 //	locks/NN                   flock stripes, 64 of them, chosen by (tool, id)
 //
 // Main flow. Put validates the caller's record, resolves its Cwd to the
 // physical directory, takes the stripe lock, reads the stored record, merges
 // (see merge for the rules), writes the marker, then writes the record to a
-// temp file that is synced and renamed over the old one. Dir resolves the
+// temp file (made ahead of time by Warm, when the caller warmed the store)
+// that is synced, unless Config.SkipSync, and renamed over the old one. Dir resolves the
 // queried directory the same way, lists its marker folder and reads only the
 // records named there. All and Find list records/ and read the files whose
 // names match.
@@ -29,10 +32,11 @@
 //     its identity, and ResumeLine rebuilt its resume line; the resume line on
 //     disk is never trusted. Anything else is skipped with one warning per file
 //     per operation, and the other records are still returned.
-//   - Record files are replaced atomically and synced with their folder before
-//     Put returns, so a killed or crashed writer leaves the old record or the
-//     new one, plus at most a stray temp file that readers ignore (All
-//     removes those older than ten minutes; it is the only write a read does).
+//   - Record files are replaced atomically (and synced with their folder
+//     before Put returns, unless Config.SkipSync), so a killed or crashed
+//     writer leaves the old record or the new one, plus at most a stray temp
+//     file that readers ignore (All removes those older than ten minutes; it
+//     is the only write a read does).
 //   - The marker is written before the record, so every record is reachable
 //     from its directory's index; a marker without a record is ignored.
 //   - Only regular files are read (no symlinks, no FIFOs) and at most
