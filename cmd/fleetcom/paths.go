@@ -27,8 +27,9 @@ func resolvePaths() shim.Paths {
 	return p
 }
 
-// runtimeRoot is $FLEETCOM_RUNTIME_DIR itself, else fleetcom/ under the
-// runtime directory when there is one, else under the cache directory.
+// runtimeRoot is $FLEETCOM_RUNTIME_DIR itself, else fleetcom/ under
+// $XDG_RUNTIME_DIR, else fleetcom/ under the cache directory (CONTRACT.md
+// §2). A runtime dir that is not in the environment is not guessed at.
 func runtimeRoot() shim.Root {
 	if dir := os.Getenv("FLEETCOM_RUNTIME_DIR"); dir != "" {
 		return shim.Root{Dir: dir, Explicit: true}
@@ -36,9 +37,5 @@ func runtimeRoot() shim.Root {
 	if os.Getenv("XDG_RUNTIME_DIR") != "" {
 		return shim.Root{Dir: filepath.Join(xdg.RuntimeDir, "fleetcom")}
 	}
-	// adrg/xdg names /run/user/<uid> even when it does not exist.
-	if fi, err := os.Stat(xdg.RuntimeDir); err == nil && fi.IsDir() && fi.Mode().Perm()&0o077 == 0 {
-		return shim.Root{Dir: filepath.Join(xdg.RuntimeDir, "fleetcom")}
-	}
-	return shim.Root{Dir: filepath.Join(xdg.CacheHome, "fleetcom", "run")}
+	return shim.Root{Dir: filepath.Join(xdg.CacheHome, "fleetcom")}
 }
