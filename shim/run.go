@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
 )
 
 // Paths are the locations cmd/fleetcom resolved from the environment.
@@ -155,14 +155,12 @@ func setEnv(env []string, key, value string) []string {
 	return append(out, prefix+value)
 }
 
-// physicalDir returns the current directory with symlinks resolved.
+// physicalDir returns the current directory the way the store keeps it,
+// symlinks resolved.
 func physicalDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("current directory: %w", err)
 	}
-	if p, err := filepath.EvalSymlinks(wd); err == nil {
-		return p, nil
-	}
-	return wd, nil
+	return store.Physical(wd)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/fleetcom/fleetcom/harness"
@@ -59,23 +58,17 @@ func resumeLine(r store.Record) (string, error) {
 	return harness.ResumeLine(h, r.Program, r.ID, r.Options)
 }
 
-// physical resolves a directory the way records store it.
+// physical resolves a directory the way records store it, refusing what is
+// not a directory.
 func physical(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(abs)
+	fi, err := os.Stat(dir)
 	if err != nil {
 		return "", fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%s is not a directory", dir)
 	}
-	if p, err := filepath.EvalSymlinks(abs); err == nil {
-		return p, nil
-	}
-	return abs, nil
+	return store.Physical(dir)
 }
 
 // targetDir is -C DIR, else the current directory, resolved.
