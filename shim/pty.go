@@ -50,8 +50,7 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 	if err := s.tty.makeRaw(); err != nil {
 		o.warn(fmt.Errorf("set terminal to raw mode: %w", err))
 	}
-	sigs := newSignals(true)
-	defer sigs.stop()
+	sigs := newSignals()
 
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	if !isTerminal(o.Stderr) {

@@ -85,6 +85,7 @@ func Run(tool string, argv []string, o Options) (Status, error) {
 	if !accepted || passOn {
 		return opaque(tool, argv, prev, chained, passOn, o)
 	}
+	WarmSignals()
 	if !loaded {
 		cfg, cfgErr = LoadConfig(o.ConfigFile)
 	}

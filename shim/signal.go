@@ -3,6 +3,8 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -30,26 +32,46 @@ var forwarded = []os.Signal{
 
 type signals struct{ c chan os.Signal }
 
-func newSignals(pty bool) *signals {
-	s := &signals{c: make(chan os.Signal, 16)}
-	list := forwarded
-	if pty {
-		list = append(list[:len(list):len(list)], syscall.SIGWINCH)
-	}
-	for _, sig := range list {
-		if !signal.Ignored(sig) {
-			signal.Notify(s.c, sig)
-		}
-	}
-	return s
+// The signals are caught once per process and never let go. Catching them
+// the first time starts a thread of the runtime's and letting go waits for
+// it to idle: together half a millisecond on the path between a command and
+// its child, which WarmSignals takes off that path by starting early, in the
+// background. Signals that arrive after Spawn returned (while the run is
+// recorded, just before the shim exits) are not acted on; one that arrives
+// before the child starts is forwarded to it once it has.
+var caught struct {
+	once sync.Once
+	c    chan os.Signal
 }
 
-func (s *signals) stop() { signal.Stop(s.c) }
+func catchSignals() {
+	caught.c = make(chan os.Signal, 16)
+	for _, sig := range append(forwarded[:len(forwarded):len(forwarded)], syscall.SIGWINCH) {
+		if !signal.Ignored(sig) {
+			signal.Notify(caught.c, sig)
+		}
+	}
+}
+
+// WarmSignals starts catching the signals Spawn forwards without waiting
+// for it; Spawn waits if it is not done by then.
+func WarmSignals() {
+	if !warming.Swap(true) {
+		go caught.once.Do(catchSignals)
+	}
+}
+
+var warming atomic.Bool
+
+func newSignals() *signals {
+	caught.once.Do(catchSignals)
+	return &signals{c: caught.c}
+}
 
 // forwardPlain reports whether a signal caught on the pipe path goes to the
-// child: the keyboard's signals reached it already.
+// child: the keyboard's signals reached it already, and so did a resize.
 func forwardPlain(sig os.Signal) bool {
-	return sig != syscall.SIGINT && sig != syscall.SIGQUIT
+	return sig != syscall.SIGINT && sig != syscall.SIGQUIT && sig != syscall.SIGWINCH
 }
 
 // forwardGroup signals the process group of a child that leads its own

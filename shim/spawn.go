@@ -98,8 +98,7 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 		cmd.Stderr = o.Stderr
 	}
 
-	sigs := newSignals(false)
-	defer sigs.stop()
+	sigs := newSignals()
 	if err := cmd.Start(); err != nil {
 		return startFailed(err)
 	}

@@ -33,6 +33,7 @@ type job struct {
 // supervise instruments, spawns and records one accepted run. Any failure
 // of fleetcom's own machinery is a warning and the command runs as typed.
 func supervise(j *job, o Options) (Status, error) {
+	WarmSignals() // a no-op when the entry point already did
 	var warned []error
 	warn := func(err error) { warned = append(warned, err) }
 	defer func() { reportOnce(o, warned) }()
@@ -94,6 +95,10 @@ func supervise(j *job, o Options) (Status, error) {
 			warn(err)
 		} else {
 			rec.st = st
+			// The file the end of the run writes is created while the
+			// child starts, off the path to the user's prompt.
+			go st.Warm()
+			defer st.Release()
 		}
 	}
 

@@ -178,6 +178,18 @@ func (s *Store) Warm() error {
 	return nil
 }
 
+// Release removes a warmed temp file that no write used.
+func (s *Store) Release() {
+	s.mu.Lock()
+	f := s.spare
+	s.spare = nil
+	s.mu.Unlock()
+	if f != nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
 // tempFile returns the warmed temp file, or a new one.
 func (s *Store) tempFile(dir string) (*os.File, error) {
 	s.mu.Lock()
