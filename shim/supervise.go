@@ -96,17 +96,21 @@ func supervise(j *job, o Options) (Status, error) {
 		} else {
 			rec.st = st
 			// The file the end of the run writes is created while the
-			// child starts, off the path to the user's prompt.
-			go st.Warm()
-			defer st.Release()
+			// child starts, off the path to the user's prompt; one left
+			// unused is removed.
+			warmed := make(chan struct{})
+			go func() {
+				defer close(warmed)
+				st.Warm()
+			}()
+			defer func() {
+				<-warmed
+				st.Release()
+			}()
 		}
 	}
 
-	capture := ""
-	if ns != nil {
-		capture = ns.capture
-	}
-	t := newTap(NewTail(j.cfg.TailSize()), capture)
+	t := newTap(NewTail(j.cfg.TailSize()), rec.capture)
 	stopFollow := t.follow(rec.captured)
 	// The pinned ID goes into the store once the child has been running for
 	// a moment, not before it starts: a file creation costs a millisecond or
