@@ -280,8 +280,8 @@ func promptText(raw json.RawMessage) string {
 }
 
 // Correlate implements Harness: the single transcript in cwd's project folder
-// whose conversation began in this run (first conversation line no earlier
-// than 30 s before spawn) and that names cwd.
+// whose conversation began in this run (its first conversation line is not
+// older than the spawn) and that names cwd.
 func (Claude) Correlate(home, cwd string, spawn time.Time) string {
 	dir := filepath.Join(home, "projects", ClaudeSlug(cwd))
 	entries, err := os.ReadDir(dir)
@@ -295,14 +295,14 @@ func (Claude) Correlate(home, cwd string, spawn time.Time) string {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-correlationWindow)) {
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-spawnSlack)) {
 			continue
 		}
 		l, ok := claudeConversation(filepath.Join(dir, e.Name()))
 		if !ok || l.Cwd != cwd {
 			continue
 		}
-		if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err != nil || ts.Before(spawn.Add(-correlationWindow)) {
+		if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err != nil || ts.Before(spawn.Add(-spawnSlack)) {
 			continue
 		}
 		if found != "" {
@@ -313,6 +313,13 @@ func (Claude) Correlate(home, cwd string, spawn time.Time) string {
 	return found
 }
 
-// correlationWindow is how far from the spawn time a store entry may be
-// dated and still be taken for the run's.
-const correlationWindow = 30 * time.Second
+// A store entry is taken for a run's only if it was created after the run
+// started: one created before belongs to an earlier run, such as the
+// conversation just before a run that was quit before its first prompt.
+// spawnSlack absorbs the coarse clock file times are stamped with and
+// millisecond timestamps. Codex IDs are stamped when the session starts, so
+// its entries must also fall within correlationWindow after it.
+const (
+	spawnSlack        = 20 * time.Millisecond
+	correlationWindow = 30 * time.Second
+)

@@ -136,8 +136,8 @@ type scanStats struct {
 
 // Correlate implements Harness: the single rollout in the day directories
 // around spawn (its UTC date ±2 days, as directories are local dates) whose
-// v7 timestamp is within 30 s of spawn, whose session_meta names cwd, and
-// which is not a subagent's.
+// v7 timestamp falls in the 30 s after spawn, whose session_meta names cwd,
+// and which is not a subagent's.
 func (Codex) Correlate(home, cwd string, spawn time.Time) string {
 	id, _ := codexCorrelate(home, cwd, spawn)
 	return id
@@ -147,7 +147,7 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 	var st scanStats
 	found := ""
 	day := spawn.UTC()
-	window := correlationWindow.Milliseconds()
+	from, to := spawn.Add(-spawnSlack).UnixMilli(), spawn.Add(correlationWindow).UnixMilli()
 	for off := -2; off <= 2; off++ {
 		dir := dayDir(home, day.AddDate(0, 0, off))
 		entries, err := os.ReadDir(dir)
@@ -162,7 +162,7 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 				continue
 			}
 			ms, ok := idTime(id)
-			if !ok || ms < spawn.UnixMilli()-window || ms > spawn.UnixMilli()+window {
+			if !ok || ms < from || ms > to {
 				continue
 			}
 			st.Opened++

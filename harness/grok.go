@@ -128,7 +128,7 @@ func grokTitle(dir string) string {
 }
 
 // Correlate implements Harness: the single session directory under cwd's
-// folder that was created or changed since 30 s before spawn.
+// folder that was created or changed since the spawn.
 func (Grok) Correlate(home, cwd string, spawn time.Time) string {
 	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
 	entries, err := os.ReadDir(dir)
@@ -144,7 +144,7 @@ func (Grok) Correlate(home, cwd string, spawn time.Time) string {
 		if err != nil {
 			continue
 		}
-		if fi.ModTime().Before(spawn.Add(-correlationWindow)) {
+		if fi.ModTime().Before(spawn.Add(-spawnSlack)) {
 			continue
 		}
 		if found != "" {

@@ -119,6 +119,11 @@ func TestClaudeCorrelate(t *testing.T) {
 	if got := h.Correlate(home, cwd, spawn); got != "" {
 		t.Fatalf("an older conversation was correlated: %s", got)
 	}
+	// A conversation from the run just before this one is not this run's.
+	writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, mustID(t), "just before", spawn.Add(-5*time.Second))
+	if got := h.Correlate(home, cwd, spawn); got != "" {
+		t.Fatalf("the previous run's conversation was correlated: %s", got)
+	}
 	fresh := mustID(t)
 	writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, fresh, "new", spawn.Add(5*time.Second))
 	writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, mustID(t), "", spawn.Add(5*time.Second)) // metadata only
@@ -137,9 +142,10 @@ func TestCodexStore(t *testing.T) {
 	cwd := "/work/proj"
 	main := v7At(spawn.Add(200 * time.Millisecond))
 	writeRollout(t, home, main, cwd, false, "refactor the store")
-	writeRollout(t, home, v7At(spawn.Add(time.Second)), cwd, true, "")         // subagent
-	writeRollout(t, home, v7At(spawn.Add(2*time.Second)), "/other", false, "") // another directory
-	writeRollout(t, home, v7At(spawn.Add(-time.Hour)), cwd, false, "earlier")  // outside the window
+	writeRollout(t, home, v7At(spawn.Add(time.Second)), cwd, true, "")                // subagent
+	writeRollout(t, home, v7At(spawn.Add(2*time.Second)), "/other", false, "")        // another directory
+	writeRollout(t, home, v7At(spawn.Add(-time.Hour)), cwd, false, "earlier")         // outside the window
+	writeRollout(t, home, v7At(spawn.Add(-5*time.Second)), cwd, false, "just before") // an earlier run's
 	h := Codex{}
 	if got := h.Correlate(home, cwd, spawn); got != main {
 		t.Fatalf("Correlate = %q, want %q", got, main)
