@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -174,15 +173,6 @@ func (p *Pane) WaitFor(text string, timeout time.Duration) string {
 	return p.waitUntil("text "+strconv.Quote(text), timeout, func(s string) bool {
 		return strings.Contains(s, text)
 	})
-}
-
-// WaitForMatch waits until the screen matches re and returns the submatches
-// of the last match.
-func (p *Pane) WaitForMatch(re *regexp.Regexp, timeout time.Duration) []string {
-	p.t.Helper()
-	s := p.waitUntil("pattern "+re.String(), timeout, re.MatchString)
-	all := re.FindAllStringSubmatch(s, -1)
-	return all[len(all)-1]
 }
 
 // WaitUntil waits until ok accepts the screen and returns the screen; what

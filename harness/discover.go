@@ -98,12 +98,6 @@ func newestFound(list []Found) {
 	})
 }
 
-// isDir reports an existing directory (symlinks followed).
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
-
 // modTime is a path's modification time, zero when it cannot be read.
 func modTime(path string) time.Time {
 	fi, err := os.Stat(path)

@@ -19,6 +19,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -102,7 +103,7 @@ func parse(args []string, labels string) ([]command, error) {
 	}
 	cmds = slices.DeleteFunc(cmds, func(c command) bool { return len(c.argv) == 0 })
 	if len(cmds) < 1 {
-		return nil, fmt.Errorf("no commands; usage: pair [flags] -- ANCHOR... -- CMD...")
+		return nil, errors.New("no commands (usage: pair [flags] -- ANCHOR... -- CMD...)")
 	}
 	ls := strings.Split(labels, ",")
 	for i := range cmds {

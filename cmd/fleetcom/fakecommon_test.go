@@ -117,10 +117,9 @@ func appendJSONL(path string, v any) {
 
 func stamp() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// tui is the interactive loop shared by the fakes. onLine handles a prompt
-// or a tool-specific command and reports whether to stop.
+// tui is the interactive loop shared by the fakes: onPrompt answers a
+// prompt, onCmd handles a tool-specific command.
 type tui struct {
-	exit     int
 	sigterm  chan os.Signal
 	lines    chan string
 	onPrompt func(text string)

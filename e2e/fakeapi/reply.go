@@ -40,9 +40,6 @@ func Reply(texts []string) string {
 	return out
 }
 
-// Codes returns the code words in s, in order, for tests that check a reply.
-func Codes(s string) []string { return codePattern.FindAllString(s, -1) }
-
 // lastWord is the last whitespace-separated word of a text the user typed,
 // trimmed of punctuation. Texts the CLIs inject into user turns (reminders,
 // environment blocks, all starting with '<') don't count as typed.
