@@ -133,50 +133,39 @@ func (Codex) ParseCapture(data []byte, home string) string {
 	return ""
 }
 
-var codexHint = hintMatcher{program: "codex", words: [][]string{{"resume"}}}
+// Codex's exit hints: `codex resume <id>` from the "To continue this
+// session, run:" or "To reconnect, run:" blocks, and the older
+// `codex resume, then select <name> (<id>)`.
+var (
+	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}}
+	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, id: lastParenID}
+)
 
-// ScrapeExit implements Harness: `codex resume <id>` from the "To continue
-// this session, run:" or "To reconnect, run:" blocks, or the older
-// `codex resume, then select <name> (<id>)`, whichever comes last.
+// ScrapeExit implements Harness: whichever of the two hint shapes comes last.
 func (Codex) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, func(text []byte) string {
 		id, at := codexHint.lastAt(text)
-		if old, oldAt := lastCodexSelect(text); oldAt > at {
+		if old, oldAt := codexSelectHint.lastAt(text); oldAt > at {
 			id = old
 		}
 		return id
 	})
 }
 
-// lastCodexSelect finds the last `codex resume, then select <name> (<id>)`;
-// the name may hold anything but a line break, so the ID is the last
-// parenthesised one on that line.
-func lastCodexSelect(text []byte) (string, int) {
-	key := []byte("then select ")
-	end := len(text)
-	for end > 0 {
-		i := bytes.LastIndex(text[:end], key)
-		if i < 0 {
-			return "", -1
-		}
-		end = i
-		start := bytes.LastIndex(text[:i], []byte("codex"))
-		if start < 0 || (start > 0 && wordByte(text[start-1])) {
-			continue
-		}
-		between := strings.Fields(string(text[start+len("codex") : i]))
-		if len(between) != 1 || between[0] != "resume," {
-			continue
-		}
-		rest := text[i+len(key):]
-		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-			rest = rest[:nl]
-		}
-		if j := bytes.LastIndex(rest, []byte("(")); j >= 0 && j+1+idLen < len(rest) && rest[j+1+idLen] == ')' {
-			if id := string(rest[j+1 : j+1+idLen]); ValidID(id) {
-				return id, start
-			}
-		}
+// lastParenID reads the ID in the last parentheses of the line from p: the
+// selection name before it may hold anything but a line break, parentheses
+// included.
+func lastParenID(text []byte, p int) string {
+	line := text[p:]
+	if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
 	}
-	return "", -1
+	j := bytes.LastIndexByte(line, '(')
+	if j < 0 || j+1+idLen >= len(line) || line[j+1+idLen] != ')' {
+		return ""
+	}
+	if id := string(line[j+1 : j+1+idLen]); ValidID(id) {
+		return id
+	}
+	return ""
 }

@@ -149,6 +149,9 @@ func skipTruncatedStart(b []byte) []byte {
 type hintMatcher struct {
 	program string
 	words   [][]string // alternatives for each word after the program
+	// id reads the ID where the words end; nil means idAt, an ID right
+	// there, bare or quoted.
+	id func(text []byte, p int) string
 }
 
 // last returns the ID of the last occurrence of the hint in text.
@@ -199,6 +202,9 @@ func (m hintMatcher) matchAt(text []byte, pos int) string {
 	p, ok := skipSpace(text, pos)
 	if !ok {
 		return ""
+	}
+	if m.id != nil {
+		return m.id(text, p)
 	}
 	return idAt(text, p)
 }
