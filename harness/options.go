@@ -26,7 +26,9 @@ func Dropped(h Harness) []string {
 	case "claude":
 		return []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"}
 	case "codex":
-		return []string{"resume", "fork", "exec", "--last"}
+		// resume, fork and exec are subcommands: bare words, which the
+		// second rule drops with the ID or prompt after them.
+		return []string{"--last"}
 	case "grok":
 		return []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt"}
 	}
