@@ -1,0 +1,10 @@
+// Package safe holds the few careful primitives every other package of
+// fleetcom shares: the UUID grammar behind the validation boundary, the
+// physical form of a directory, opening a file without being blocked or
+// fooled by what someone put in its place, atomic writes, bounded file
+// locks and shell quoting that is safe in every shell fleetcom supports.
+//
+// It imports nothing of fleetcom and no module outside the standard
+// library, so that harness, store, config and shim can all use it without
+// depending on each other, and it does no work at package initialisation.
+package safe

@@ -1,0 +1,65 @@
+package safe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// ErrLockTimeout is returned by Lock when the lock stayed held by another
+// process for the whole wait.
+var ErrLockTimeout = errors.New("lock is held by another process")
+
+// Lock takes an exclusive flock on the file at path, creating it with mode
+// 0600 (and never through a symlink), and holds it until the returned
+// function is called. A lock another process holds is waited for at most
+// wait, then Lock gives up with ErrLockTimeout. The kernel drops a lock when
+// its holder dies, so a killed process never wedges the others.
+//
+// flock has no timeout, and polling it with LOCK_NB lets a steady stream of
+// other writers starve a waiter. So the wait is a blocking flock, which the
+// kernel serves fairly, on a goroutine of its own: when the time is up Lock
+// returns, and that goroutine lets go of the lock the moment it gets it.
+func Lock(path string, wait time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fd := int(f.Fd())
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		return func() { f.Close() }, nil
+	} else if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	got := make(chan error) // unbuffered: a send only succeeds while Lock still waits
+	abandoned := make(chan struct{})
+	go func() {
+		var err error
+		for {
+			if err = syscall.Flock(fd, syscall.LOCK_EX); err != syscall.EINTR {
+				break
+			}
+		}
+		select {
+		case got <- err:
+		case <-abandoned:
+			f.Close() // too late: let the next waiter have it
+		}
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return func() { f.Close() }, nil
+	case <-t.C:
+		close(abandoned)
+		return nil, fmt.Errorf("%s: %w (waited %v)", path, ErrLockTimeout, wait)
+	}
+}

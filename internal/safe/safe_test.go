@@ -1,0 +1,177 @@
+package safe
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestUUID(t *testing.T) {
+	good := []string{"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", "01a22ba1-f9df-7000-8000-000000000000"}
+	bad := []string{"", "0F8B2C3E-4D5A-4B6C-8D7E-9F0A1B2C3D4E", "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4", "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e0",
+		"0f8b2c3e_4d5a-4b6c-8d7e-9f0a1b2c3d4e", "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4g", "../../../../etc/passwd0000000000000"}
+	for _, s := range good {
+		if !UUID(s) {
+			t.Errorf("UUID(%q) = false", s)
+		}
+	}
+	for _, s := range bad {
+		if UUID(s) {
+			t.Errorf("UUID(%q) = true", s)
+		}
+	}
+	if !UUIDPrefix("0f8b", 4) || UUIDPrefix("0f8", 4) || !UUIDPrefix("0f8b2c3e-", 4) || UUIDPrefix("0f8b2c3eX", 4) {
+		t.Error("UUIDPrefix")
+	}
+}
+
+func TestNewUUID(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 1000; i++ {
+		id := NewUUID()
+		if !UUID(id) || id[14] != '4' || !strings.ContainsRune("89ab", rune(id[19])) {
+			t.Fatalf("NewUUID() = %q: not a v4 UUID", id)
+		}
+		if seen[id] {
+			t.Fatalf("NewUUID() repeated %s", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestUUIDTime(t *testing.T) {
+	ms, ok := UUIDTime("01a22ba1-f9df-7000-8000-000000000000")
+	if !ok || ms != 0x01a22ba1f9df {
+		t.Errorf("UUIDTime = %d, %v", ms, ok)
+	}
+	if _, ok := UUIDTime("0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"); ok {
+		t.Error("a v4 UUID has no time")
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(dir, "reg")
+	os.WriteFile(reg, []byte("0123456789"), 0o600)
+	link := filepath.Join(dir, "link")
+	os.Symlink(reg, link)
+
+	done := make(chan error, 1)
+	go func() { _, err := Open(fifo, 0); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Open(fifo) = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open blocked on a FIFO")
+	}
+	if _, err := Open(dir, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Open(dir) = %v", err)
+	}
+	if _, err := Open(link, NoFollow); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Open(link, NoFollow) = %v", err)
+	}
+	if f, err := Open(link, 0); err != nil {
+		t.Errorf("Open(link) = %v", err)
+	} else {
+		f.Close()
+	}
+	if _, err := ReadFile(reg, 9, 0); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ReadFile over the cap = %v", err)
+	}
+	if b, err := ReadFile(reg, 10, 0); err != nil || string(b) != "0123456789" {
+		t.Errorf("ReadFile = %q, %v", b, err)
+	}
+	if _, err := ReadFile("/dev/zero", 1<<20, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadFile(/dev/zero) = %v", err)
+	}
+}
+
+func TestLockTimesOut(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "lock")
+	unlock, err := Lock(p, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks belong to the open file description: a second Lock from
+	// the same process conflicts like another process would.
+	start := time.Now()
+	if _, err := Lock(p, 50*time.Millisecond); !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("second Lock = %v, want ErrLockTimeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("waited %v for a 50ms bound", d)
+	}
+	unlock()
+	u2, err := Lock(p, 50*time.Millisecond)
+	if err != nil {
+		t.Fatalf("Lock after unlock: %v", err)
+	}
+	u2()
+}
+
+func TestWriteFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := WriteFile(p, []byte("one"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("two"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(b) != "two" || fi.Mode().Perm() != 0o640 {
+		t.Errorf("got %q mode %v", b, fi.Mode())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestQuoteForms(t *testing.T) {
+	for in, want := range map[string]string{
+		"claude":     "claude",
+		"":           "''",
+		"a b":        "'a b'",
+		"it's":       `'it'"'"'s'`,
+		`x\'; t #`:   `'x'"\\""'"'; t #'`,
+		`\`:          `"\\"`,
+		"=cmd":       "'=cmd'",
+		"$HOME":      "'$HOME'",
+		"/a/b:c@d=e": "/a/b:c@d=e",
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestTOMLDepth(t *testing.T) {
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	for doc, ok := range map[string]bool{
+		"a = [[1], [2, [3]]]":                     true,
+		"a = " + deep:                             false,
+		"a = '" + deep + "'":                      true,
+		"a = \"\\\"" + deep + "\"":                true,
+		"# " + deep + "\nb = 1":                   true,
+		`a = """` + deep + `"""`:                  true,
+		`a = '''x''''` + "\nb = " + deep[:150000]: false,
+		"t = {a = {b = {c = 1}}}":                 true,
+		"[tab.le]\n[[arr]]\nx = [ { y = [1] } ]":  true,
+	} {
+		err := TOMLDepth([]byte(doc), 64)
+		if (err == nil) != ok {
+			t.Errorf("TOMLDepth(%.40q) = %v, want ok=%v", doc, err, ok)
+		}
+	}
+}
