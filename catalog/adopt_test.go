@@ -1,9 +1,8 @@
-package main
+package catalog
 
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,21 +12,20 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
 
 // claudeWorld is a Claude home with one conversation in a directory of its
 // own, and an open store; it returns the conversation as discovery finds it.
-func claudeWorld(t *testing.T) (*store.Store, harness.Found) {
+func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 	t.Helper()
 	home, state := t.TempDir(), t.TempDir()
 	cwd, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("CLAUDE_CONFIG_DIR", home)
-	useState(t, state)
-	id, _ := harness.NewID()
+	id := safe.NewUUID()
 	var b strings.Builder
 	for _, l := range []map[string]any{
 		{"type": "permission-mode", "sessionId": id},
@@ -42,15 +40,28 @@ func claudeWorld(t *testing.T) (*store.Store, harness.Found) {
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	found, _ := harness.Claude{}.Discover(home, cwd, "")
+	claude, _ := harness.Lookup("claude")
+	found, _ := claude.Discover(home, cwd, "")
 	if len(found) != 1 {
 		t.Fatalf("discovered %d", len(found))
 	}
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{ResumeLine: resumeLine})
+	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, found[0]
+	env := map[string]string{"CLAUDE_CONFIG_DIR": home, "HOME": t.TempDir()}
+	return New(st, func(k string) string { return env[k] }, "", false), found[0]
+}
+
+// adoptFound adopts f as Settle would.
+func adoptFound(c *Catalog, f harness.Found) (store.Record, error) {
+	a, ok := harness.Lookup(f.Tool)
+	if !ok {
+		return store.Record{}, invalid("unknown tool %q", f.Tool)
+	}
+	p := Plan{Entry: foundEntry(f), Agent: a}
+	err := c.Settle(&p)
+	return p.Entry.Record, err
 }
 
 // holding writes Claude's record of a running session of f in process pid.
@@ -65,18 +76,21 @@ func holding(t *testing.T, f harness.Found, pid int) {
 }
 
 func TestAdoptRecords(t *testing.T) {
-	st, f := claudeWorld(t)
+	c, f := claudeWorld(t)
 	holding(t, f, os.Getpid()) // our own process is never "another" holder
-	rec, err := adopt(st, f)
+	rec, err := adoptFound(c, f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.Source != "adopted" || rec.Cwd != f.Cwd || rec.Home != f.Home || rec.Program != "claude" ||
-		rec.Title != "adopt me" || !rec.Resumable || rec.Resume != "claude --resume '"+f.ID+"'" ||
+		rec.Title != "adopt me" || !rec.Resumable ||
 		!rec.Started.Equal(time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)) || rec.Ended == nil {
 		t.Errorf("record = %+v", rec)
 	}
-	got, ok, err := st.Get("claude", f.ID)
+	if line, err := c.Line(Entry{Record: rec}); err != nil || line != "claude --resume '"+f.ID+"'" {
+		t.Errorf("line = %q, %v", line, err)
+	}
+	got, ok, err := c.Store().Get("claude", f.ID)
 	if err != nil || !ok || got.Source != "adopted" {
 		t.Errorf("stored = %+v %v %v", got, ok, err)
 	}
@@ -103,7 +117,6 @@ func TestAdoptRefuses(t *testing.T) {
 		"another directory": {func(t *testing.T, f *harness.Found) { f.Cwd = t.TempDir() }, "belongs to"},
 		"gone from disk":    {func(t *testing.T, f *harness.Found) { os.RemoveAll(filepath.Join(f.Home, "projects")) }, "no claude transcript"},
 		"directory removed": {func(t *testing.T, f *harness.Found) { os.Remove(f.Cwd) }, "no longer exists"},
-		"unknown tool":      {func(t *testing.T, f *harness.Found) { f.Tool = "gemini" }, "unknown tool"},
 		"metadata only": {func(t *testing.T, f *harness.Found) {
 			p := filepath.Join(f.Home, "projects", harness.ClaudeSlug(f.Cwd), f.ID+".jsonl")
 			os.WriteFile(p, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
@@ -111,108 +124,25 @@ func TestAdoptRefuses(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			st, f := claudeWorld(t)
+			cat, f := claudeWorld(t)
 			c.damage(t, &f)
-			_, err := adopt(st, f)
+			_, err := adoptFound(cat, f)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("adopt = %v, want an error with %q", err, c.want)
 			}
-			var u usageError
-			if (name == "not an id" || name == "unknown tool") != errors.As(err, &u) {
-				t.Errorf("exit class of %v", err)
+			var ce *Error
+			if !errors.As(err, &ce) || (name == "not an id") != (ce.Kind == Invalid) {
+				t.Errorf("kind of %v", err)
 			}
-			if all, _ := st.All(); len(all) != 0 {
+			if all, _ := cat.Store().All(); len(all) != 0 {
 				t.Errorf("a refused adoption wrote %+v", all)
 			}
 		})
 	}
 	// A session file of a process that has exited does not hold anything.
-	st, f := claudeWorld(t)
+	cat, f := claudeWorld(t)
 	holding(t, f, dead.Process.Pid)
-	if _, err := adopt(st, f); err != nil {
+	if _, err := adoptFound(cat, f); err != nil {
 		t.Errorf("a dead holder refused the adoption: %v", err)
-	}
-}
-
-// writeCodexHome writes a Codex home of n rollouts over two years from 20
-// directories, one in twenty of them cwd, shaped like 0.171's (base
-// instructions cut to 4 KB), with each day directory dated on its day.
-func writeCodexHome(t testing.TB, home, cwd string, n int) {
-	t.Helper()
-	end := time.Now().Add(-time.Hour)
-	step := 2 * 365 * 24 * time.Hour / time.Duration(n)
-	instructions := strings.Repeat("You are a coding agent running in a terminal. ", 90)
-	days := map[string]time.Time{}
-	for i := 0; i < n; i++ {
-		at := end.Add(-time.Duration(i) * step)
-		ms := uint64(at.UnixMilli())
-		id := fmtV7(ms, uint64(i))
-		dir := filepath.Join(home, "sessions", at.Format("2006"), at.Format("01"), at.Format("02"))
-		if _, ok := days[dir]; !ok {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			days[dir] = at
-		}
-		dirOf := filepath.Join(filepath.Dir(cwd), "codex-project-"+strconv.Itoa(i%20))
-		if i%20 == 0 {
-			dirOf = cwd
-		}
-		data := `{"timestamp":"x","type":"session_meta","payload":{"session_id":"` + id + `","id":"` + id + `","timestamp":"x","cwd":"` + dirOf +
-			`","originator":"codex_cli_rs","cli_version":"0.171.0","source":"cli","thread_source":"user","base_instructions":{"text":"` + instructions + `"}}}` + "\n" +
-			`{"type":"event_msg","payload":{"type":"user_message","message":"codex task ` + strconv.Itoa(i) + `"}}` + "\n"
-		p := filepath.Join(dir, "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		os.Chtimes(p, at, at)
-	}
-	for dir, at := range days {
-		os.Chtimes(dir, at, at)
-	}
-}
-
-// fmtV7 formats a version 7 ID from a millisecond time and a counter.
-func fmtV7(ms, n uint64) string {
-	h := strconv.FormatUint(ms, 16)
-	h = strings.Repeat("0", 12-len(h)) + h
-	c := strconv.FormatUint(n, 16)
-	c = strings.Repeat("0", 12-len(c)) + c
-	return h[:8] + "-" + h[8:] + "-7000-8000-" + c
-}
-
-// TestWriteBenchCodexHome builds the Codex home a timing of the binary runs
-// against when FLEETCOM_BENCH_CODEX names its directory (and
-// FLEETCOM_BENCH_CWD the directory to complete in); go test alone skips it.
-func TestWriteBenchCodexHome(t *testing.T) {
-	home := os.Getenv("FLEETCOM_BENCH_CODEX")
-	if home == "" {
-		t.Skip("FLEETCOM_BENCH_CODEX is not set: only a timing run builds this home")
-	}
-	writeCodexHome(t, home, os.Getenv("FLEETCOM_BENCH_CWD"), 50000)
-}
-
-// BenchmarkCompleteFound is `fleetcom __complete resume ”` in process with
-// 10,000 records in 1,000 directories and a Codex home of 50,000 rollouts,
-// 2,500 of them in the directory completed in; the Codex index is warm.
-func BenchmarkCompleteFound(b *testing.B) {
-	state := b.TempDir()
-	cwd := writeBenchStore(b, filepath.Join(state, "fleetcom"), filepath.Join(b.TempDir(), "work"), 1000, 10)
-	codex := b.TempDir()
-	writeCodexHome(b, codex, cwd, 50000)
-	useState(b, state)
-	b.Setenv("CODEX_HOME", codex)
-	b.Setenv("CLAUDE_CONFIG_DIR", b.TempDir())
-	b.Setenv("GROK_HOME", b.TempDir())
-	b.Chdir(cwd)
-	stdout = io.Discard
-	defer func() { stdout = os.Stdout }()
-	if found, _ := findIn(cwd, "", nil); len(found) != 2500 {
-		b.Fatalf("found %d", len(found))
-	}
-	for b.Loop() {
-		if code, err := cmdComplete([]string{"--", "resume", ""}); code != 0 || err != nil {
-			b.Fatal(code, err)
-		}
 	}
 }

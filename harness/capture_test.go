@@ -31,7 +31,7 @@ func TestClaudeParseCapture(t *testing.T) {
 		{"crlf", claudeStart(uid, "startup") + "\r\n", uid},
 	}
 	for _, c := range cases {
-		if got := (Claude{}).ParseCapture([]byte(c.data), ""); got != c.want {
+		if got := (claudeA()).ParseCapture([]byte(c.data), ""); got != c.want {
 			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -65,14 +65,14 @@ func TestCodexParseCapture(t *testing.T) {
 		{"garbage", "\x00garbage\n" + codexNotify(main) + "\n{", main},
 	}
 	for _, c := range cases {
-		if got := (Codex{}).ParseCapture([]byte(c.data), home); got != c.want {
+		if got := (codexA()).ParseCapture([]byte(c.data), home); got != c.want {
 			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
 
 func TestGrokParseCapture(t *testing.T) {
-	if got := (Grok{}).ParseCapture([]byte(claudeStart(uid, "startup")), ""); got != "" {
+	if got := (grokA()).ParseCapture([]byte(claudeStart(uid, "startup")), ""); got != "" {
 		t.Errorf("grok has no capture channel, got %q", got)
 	}
 }

@@ -9,42 +9,43 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Claude is the harness for Claude Code. A bare command gets a pinned ID
-// (--session-id) and a settings overlay whose SessionStart hook copies each
-// payload into the capture file; the resume form gets only the overlay.
-type Claude struct{}
-
-// Name implements Harness.
-func (Claude) Name() string { return "claude" }
-
-// Home implements Harness: $CLAUDE_CONFIG_DIR, else $HOME/.claude.
-func (Claude) Home(getenv func(string) string) string {
-	return homeFrom(getenv, "CLAUDE_CONFIG_DIR", ".claude")
+// Claude Code. A bare command gets a pinned ID (--session-id) and a settings
+// overlay whose SessionStart hook copies each payload into the capture file;
+// the resume form gets only the overlay.
+var claudeSpec = &Spec{
+	Name:    "claude",
+	Display: "Claude Code",
+	HomeVar: "CLAUDE_CONFIG_DIR",
+	HomeDir: ".claude",
+	ID:      UUID,
+	Resume:  Spelling{Words: []string{"--resume"}},
+	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"},
+	Assets:  []Asset{{Name: claudeSettingsAsset, Mode: 0o600, Data: []byte(claudeSettings)}},
+	Proven:  []string{"2.1.197"},
 }
 
-// Detect implements Harness.
-func (Claude) Detect(args []string) (Form, bool) {
-	return detectArgs("claude", "--resume", args)
-}
+func init() { register(claudeSpec, claude{}) }
 
-// ResumeArgs implements Harness.
-func (Claude) ResumeArgs(id string) ([]string, error) {
-	return []string{"--resume", id}, CheckID(id)
-}
+type claude struct{}
 
-// Instrument implements Harness.
-func (Claude) Instrument(f Form, ns Namespace) (Instrumentation, error) {
-	settings := filepath.Join(ns.Dir, ClaudeSettingsAsset)
+// claudeSettingsAsset is the overlay's file name in a capture namespace.
+const claudeSettingsAsset = "claude-settings.json"
+
+// Instrument implements Behaviour.
+func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
+	settings := filepath.Join(run.Dir, claudeSettingsAsset)
 	if f.Resume != "" {
 		return Instrumentation{
 			Args:   []string{"--settings", settings},
-			Env:    ns.captureEnv(),
+			Env:    run.captureEnv(),
 			Pinned: f.Resume,
-		}, CheckID(f.Resume)
+		}, claudeSpec.CheckID(f.Resume)
 	}
-	id, err := ns.newID()
+	id, err := run.newID(claudeSpec.ID)
 	if err != nil {
 		return Instrumentation{}, err
 	}
@@ -55,23 +56,18 @@ func (Claude) Instrument(f Form, ns Namespace) (Instrumentation, error) {
 	}
 	return Instrumentation{
 		Args:   []string{"--session-id", id, "--settings", settings},
-		Env:    ns.captureEnv(),
+		Env:    run.captureEnv(),
 		Pinned: id,
 	}, nil
 }
 
-// ClaudeSettings is the settings overlay installed in each namespace: one
+// claudeSettings is the settings overlay installed in each namespace: one
 // SessionStart command hook that appends its stdin payload, newlines removed,
 // as one line to $FLEETCOM_CAPTURE_FILE. The file must be a regular file and
 // not a symlink, so a swapped-in FIFO never blocks Claude; the payload is
-// only ever data on a pipe, never shell text.
-func ClaudeSettings() []byte {
-	return []byte(claudeSettings)
-}
-
-// claudeSettings is written out rather than marshalled: it is the same for
-// every run, and encoding it cost a tenth of a millisecond of the shim's
-// start-up. TestClaudeSettingsHook decodes it and runs the hook.
+// only ever data on a pipe, never shell text. It is written out rather than
+// marshalled: it is the same for every run. TestClaudeSettingsHook decodes
+// it and runs the hook.
 const claudeSettings = `{
   "hooks": {
     "SessionStart": [
@@ -95,27 +91,27 @@ type claudePayload struct {
 	AgentID   json.RawMessage `json:"agent_id"`
 }
 
-// ParseCapture implements Harness: the latest SessionStart payload of the
+// ParseCapture implements Behaviour: the latest SessionStart payload of the
 // main conversation wins (a payload carrying agent_id is a subagent's).
-func (Claude) ParseCapture(data []byte, _ string) string {
+func (claude) ParseCapture(data []byte, _ string) string {
 	id := ""
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		var p claudePayload
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Event == "SessionStart" && p.AgentID == nil && ValidID(p.SessionID) {
+		if p.Event == "SessionStart" && p.AgentID == nil && safe.UUID(p.SessionID) {
 			id = p.SessionID
 		}
 	}
 	return id
 }
 
-var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}}
+var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: safe.UUID}
 
-// ScrapeExit implements Harness: the last `claude --resume <id>`, which
+// ScrapeExit implements Behaviour: the last `claude --resume <id>`, which
 // Claude prints under "Resume this session with:" at exit.
-func (Claude) ScrapeExit(tail []byte) string {
+func (claude) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, claudeHint.last)
 }
 
@@ -150,7 +146,7 @@ func ClaudeSlug(cwd string) string {
 // claudeTranscript finds the transcript of id: in cwd's project folder, else
 // the single projects/*/<id>.jsonl (long slugs are not always recomputable).
 func claudeTranscript(home, cwd, id string) (string, bool) {
-	if !ValidID(id) {
+	if !safe.UUID(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -217,9 +213,9 @@ func claudeConversation(path string) (claudeLine, bool) {
 	return found, ok
 }
 
-// Exists implements Harness: a transcript with at least one user or
+// Exists implements Behaviour: a transcript with at least one user or
 // assistant line.
-func (Claude) Exists(home, cwd, id string) bool {
+func (claude) Exists(home, cwd, id string) bool {
 	p, ok := claudeTranscript(home, cwd, id)
 	if !ok {
 		return false
@@ -228,9 +224,9 @@ func (Claude) Exists(home, cwd, id string) bool {
 	return ok
 }
 
-// Title implements Harness: the first user prompt that is neither metadata
+// Title implements Behaviour: the first user prompt that is neither metadata
 // nor a slash command's wrapper.
-func (Claude) Title(home, cwd, id string) string {
+func (claude) Title(home, cwd, id string) string {
 	p, ok := claudeTranscript(home, cwd, id)
 	if !ok {
 		return ""
@@ -279,10 +275,10 @@ func promptText(raw json.RawMessage) string {
 	return ""
 }
 
-// Correlate implements Harness: the single transcript in cwd's project folder
+// Correlate implements Behaviour: the single transcript in cwd's project folder
 // whose conversation began in this run (its first conversation line is not
 // older than the spawn) and that names cwd.
-func (Claude) Correlate(home, cwd string, spawn time.Time) string {
+func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	dir := filepath.Join(home, "projects", ClaudeSlug(cwd))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -291,7 +287,7 @@ func (Claude) Correlate(home, cwd string, spawn time.Time) string {
 	found := ""
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || !ValidID(id) {
+		if !ok || !safe.UUID(id) {
 			continue
 		}
 		fi, err := e.Info()

@@ -3,12 +3,13 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Claude keeps a directory's transcripts in one project folder named by its
@@ -80,14 +81,14 @@ func (h claudeHead) found(home, id, cwd string, mod time.Time) Found {
 
 // Discover implements Finder: the transcripts of cwd's project folders whose
 // conversation lines record cwd.
-func (Claude) Discover(home, cwd, _ string) ([]Found, error) {
+func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 	seen := map[string]bool{}
 	var out []Found
 	for _, dir := range claudeFolders(home, cwd) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-			if !ok || !ValidID(id) || !e.Type().IsRegular() || seen[id] {
+			if !ok || !safe.UUID(id) || !e.Type().IsRegular() || seen[id] {
 				continue
 			}
 			fi, err := e.Info()
@@ -95,7 +96,7 @@ func (Claude) Discover(home, cwd, _ string) ([]Found, error) {
 				continue
 			}
 			h := readClaudeHead(filepath.Join(dir, e.Name()))
-			if !h.ok || !sameDir(h.first.Cwd, cwd) {
+			if !h.ok || !safe.SameDir(h.first.Cwd, cwd) {
 				continue
 			}
 			seen[id] = true
@@ -108,8 +109,8 @@ func (Claude) Discover(home, cwd, _ string) ([]Found, error) {
 
 // Lookup implements Finder: the single projects/*/<id>.jsonl, which must hold
 // a conversation whose recorded cwd is a directory of that project folder.
-func (Claude) Lookup(home, id string) (Found, error) {
-	if err := CheckID(id); err != nil {
+func (claude) Lookup(home, id string) (Found, error) {
+	if err := claudeSpec.CheckID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
@@ -132,16 +133,16 @@ func (Claude) Lookup(home, id string) (Found, error) {
 	}
 	cwd := h.first.Cwd
 	folder := filepath.Base(filepath.Dir(path))
-	if !filepath.IsAbs(cwd) || !claudeFolderOf(folder, cwd) && !claudeFolderOf(folder, physicalOf(cwd)) {
+	if !filepath.IsAbs(cwd) || !claudeFolderOf(folder, cwd) && !claudeFolderOf(folder, safe.PhysicalOf(cwd)) {
 		return Found{}, refuse(ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
 	}
-	return h.found(home, id, physicalOf(cwd), modTime(path)), nil
+	return h.found(home, id, safe.PhysicalOf(cwd), modTime(path)), nil
 }
 
 // Check implements Finder: a transcript of id in dir's project folders with a
 // conversation line recording dir.
-func (c Claude) Check(home, dir, id string) error {
-	if err := CheckID(id); err != nil {
+func (c claude) Check(home, dir, id string) error {
+	if err := claudeSpec.CheckID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
 	var first error
@@ -154,7 +155,7 @@ func (c Claude) Check(home, dir, id string) error {
 		switch {
 		case !h.ok:
 			first = refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
-		case !sameDir(h.first.Cwd, dir):
+		case !safe.SameDir(h.first.Cwd, dir):
 			first = refuse(ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
 		default:
 			return nil
@@ -172,7 +173,7 @@ func (c Claude) Check(home, dir, id string) error {
 
 // Holders implements Finder: the interactive sessions whose
 // <home>/sessions/<pid>.json names id.
-func (Claude) Holders(home, id string) []int {
+func (claude) Holders(home, id string) []int {
 	dir := filepath.Join(home, "sessions")
 	entries, _ := os.ReadDir(dir)
 	var pids []int
@@ -216,20 +217,6 @@ func startedAt(pid int, procStart string) bool {
 
 // readSmallJSON decodes a regular file of at most 64 KiB.
 func readSmallJSON(path string, v any) bool {
-	f, err := openRegular(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 64<<10+1))
-	return err == nil && len(data) <= 64<<10 && json.Unmarshal(data, v) == nil
-}
-
-// physicalOf resolves the symlinks of a directory a tool recorded, keeping
-// it as recorded (cleaned) when it cannot be resolved.
-func physicalOf(dir string) string {
-	if p, err := filepath.EvalSymlinks(dir); err == nil {
-		return p
-	}
-	return filepath.Clean(dir)
+	data, err := safe.ReadFile(path, 64<<10, 0)
+	return err == nil && json.Unmarshal(data, v) == nil
 }

@@ -53,7 +53,7 @@ func TestClaudeDiscover(t *testing.T) {
 	writeFile(t, filepath.Join(folder, writing+".jsonl"), `{"type":"permission-mode","sessionId":"`+writing+`"}`+"\n"+
 		`{"type":"user","sessionId":"`+writing+`","cwd":"/x/a.b","message":{"content":"hal`)
 
-	found, err := Claude{}.Discover(home, dotted, "")
+	found, err := claudeA().Discover(home, dotted, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +65,11 @@ func TestClaudeDiscover(t *testing.T) {
 		time.Since(f.Modified) > time.Hour {
 		t.Errorf("found = %+v", f)
 	}
-	found, _ = Claude{}.Discover(home, dashed, "")
+	found, _ = claudeA().Discover(home, dashed, "")
 	if diff := cmp.Diff([]string{theirs}, ids(found)); diff != "" {
 		t.Errorf("Discover(%s) (-want +got):\n%s", dashed, diff)
 	}
-	if found, _ := (Claude{}).Discover(home, "/nowhere", ""); len(found) != 0 {
+	if found, _ := (claudeA()).Discover(home, "/nowhere", ""); len(found) != 0 {
 		t.Errorf("a directory without a project folder: %v", ids(found))
 	}
 }
@@ -89,18 +89,18 @@ func TestClaudeDiscoverLongSlug(t *testing.T) {
 	writeTranscriptAt(t, home, prefix+"-otherhash", sibling, yours, "sibling", time.Now())
 	writeTranscriptAt(t, home, prefix+"x-unrelated", long, mustID(t), "wrong prefix", time.Now())
 
-	found, _ := Claude{}.Discover(home, long, "")
+	found, _ := claudeA().Discover(home, long, "")
 	if diff := cmp.Diff([]string{mine}, ids(found)); diff != "" {
 		t.Fatalf("Discover (-want +got):\n%s", diff)
 	}
-	f, err := Claude{}.Lookup(home, mine)
+	f, err := claudeA().Lookup(home, mine)
 	if err != nil || f.Cwd != long {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := (Claude{}).Check(home, long, mine); err != nil {
+	if err := (claudeA()).Check(home, long, mine); err != nil {
 		t.Errorf("Check: %v", err)
 	}
-	if err := (Claude{}).Check(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
+	if err := (claudeA()).Check(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
 		t.Errorf("Check for the sibling: %v", err)
 	}
 }
@@ -119,7 +119,7 @@ func TestClaudeLookupAndCheck(t *testing.T) {
 	// A transcript whose recorded cwd its project folder is not named after.
 	writeTranscriptAt(t, home, ClaudeSlug("/x/a.b"), "/elsewhere", moved, "moved", time.Now())
 
-	h := Claude{}
+	h := claudeA()
 	f, err := h.Lookup(home, talked)
 	if err != nil || f.Cwd != real || f.Title != "hello" || f.Tool != "claude" || f.Home != home {
 		t.Errorf("Lookup(talked) = %+v, %v", f, err)
@@ -180,16 +180,16 @@ func TestClaudeHolders(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(sessions, "107.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]int{101}, Claude{}.Holders(home, id)); diff != "" {
+	if diff := cmp.Diff([]int{101}, claudeA().Holders(home, id)); diff != "" {
 		t.Errorf("Holders (-want +got):\n%s", diff)
 	}
-	if got := (Claude{}).Holders(t.TempDir(), id); len(got) != 0 {
+	if got := (claudeA()).Holders(t.TempDir(), id); len(got) != 0 {
 		t.Errorf("no sessions folder: %v", got)
 	}
 	// The real shape: an interactive session of this process.
 	self := mustID(t)
 	session(strconv.Itoa(os.Getpid())+".json", os.Getpid(), self)
-	if got := (Claude{}).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
+	if got := (claudeA()).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
 		t.Errorf("Holders(self) = %v", got)
 	}
 	// Claude 2.1.197 also records the process's start time; a file whose
@@ -203,7 +203,7 @@ func TestClaudeHolders(t *testing.T) {
 		sid := mustID(t)
 		writeFile(t, filepath.Join(sessions, strconv.Itoa(os.Getpid())+".json"),
 			jsonLine(t, map[string]any{"pid": os.Getpid(), "sessionId": sid, "procStart": procStart, "kind": "interactive"}))
-		if got := (Claude{}).Holders(home, sid); len(got) != want {
+		if got := (claudeA()).Holders(home, sid); len(got) != want {
 			t.Errorf("procStart %s: Holders = %v, want %d", procStart, got, want)
 		}
 	}

@@ -6,47 +6,60 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Codex is the harness for the Codex CLI. Codex picks its own thread ID, so
-// both accepted forms get a notify override instead of a pinned ID: after each
-// turn the notifier copies the JSON payload into the capture file.
-type Codex struct{}
-
-// Name implements Harness.
-func (Codex) Name() string { return "codex" }
-
-// Home implements Harness: $CODEX_HOME, else $HOME/.codex.
-func (Codex) Home(getenv func(string) string) string {
-	return homeFrom(getenv, "CODEX_HOME", ".codex")
+// The Codex CLI. Codex picks its own thread ID, so both accepted forms get a
+// notify override instead of a pinned ID: after each turn the notifier copies
+// the JSON payload into the capture file, then runs the user's own notifier.
+var codexSpec = &Spec{
+	Name:    "codex",
+	Display: "Codex",
+	HomeVar: "CODEX_HOME",
+	HomeDir: ".codex",
+	ID:      UUID,
+	Resume:  Spelling{Words: []string{"resume"}},
+	// resume, fork and exec are subcommands: bare words, which the second
+	// survival rule drops with the ID or prompt after them.
+	Dropped: []string{"--last"},
+	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: []byte(codexNotifyScript)}},
+	Proven:  []string{"0.171.0"},
 }
 
-// Detect implements Harness.
-func (Codex) Detect(args []string) (Form, bool) {
-	return detectArgs("codex", "resume", args)
-}
+func init() { register(codexSpec, codex{}) }
 
-// ResumeArgs implements Harness.
-func (Codex) ResumeArgs(id string) ([]string, error) {
-	return []string{"resume", id}, CheckID(id)
-}
+type codex struct{}
 
-// Instrument implements Harness. The override is a global option, placed
+// codexNotifyAsset is the notifier's file name in a capture namespace.
+const codexNotifyAsset = "codex-notify.sh"
+
+// Instrument implements Behaviour. The override is a global option, placed
 // before the resume subcommand. When the user's notify setting cannot be
 // carried exactly, nothing is injected and their route stays as configured.
-func (Codex) Instrument(f Form, ns Namespace) (Instrumentation, error) {
+func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
-		if err := CheckID(f.Resume); err != nil {
+		if err := codexSpec.CheckID(f.Resume); err != nil {
 			return Instrumentation{}, err
 		}
 	}
 	in := Instrumentation{Pinned: f.Resume}
-	if !ns.Notify.Inject || setsNotify(f.Options) {
+	if setsNotify(f.Options) {
 		return in, nil
 	}
-	in.Args = []string{"-c", CodexNotifyOverride(filepath.Join(ns.Dir, CodexNotifyAsset))}
-	in.Env = append(ns.captureEnv(), EnvNotifyChain+"="+CodexNotifyChainEnv(ns.Notify.Chain))
+	plan := CodexNotifyPlan(run.Home)
+	if !plan.Inject {
+		return in, nil
+	}
+	in.Args = []string{"-c", CodexNotifyOverride(filepath.Join(run.Dir, codexNotifyAsset))}
+	in.Env = append(run.captureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
 	return in, nil
+}
+
+// Diagnose implements Diagnoser: which notify case applies to the user.
+func (codex) Diagnose(home string) []Note {
+	plan := CodexNotifyPlan(home)
+	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}}
 }
 
 // setsNotify reports a user's own `-c notify=…` among launch options: theirs
@@ -105,17 +118,17 @@ type codexPayload struct {
 	ThreadID string `json:"thread-id"`
 }
 
-// ParseCapture implements Harness: the latest notified thread whose rollout
+// ParseCapture implements Behaviour: the latest notified thread whose rollout
 // exists and is not a subagent's. The TUI's first turn also notifies for a
 // title-generation side thread that never gets a rollout.
-func (Codex) ParseCapture(data []byte, home string) string {
+func (codex) ParseCapture(data []byte, home string) string {
 	var ids []string
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		var p codexPayload
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Type == "agent-turn-complete" && ValidID(p.ThreadID) {
+		if p.Type == "agent-turn-complete" && safe.UUID(p.ThreadID) {
 			ids = append(ids, p.ThreadID)
 		}
 	}
@@ -137,12 +150,12 @@ func (Codex) ParseCapture(data []byte, home string) string {
 // session, run:" or "To reconnect, run:" blocks, and the older
 // `codex resume, then select <name> (<id>)`.
 var (
-	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}}
-	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, id: lastParenID}
+	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: safe.UUID}
+	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: safe.UUID, id: lastParenID}
 )
 
-// ScrapeExit implements Harness: whichever of the two hint shapes comes last.
-func (Codex) ScrapeExit(tail []byte) string {
+// ScrapeExit implements Behaviour: whichever of the two hint shapes comes last.
+func (codex) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, func(text []byte) string {
 		id, at := codexHint.lastAt(text)
 		if old, oldAt := codexSelectHint.lastAt(text); oldAt > at {
@@ -155,16 +168,16 @@ func (Codex) ScrapeExit(tail []byte) string {
 // lastParenID reads the ID in the last parentheses of the line from p: the
 // selection name before it may hold anything but a line break, parentheses
 // included.
-func lastParenID(text []byte, p int) string {
+func lastParenID(text []byte, p int, valid func(string) bool) string {
 	line := text[p:]
 	if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
 		line = line[:nl]
 	}
 	j := bytes.LastIndexByte(line, '(')
-	if j < 0 || j+1+idLen >= len(line) || line[j+1+idLen] != ')' {
+	if j < 0 || j+1+safe.UUIDLen >= len(line) || line[j+1+safe.UUIDLen] != ')' {
 		return ""
 	}
-	if id := string(line[j+1 : j+1+idLen]); ValidID(id) {
+	if id := string(line[j+1 : j+1+safe.UUIDLen]); valid(id) {
 		return id
 	}
 	return ""

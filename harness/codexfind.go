@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Codex names a thread's directory only inside its rollout, on the
@@ -20,7 +22,7 @@ import (
 // Discover implements Finder: the rollouts whose session_meta names cwd and
 // that are not a subagent's. A title-generation side thread has no rollout,
 // so it is never found. When the index cannot be used, every rollout is read.
-func (Codex) Discover(home, cwd, index string) ([]Found, error) {
+func (codex) Discover(home, cwd, index string) ([]Found, error) {
 	var indexErr error
 	if index != "" {
 		found, complete, err := codexIndexed(home, cwd, index)
@@ -51,7 +53,7 @@ func codexScan(home, cwd string) []Found {
 	var out []Found
 	for rel, p := range probeRollouts(home, rels) {
 		id, _ := relID(rel)
-		if p.state != userThread || !sameDir(p.cwd, cwd) {
+		if p.state != userThread || !safe.SameDir(p.cwd, cwd) {
 			continue
 		}
 		if f, ok := codexFound(home, cwd, id, filepath.Join(root, filepath.FromSlash(rel))); ok {
@@ -69,7 +71,7 @@ func codexFound(home, cwd, id, p string) (Found, bool) {
 		return Found{}, false
 	}
 	f := Found{Tool: "codex", ID: id, Cwd: cwd, Home: home, Title: codexTitle(p), Modified: fi.ModTime()}
-	if ms, ok := idTime(id); ok {
+	if ms, ok := safe.UUIDTime(id); ok {
 		f.Started = time.UnixMilli(ms)
 	}
 	return f, true
@@ -77,7 +79,7 @@ func codexFound(home, cwd, id, p string) (Found, bool) {
 
 // Lookup implements Finder: the rollout of id, in the directory its
 // session_meta names.
-func (Codex) Lookup(home, id string) (Found, error) {
+func (codex) Lookup(home, id string) (Found, error) {
 	p, meta, err := codexUsers(home, id)
 	if err != nil {
 		return Found{}, err
@@ -85,7 +87,7 @@ func (Codex) Lookup(home, id string) (Found, error) {
 	if !filepath.IsAbs(meta.Payload.Cwd) {
 		return Found{}, refuse(ErrElsewhere, "codex rollout %s names no directory", p)
 	}
-	f, ok := codexFound(home, physicalOf(meta.Payload.Cwd), id, p)
+	f, ok := codexFound(home, safe.PhysicalOf(meta.Payload.Cwd), id, p)
 	if !ok {
 		return Found{}, refuse(ErrNoConversation, "codex rollout %s is gone", p)
 	}
@@ -93,12 +95,12 @@ func (Codex) Lookup(home, id string) (Found, error) {
 }
 
 // Check implements Finder: a user's rollout whose session_meta names dir.
-func (Codex) Check(home, dir, id string) error {
+func (codex) Check(home, dir, id string) error {
 	p, meta, err := codexUsers(home, id)
 	if err != nil {
 		return err
 	}
-	if !sameDir(meta.Payload.Cwd, dir) {
+	if !safe.SameDir(meta.Payload.Cwd, dir) {
 		return refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, dir)
 	}
 	return nil
@@ -106,7 +108,7 @@ func (Codex) Check(home, dir, id string) error {
 
 // codexUsers finds the rollout of a thread a user can resume.
 func codexUsers(home, id string) (string, codexMeta, error) {
-	if err := CheckID(id); err != nil {
+	if err := codexSpec.CheckID(id); err != nil {
 		return "", codexMeta{}, refuse(ErrNoConversation, "%v", err)
 	}
 	p, meta, ok := codexRollout(home, id)
@@ -120,7 +122,7 @@ func codexUsers(home, id string) (string, codexMeta, error) {
 }
 
 // Holders implements Finder: Codex keeps no record of running threads.
-func (Codex) Holders(string, string) []int { return nil }
+func (codex) Holders(string, string) []int { return nil }
 
 // readCodexMetaFast is readCodexMeta for scanning many rollouts. A real
 // session_meta line is some 20 KB, nearly all of it the model's base
@@ -263,7 +265,7 @@ func probeRollout(home, rel string, buf []byte) (codexProbe, []byte) {
 	if !ok {
 		return other, buf
 	}
-	f, err := openRegular(filepath.Join(home, "sessions", filepath.FromSlash(rel)))
+	f, err := safe.Open(filepath.Join(home, "sessions", filepath.FromSlash(rel)), 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return other, buf

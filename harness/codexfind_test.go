@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,7 +70,7 @@ func TestCodexDiscover(t *testing.T) {
 				index = t.TempDir()
 			}
 			want, partial := codexHome(t, home, cwd)
-			found, err := Codex{}.Discover(home, cwd, index)
+			found, err := codexA().Discover(home, cwd, index)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,21 +78,21 @@ func TestCodexDiscover(t *testing.T) {
 				t.Fatalf("Discover (-want +got):\n%s", diff)
 			}
 			f := found[1]
-			ms, _ := idTime(f.ID)
+			ms, _ := safe.UUIDTime(f.ID)
 			if f.Tool != "codex" || f.Cwd != cwd || f.Home != home || f.Title != "older task" ||
 				!f.Started.Equal(time.UnixMilli(ms)) || time.Since(f.Modified) < 46*time.Hour {
 				t.Errorf("found = %+v", f)
 			}
 			// Once its first line is complete, the rollout is a conversation.
 			completeRollout(t, home, partial, cwd)
-			found, _ = Codex{}.Discover(home, cwd, index)
+			found, _ = codexA().Discover(home, cwd, index)
 			if diff := cmp.Diff(append([]string{partial}, want...), ids(found)); diff != "" {
 				t.Fatalf("after the first line was written (-want +got):\n%s", diff)
 			}
 			if found[0].Title != "finished writing" {
 				t.Errorf("title = %q", found[0].Title)
 			}
-			if found, _ := (Codex{}).Discover(home, "/nowhere", index); len(found) != 0 {
+			if found, _ := (codexA()).Discover(home, "/nowhere", index); len(found) != 0 {
 				t.Errorf("another directory: %v", ids(found))
 			}
 		})
@@ -107,7 +108,7 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 	id := v7At(time.Now())
 	writeRollout(t, home, id, link, false, "through a link")
 	for _, index := range []string{"", index} {
-		found, _ := Codex{}.Discover(home, real, index)
+		found, _ := codexA().Discover(home, real, index)
 		if diff := cmp.Diff([]string{id}, ids(found)); diff != "" {
 			t.Errorf("index %q (-want +got):\n%s", index, diff)
 		}
@@ -121,7 +122,7 @@ func TestCodexLookupAndCheck(t *testing.T) {
 	writeRollout(t, home, user, cwd, false, "look me up")
 	sub := v7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, sub, cwd, true, "")
-	h := Codex{}
+	h := codexA()
 	f, err := h.Lookup(home, user)
 	if err != nil || f.Cwd != cwd || f.Title != "look me up" || f.Tool != "codex" {
 		t.Errorf("Lookup = %+v, %v", f, err)
@@ -153,17 +154,6 @@ func TestCodexLookupAndCheck(t *testing.T) {
 	}
 }
 
-func TestFinderFor(t *testing.T) {
-	for _, h := range Tools() {
-		if _, ok := FinderFor(h.Name()); !ok {
-			t.Errorf("%s has no finder", h.Name())
-		}
-	}
-	if _, ok := FinderFor("gemini"); ok {
-		t.Error("an unknown tool has a finder")
-	}
-}
-
 // metaLines are session_meta first lines in the shapes Codex writes and a few
 // it does not, with the base instructions that make real ones long.
 func metaLines(id string) []string {
@@ -184,8 +174,7 @@ func metaLines(id string) []string {
 }
 
 func mustIDPlain() string {
-	id, _ := NewID()
-	return id
+	return safe.NewUUID()
 }
 
 func TestReadCodexMetaFast(t *testing.T) {

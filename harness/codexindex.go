@@ -10,10 +10,11 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The Codex rollout index. Codex files rollouts by day, not by directory, so
@@ -40,7 +41,7 @@ import (
 // index, which is rebuilt. Files are replaced by rename, shards before month
 // files before days, and every step is idempotent, so a killed update leaves
 // a state the next one completes. Nothing read back is trusted for an ID:
-// names pass rolloutID (and so ValidID) again and each rollout is stat'ed.
+// names pass rolloutID (and so the UUID grammar) again and each rollout is stat'ed.
 
 const (
 	indexMagic = "fleetcom-codex-index 1"
@@ -89,13 +90,13 @@ func codexIndexed(home, cwd, indexDir string) (found []Found, complete bool, err
 	if err != nil {
 		return nil, false, err
 	}
-	dir := filepath.Join(indexDir, dirKey(home))
+	dir := filepath.Join(indexDir, safe.PathKey(home))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, false, fmt.Errorf("codex index: %w", err)
 	}
-	unlock, err := lockIndex(filepath.Join(dir, "lock"))
+	unlock, err := safe.Lock(filepath.Join(dir, "lock"), indexLockWait)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("codex index: %w", err)
 	}
 	defer unlock()
 	for attempt := 0; ; attempt++ {
@@ -264,8 +265,8 @@ func (ix *codexIndex) apply(rel string, p codexProbe) string {
 	}
 	ck, ok := ix.keys[p.cwd]
 	if !ok {
-		ck.phys = physicalOf(p.cwd)
-		ck.key = dirKey(ck.phys)
+		ck.phys = safe.PhysicalOf(p.cwd)
+		ck.key = safe.PathKey(ck.phys)
 		ix.keys[p.cwd] = ck
 	}
 	key := ck.key
@@ -305,7 +306,7 @@ func (ix *codexIndex) removeEntry(key, rel string) {
 // and spread over the CPUs, as on a lookup of thousands of rollouts they are
 // most of the cost.
 func (ix *codexIndex) query(cwd string) ([]Found, error) {
-	key := dirKey(cwd)
+	key := safe.PathKey(cwd)
 	s, err := ix.shard(key)
 	if err != nil || s.cwd != cwd {
 		return nil, err
@@ -348,7 +349,7 @@ func (ix *codexIndex) query(cwd string) ([]Found, error) {
 			ix.shardDirty[key] = true
 		}
 		f := Found{Tool: "codex", ID: id, Cwd: cwd, Home: ix.home, Title: e.title, Modified: time.Unix(st.Mtim.Unix())}
-		if ms, ok := idTime(id); ok {
+		if ms, ok := safe.UUIDTime(id); ok {
 			f.Started = time.UnixMilli(ms)
 		}
 		out = append(out, f)
@@ -395,22 +396,6 @@ func relID(rel string) (string, bool) {
 	return rolloutID(name)
 }
 
-// lockIndex holds an exclusive flock until the returned function is called;
-// the kernel drops it if the holder dies.
-func lockIndex(p string) (func(), error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("codex index: %w", err)
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("codex index: lock: %w", err)
-	}
-	return func() { f.Close() }, nil
-}
+// indexLockWait bounds a wait for another process's index update; past it
+// the caller reads the rollouts without the index.
+const indexLockWait = 5 * time.Second

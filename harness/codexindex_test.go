@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,7 +38,7 @@ func settle(t testing.TB, home string) {
 
 func discoverIDs(t *testing.T, home, cwd, index string) []string {
 	t.Helper()
-	found, err := Codex{}.Discover(home, cwd, index)
+	found, err := codexA().Discover(home, cwd, index)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -107,7 +108,7 @@ func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	p := writeRollout(t, home, fresh, cwd, false, "")
 	age(t, p, time.Hour)
 	settle(t, home)
-	found, _ := Codex{}.Discover(home, cwd, index)
+	found, _ := codexA().Discover(home, cwd, index)
 	if diff := cmp.Diff([]string{fresh, old}, ids(found)); diff != "" || found[0].Title != "" || found[1].Title != "old" {
 		t.Fatalf("first: %+v", found)
 	}
@@ -116,7 +117,7 @@ func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	f.Close()
 	age(t, p, 2*time.Hour)
 	age(t, mustGlob(t, home, old), 0) // resumed: written just now
-	found, _ = Codex{}.Discover(home, cwd, index)
+	found, _ = codexA().Discover(home, cwd, index)
 	if diff := cmp.Diff([]string{old, fresh}, ids(found)); diff != "" || found[1].Title != "now titled" {
 		t.Fatalf("after: %+v", found)
 	}
@@ -142,8 +143,8 @@ func TestCodexIndexDamage(t *testing.T) {
 	home, cwd := physDir(t), physDir(t)
 	want, _ := codexHome(t, home, cwd)
 	settle(t, home)
-	root := func(index string) string { return filepath.Join(index, dirKey(home)) }
-	shard := func(index string) string { return filepath.Join(root(index), "cwd", dirKey(cwd)) }
+	root := func(index string) string { return filepath.Join(index, safe.PathKey(home)) }
+	shard := func(index string) string { return filepath.Join(root(index), "cwd", safe.PathKey(cwd)) }
 	rewrite := func(path string, f func(string) string) {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -210,7 +211,7 @@ func TestCodexIndexConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			found, err := Codex{}.Discover(home, cwd, index)
+			found, err := codexA().Discover(home, cwd, index)
 			if err != nil || !cmp.Equal(want, ids(found)) {
 				errs <- fmt.Sprintf("%v %v", ids(found), err)
 			}
@@ -245,7 +246,7 @@ func TestCodexIndexSweeps(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	writeRollout(t, home, v7At(time.Now()), cwd, false, "x")
 	discoverIDs(t, home, cwd, index)
-	root := filepath.Join(index, dirKey(home))
+	root := filepath.Join(index, safe.PathKey(home))
 	old, young := filepath.Join(root, ".tmp-old"), filepath.Join(root, ".tmp-young")
 	writeFile(t, old, "x")
 	writeFile(t, young, "x")
@@ -266,7 +267,7 @@ func TestCodexIndexUnusable(t *testing.T) {
 	want, _ := codexHome(t, home, cwd)
 	blocker := filepath.Join(physDir(t), "file")
 	writeFile(t, blocker, "not a directory")
-	found, err := Codex{}.Discover(home, cwd, filepath.Join(blocker, "index"))
+	found, err := codexA().Discover(home, cwd, filepath.Join(blocker, "index"))
 	if err == nil {
 		t.Error("an unusable index was not reported")
 	}
@@ -339,7 +340,7 @@ func BenchmarkCodexDiscover(b *testing.B) {
 func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 	index, emptyIndex := physDir(b), physDir(b)
 	discover := func(home, index string, min int) {
-		found, err := Codex{}.Discover(home, cwd, index)
+		found, err := codexA().Discover(home, cwd, index)
 		if err != nil || len(found) < min {
 			b.Fatalf("found %d, %v", len(found), err)
 		}

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The on-disk form of the Codex rollout index (see codexindex.go): plain
@@ -20,12 +21,6 @@ import (
 
 // maxIndexFile bounds what is read of one index file.
 const maxIndexFile = 64 << 20
-
-// dirKey names an index file after a path without its syntax.
-func dirKey(p string) string {
-	sum := sha256.Sum256([]byte(p))
-	return hex.EncodeToString(sum[:16])
-}
 
 func validKey(k string) bool {
 	_, err := hex.DecodeString(k)
@@ -248,7 +243,7 @@ func (ix *codexIndex) wipe() {
 // of its header and its lines. A missing file wraps os.ErrNotExist; anything
 // that does not parse is errIndexDamaged.
 func readIndexFile(p, kind string) (string, []string, error) {
-	f, err := openRegular(p)
+	f, err := safe.Open(p, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", nil, err

@@ -1,19 +1,20 @@
 package harness
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 //go:embed codex-notify.sh
@@ -35,13 +36,16 @@ type NotifyPlan struct {
 	Case   string   // one lowercase line for `fleetcom doctor`
 }
 
-// CodexNotifyScript returns the notifier script the shim installs as
-// codex-notify.sh in its runtime namespace.
-func CodexNotifyScript() []byte { return []byte(codexNotifyScript) }
-
-// CodexNotifyChainEnv encodes a chain for FLEETCOM_NOTIFY_CHAIN, which the
+// codexNotifyChainEnv encodes a chain for FLEETCOM_NOTIFY_CHAIN, which the
 // script splits on newlines.
-func CodexNotifyChainEnv(chain []string) string { return strings.Join(chain, "\n") }
+func codexNotifyChainEnv(chain []string) string { return strings.Join(chain, "\n") }
+
+// utf8BOM may open a TOML file; Codex's reader skips it, and so does this.
+var utf8BOM = []byte("\ufeff")
+
+// codexNotifyMaxDepth bounds how deep the config may nest before it is
+// decoded: real configs nest three or four levels.
+const codexNotifyMaxDepth = 64
 
 // CodexNotifyPlan decides, from <home>/config.toml, whether fleetcom's notifier
 // can be injected without changing where the user's own notifications go.
@@ -49,37 +53,16 @@ func CodexNotifyPlan(home string) NotifyPlan {
 	if home == "" {
 		return notifyRefuse("codex home is unknown")
 	}
-	f, err := notifyOpen(filepath.Join(home, "config.toml"))
+	data, err := safe.ReadFile(filepath.Join(home, "config.toml"), codexNotifyMaxConfig, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return NotifyPlan{Inject: true, Case: codexNotifyNone}
+	case errors.Is(err, safe.ErrTooLarge):
+		return notifyRefuse("config.toml is larger than 4 mib")
 	case err != nil:
 		return notifyRefuse("config.toml is not a readable regular file")
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, codexNotifyMaxConfig+1))
-	switch {
-	case err != nil:
-		return notifyRefuse("config.toml cannot be read")
-	case len(data) > codexNotifyMaxConfig:
-		return notifyRefuse("config.toml is larger than 4 mib")
-	}
 	return notifyPlanFromConfig(data)
-}
-
-// notifyOpen opens a regular file without ever blocking: the open itself is
-// non-blocking, so a FIFO cannot stall the shim, and the type is checked on the
-// opened file, so nothing can be swapped in between the check and the read.
-func notifyOpen(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, errors.New("not a regular file")
-	}
-	return f, nil
 }
 
 // notifyPlanFromConfig is the decision over the bytes of config.toml.
@@ -90,33 +73,32 @@ func notifyOpen(path string) (*os.File, error) {
 // never accepts), so following the old rule costs nothing there: codex exits
 // with its own error whatever is injected.
 func notifyPlanFromConfig(data []byte) NotifyPlan {
+	if safe.TOMLDepth(data, codexNotifyMaxDepth) != nil {
+		return notifyRefuse(fmt.Sprintf("config.toml nests deeper than %d levels", codexNotifyMaxDepth))
+	}
 	var doc map[string]any
-	md, err := toml.Decode(string(data), &doc)
-	if err != nil {
+	if err := toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc); err != nil {
 		return notifyRefuse("config.toml is not valid toml")
 	}
 	path, where := []string{"notify"}, "config.toml"
-	if md.IsDefined("profile") {
-		name, ok := doc["profile"].(string)
+	if p, defined := doc["profile"]; defined {
+		name, ok := p.(string)
 		if !ok {
 			return notifyRefuse("profile in config.toml is not a string")
 		}
-		// Type is empty for tables only implied by a dotted key, so the
-		// decoded value says whether the profile is a table.
-		if _, ok := notifyLookup(doc, "profiles", name).(map[string]any); !ok {
+		profile, ok := notifyLookup(doc, "profiles", name).(map[string]any)
+		if !ok {
 			return notifyRefuse(fmt.Sprintf("selected profile %q is not a table in config.toml", name))
 		}
-		if md.IsDefined("profiles", name, "notify") {
+		if _, ok := profile["notify"]; ok {
 			path, where = []string{"profiles", name, "notify"}, fmt.Sprintf("profile %q", name)
 		}
 	}
-	if !md.IsDefined(path...) {
+	value := notifyLookup(doc, path...)
+	if value == nil {
 		return NotifyPlan{Inject: true, Case: codexNotifyNone}
 	}
-	chain, why := []string(nil), "not an array"
-	if md.Type(path...) == "Array" {
-		chain, why = notifyChainValue(notifyLookup(doc, path...))
-	}
+	chain, why := notifyChainValue(value)
 	if why == "" && !notifyOneLine(data, path) {
 		why = "not a one-line array"
 	}
@@ -149,8 +131,11 @@ func notifyLookup(v any, path ...string) any {
 // the split and is started by exec, so empty elements, newlines, NULs and a
 // program name exec would read as an option cannot make the trip.
 func notifyChainValue(v any) ([]string, string) {
-	arr, _ := v.([]any)
-	if len(arr) == 0 {
+	arr, ok := v.([]any)
+	switch {
+	case !ok:
+		return nil, "not an array"
+	case len(arr) == 0:
 		return nil, "an empty array"
 	}
 	chain := make([]string, 0, len(arr))
@@ -175,7 +160,7 @@ func notifyChainValue(v any) ([]string, string) {
 // notifyIsFleetcom reports whether prog is a copy of fleetcom's notifier, which
 // must not be chained: it would be handed the chain and run it again.
 func notifyIsFleetcom(prog string) bool {
-	if filepath.Base(prog) != CodexNotifyAsset {
+	if filepath.Base(prog) != codexNotifyAsset {
 		return false
 	}
 	path := prog
@@ -186,7 +171,7 @@ func notifyIsFleetcom(prog string) bool {
 		}
 		path = p
 	}
-	if f, err := notifyOpen(path); err == nil {
+	if f, err := safe.Open(path, 0); err == nil {
 		defer f.Close()
 		head := make([]byte, 512)
 		n, _ := io.ReadFull(f, head)
@@ -438,7 +423,7 @@ func notifyUnquote(tok string) (string, error) {
 		return tok[1 : len(tok)-1], nil
 	}
 	var v map[string]any
-	if _, err := toml.Decode("k = "+tok, &v); err != nil {
+	if err := toml.Unmarshal([]byte("k = "+tok), &v); err != nil {
 		return "", errNotifyScan
 	}
 	k, ok := v["k"].(string)

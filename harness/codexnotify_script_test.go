@@ -55,7 +55,7 @@ func notifyForShells(t *testing.T, f func(t *testing.T, r *notifyRig)) {
 			}
 			base := t.TempDir()
 			r := &notifyRig{sh: sh, base: base, ns: filepath.Join(base, "4242-ns dir"), work: filepath.Join(base, "work")}
-			r.script = notifyFile(t, filepath.Join(r.ns, CodexNotifyAsset), CodexNotifyScript())
+			r.script = notifyFile(t, filepath.Join(r.ns, codexNotifyAsset), []byte(codexNotifyScript))
 			r.capture = notifyFile(t, filepath.Join(r.ns, "task 1-1.json"), nil)
 			r.recorder = notifyFile(t, filepath.Join(base, `rec 'q" $x`, "record *.sh"), []byte(notifyRecorder))
 			notifyFile(t, filepath.Join(r.work, "a.txt"), nil)
@@ -111,7 +111,7 @@ func (r *notifyRig) runAll(t *testing.T, env []string, args ...string) {
 }
 
 func (r *notifyRig) env(chain ...string) []string {
-	return []string{"FLEETCOM_CAPTURE_FILE=" + r.capture, "FLEETCOM_NOTIFY_CHAIN=" + CodexNotifyChainEnv(chain)}
+	return []string{"FLEETCOM_CAPTURE_FILE=" + r.capture, "FLEETCOM_NOTIFY_CHAIN=" + codexNotifyChainEnv(chain)}
 }
 
 // captured returns the capture file's lines, failing unless each is whole.
@@ -262,7 +262,7 @@ func TestCodexNotifyScriptCaptureGuards(t *testing.T) {
 // a chain that leads back to fleetcom's notifier runs it at most once more.
 func TestCodexNotifyScriptLoops(t *testing.T) {
 	counting := func(marker bool) []byte {
-		s := strings.Replace(string(CodexNotifyScript()), codexNotifyMarker+"\n",
+		s := strings.Replace(string([]byte(codexNotifyScript)), codexNotifyMarker+"\n",
 			codexNotifyMarker+"\nprintf x >>\"$NOTIFY_RAN\"\n", 1)
 		if !marker {
 			s = strings.Replace(s, codexNotifyMarker, "# someone else's notifier", 1)
@@ -276,7 +276,7 @@ func TestCodexNotifyScriptLoops(t *testing.T) {
 	}{
 		{"itself", []string{"@self"}, "x"},
 		{"another marked copy", []string{"@marked"}, "x"},
-		{"marked copy found on PATH", []string{CodexNotifyAsset}, "x"},
+		{"marked copy found on PATH", []string{codexNotifyAsset}, "x"},
 		{"unmarked copy", []string{"@unmarked"}, "xx"},
 		{"unmarked copy through sh", []string{"/bin/sh", "@unmarked"}, "xx"},
 		{"program that looks like an option", []string{"-x"}, "x"},
@@ -286,7 +286,7 @@ func TestCodexNotifyScriptLoops(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			notifyForShells(t, func(t *testing.T, r *notifyRig) {
 				notifyFile(t, r.script, counting(true))
-				marked := notifyFile(t, filepath.Join(r.base, "path", CodexNotifyAsset), counting(true))
+				marked := notifyFile(t, filepath.Join(r.base, "path", codexNotifyAsset), counting(true))
 				unmarked := notifyFile(t, filepath.Join(r.base, "other", "notify.sh"), counting(false))
 				at := strings.NewReplacer("@self", r.script, "@marked", marked, "@unmarked", unmarked)
 				var chain []string

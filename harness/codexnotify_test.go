@@ -201,13 +201,13 @@ func TestCodexNotifyPlanFleetcomNotifier(t *testing.T) {
 		body      []byte // nil: no file there; "fifo": a FIFO
 		chained   bool
 	}{
-		{"installed copy", "anywhere/" + CodexNotifyAsset, CodexNotifyScript(), false},
-		{"missing from a namespace", "4242-9f8e7d6c/" + CodexNotifyAsset, nil, false},
-		{"fifo in a namespace", "77-abc/" + CodexNotifyAsset, []byte("fifo"), false},
-		{"missing elsewhere", "bin/" + CodexNotifyAsset, nil, true},
-		{"missing from a directory not shaped like a namespace", "4242-/" + CodexNotifyAsset, nil, true},
-		{"user's own script of that name", "mine/" + CodexNotifyAsset, []byte("#!/bin/sh\necho hi\n"), true},
-		{"marker under another name", "x/notify.sh", CodexNotifyScript(), true},
+		{"installed copy", "anywhere/" + codexNotifyAsset, []byte(codexNotifyScript), false},
+		{"missing from a namespace", "4242-9f8e7d6c/" + codexNotifyAsset, nil, false},
+		{"fifo in a namespace", "77-abc/" + codexNotifyAsset, []byte("fifo"), false},
+		{"missing elsewhere", "bin/" + codexNotifyAsset, nil, true},
+		{"missing from a directory not shaped like a namespace", "4242-/" + codexNotifyAsset, nil, true},
+		{"user's own script of that name", "mine/" + codexNotifyAsset, []byte("#!/bin/sh\necho hi\n"), true},
+		{"marker under another name", "x/notify.sh", []byte(codexNotifyScript), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -229,15 +229,15 @@ func TestCodexNotifyPlanFleetcomNotifier(t *testing.T) {
 }
 
 func TestCodexNotifyScriptAndChainEnv(t *testing.T) {
-	if got := CodexNotifyChainEnv([]string{"/a b/c", "$HOME", "*"}); got != "/a b/c\n$HOME\n*" {
+	if got := codexNotifyChainEnv([]string{"/a b/c", "$HOME", "*"}); got != "/a b/c\n$HOME\n*" {
 		t.Errorf("CodexNotifyChainEnv = %q", got)
 	}
-	script := CodexNotifyScript()
+	script := []byte(codexNotifyScript)
 	head := strings.Split(string(script[:min(512, len(script))]), "\n")
 	if head[0] != "#!/bin/sh" || !slices.Contains(head, codexNotifyMarker) {
 		t.Errorf("script lacks a /bin/sh shebang or the marker %q in its first 512 bytes", codexNotifyMarker)
 	}
-	if script[0] = 'X'; CodexNotifyScript()[0] != '#' {
+	if script[0] = 'X'; []byte(codexNotifyScript)[0] != '#' {
 		t.Errorf("CodexNotifyScript returned shared memory")
 	}
 }
@@ -266,7 +266,7 @@ func FuzzCodexNotifyPlan(f *testing.F) {
 			if strings.HasPrefix(p.Chain[0], "-") {
 				t.Fatalf("chain program %q starts with '-'", p.Chain[0])
 			}
-			if diff := cmp.Diff(p.Chain, strings.Split(CodexNotifyChainEnv(p.Chain), "\n")); diff != "" {
+			if diff := cmp.Diff(p.Chain, strings.Split(codexNotifyChainEnv(p.Chain), "\n")); diff != "" {
 				t.Fatalf("chain does not round-trip (-want +got):\n%s", diff)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Codex keeps one rollout per thread under sessions/YYYY/MM/DD/, dated in
@@ -40,11 +42,11 @@ func (m codexMeta) subagent() bool {
 // rolloutID returns the ID in a rollout file name.
 func rolloutID(name string) (string, bool) {
 	rest, ok := strings.CutSuffix(name, ".jsonl")
-	if !ok || !strings.HasPrefix(rest, "rollout-") || len(rest) < len("rollout-")+idLen+1 {
+	if !ok || !strings.HasPrefix(rest, "rollout-") || len(rest) < len("rollout-")+safe.UUIDLen+1 {
 		return "", false
 	}
-	id := rest[len(rest)-idLen:]
-	if rest[len(rest)-idLen-1] != '-' || !ValidID(id) {
+	id := rest[len(rest)-safe.UUIDLen:]
+	if rest[len(rest)-safe.UUIDLen-1] != '-' || !safe.UUID(id) {
 		return "", false
 	}
 	return id, true
@@ -79,7 +81,7 @@ func dayDir(home string, day time.Time) string {
 
 // codexRollout finds the rollout of id and reads its session_meta.
 func codexRollout(home, id string) (string, codexMeta, bool) {
-	if !ValidID(id) {
+	if !safe.UUID(id) {
 		return "", codexMeta{}, false
 	}
 	suffix := "-" + id + ".jsonl"
@@ -87,7 +89,7 @@ func codexRollout(home, id string) (string, codexMeta, bool) {
 		m, ok := readCodexMeta(path, id)
 		return path, m, ok
 	}
-	if ms, ok := idTime(id); ok {
+	if ms, ok := safe.UUIDTime(id); ok {
 		// The directory is the local date of creation; one day either side of
 		// the UTC date covers every time zone.
 		day := time.UnixMilli(ms).UTC()
@@ -123,8 +125,8 @@ func codexRollout(home, id string) (string, codexMeta, bool) {
 	return path, meta, found
 }
 
-// Exists implements Harness: a rollout for the ID.
-func (Codex) Exists(home, _ string, id string) bool {
+// Exists implements Behaviour: a rollout for the ID.
+func (codex) Exists(home, _ string, id string) bool {
 	_, _, ok := codexRollout(home, id)
 	return ok
 }
@@ -134,11 +136,11 @@ type scanStats struct {
 	Dirs, Entries, Opened int
 }
 
-// Correlate implements Harness: the single rollout in the day directories
+// Correlate implements Behaviour: the single rollout in the day directories
 // around spawn (its UTC date ±2 days, as directories are local dates) whose
 // v7 timestamp falls in the 30 s after spawn, whose session_meta names cwd,
 // and which is not a subagent's.
-func (Codex) Correlate(home, cwd string, spawn time.Time) string {
+func (codex) Correlate(home, cwd string, spawn time.Time) string {
 	id, _ := codexCorrelate(home, cwd, spawn)
 	return id
 }
@@ -161,13 +163,13 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 			if !ok || !e.Type().IsRegular() {
 				continue
 			}
-			ms, ok := idTime(id)
+			ms, ok := safe.UUIDTime(id)
 			if !ok || ms < from || ms > to {
 				continue
 			}
 			st.Opened++
 			m, ok := readCodexMeta(filepath.Join(dir, e.Name()), id)
-			if !ok || m.subagent() || !sameDir(m.Payload.Cwd, cwd) {
+			if !ok || m.subagent() || !safe.SameDir(m.Payload.Cwd, cwd) {
 				continue
 			}
 			if found != "" && found != id {
@@ -177,18 +179,6 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 		}
 	}
 	return found, st
-}
-
-// sameDir compares a directory recorded by a tool with a physical one.
-func sameDir(recorded, physical string) bool {
-	if recorded == "" {
-		return false
-	}
-	if recorded == physical {
-		return true
-	}
-	r, err := filepath.EvalSymlinks(recorded)
-	return err == nil && r == physical
 }
 
 // codexLine is the part of a rollout line the title reader needs.
@@ -202,9 +192,9 @@ type codexLine struct {
 	} `json:"payload"`
 }
 
-// Title implements Harness: the first user message event, else the first
+// Title implements Behaviour: the first user message event, else the first
 // user message item that is not injected context (those start with '<').
-func (Codex) Title(home, _ string, id string) string {
+func (codex) Title(home, _ string, id string) string {
 	path, _, ok := codexRollout(home, id)
 	if !ok {
 		return ""

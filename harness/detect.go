@@ -1,6 +1,10 @@
 package harness
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
 
 // The accepted command boundary is deliberately narrow: a bare program word,
 // or the program word followed by the tool's resume spelling and one ID as
@@ -8,25 +12,13 @@ import "strings"
 // subcommands, shell syntax) is opaque, so instrumentation can never bind to a
 // different command than the one that was recognised.
 
-// detectArgs is the argv form shared by every harness: args are what follows
-// the program word, already unquoted by the caller's shell.
-func detectArgs(tool, resumeWord string, args []string) (Form, bool) {
-	switch {
-	case len(args) == 0:
-		return Form{Tool: tool}, true
-	case len(args) == 2 && args[0] == resumeWord && ValidID(args[1]):
-		return Form{Tool: tool, Resume: args[1]}, true
-	}
-	return Form{}, false
-}
-
 // DetectArgv classifies a shim's argv. The program word is argv[0] as the
 // shim received it; its basename must be the tool's name.
-func DetectArgv(h Harness, argv []string) (Form, bool) {
-	if len(argv) == 0 || baseName(argv[0]) != h.Name() {
+func DetectArgv(a Agent, argv []string) (Form, bool) {
+	if len(argv) == 0 || baseName(argv[0]) != a.Name {
 		return Form{}, false
 	}
-	f, ok := h.Detect(argv[1:])
+	f, ok := a.Detect(argv[1:])
 	if !ok {
 		return Form{}, false
 	}
@@ -38,26 +30,26 @@ func DetectArgv(h Harness, argv []string) (Form, bool) {
 // Words are separated by spaces only. The program word may be a path whose
 // last element is a tool's name and which holds no shell syntax; a resume ID
 // is the final word, bare or in single quotes.
-func DetectCommand(s string) (Harness, Form, bool) {
+func DetectCommand(s string) (Agent, Form, bool) {
 	words, ends := splitSpaces(s)
-	if len(words) == 0 || !safeProgram(words[0]) {
-		return nil, Form{}, false
+	if len(words) == 0 || !safe.Program(words[0]) {
+		return Agent{}, Form{}, false
 	}
-	h, ok := ByName(baseName(words[0]))
+	a, ok := Lookup(baseName(words[0]))
 	if !ok {
-		return nil, Form{}, false
+		return Agent{}, Form{}, false
 	}
 	args := words[1:]
-	if len(args) == 2 {
-		args = []string{args[0], unquoteID(args[1])}
+	if len(args) > 0 {
+		args[len(args)-1] = unquoteID(args[len(args)-1])
 	}
-	f, ok := h.Detect(args)
+	f, ok := a.Detect(args)
 	if !ok {
-		return nil, Form{}, false
+		return Agent{}, Form{}, false
 	}
 	f.Program = words[0]
 	f.end = ends[0]
-	return h, f, true
+	return a, f, true
 }
 
 // InstrumentCommand inserts an accepted command string's instrumentation
@@ -71,7 +63,7 @@ func InstrumentCommand(s string, f Form, in Instrumentation) string {
 	b.WriteString(s[:f.end])
 	for _, a := range in.Args {
 		b.WriteByte(' ')
-		b.WriteString(Quote(a))
+		b.WriteString(safe.Quote(a))
 	}
 	b.WriteString(s[f.end:])
 	return b.String()
@@ -97,37 +89,14 @@ func splitSpaces(s string) (words []string, ends []int) {
 	return words, ends
 }
 
-// unquoteID removes one pair of single quotes around an ID; anything else is
-// returned unchanged (and then fails validation if it is not a bare ID).
+// unquoteID removes one pair of single quotes around the last word; anything
+// else is returned unchanged (and then fails the grammar if it is not a bare
+// ID). Nothing inside the quotes is unescaped: an ID never needs it.
 func unquoteID(w string) string {
-	if len(w) == idLen+2 && w[0] == '\'' && w[len(w)-1] == '\'' {
+	if len(w) >= 2 && w[0] == '\'' && w[len(w)-1] == '\'' {
 		return w[1 : len(w)-1]
 	}
 	return w
-}
-
-// safeProgram reports whether a program word holds nothing a shell would
-// interpret: letters, digits and / . _ + - only, and no trailing slash.
-func safeProgram(w string) bool {
-	if w == "" || w[len(w)-1] == '/' {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		if !safeByte(w[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func safeByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	case c == '/', c == '.', c == '_', c == '+', c == '-':
-		return true
-	}
-	return false
 }
 
 // baseName is the last slash-separated element of a program word.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 const uid = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
@@ -30,8 +32,8 @@ func TestValidID(t *testing.T) {
 		"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4\x00": false,
 	}
 	for in, want := range cases {
-		if got := ValidID(in); got != want {
-			t.Errorf("ValidID(%q) = %v, want %v", in, got, want)
+		if got := safe.UUID(in); got != want {
+			t.Errorf("safe.UUID(%q) = %v, want %v", in, got, want)
 		}
 	}
 }
@@ -51,27 +53,13 @@ func TestValidPrefix(t *testing.T) {
 	}
 }
 
-func TestNewID(t *testing.T) {
-	seen := map[string]bool{}
-	for i := 0; i < 100; i++ {
-		id := mustID(t)
-		if !ValidID(id) || id[14] != '4' || !strings.ContainsRune("89ab", rune(id[19])) {
-			t.Fatalf("NewID() = %q, not a v4 ID", id)
-		}
-		if seen[id] {
-			t.Fatalf("NewID() repeated %q", id)
-		}
-		seen[id] = true
-	}
-}
-
 func TestIDTime(t *testing.T) {
 	at := time.Date(2026, 11, 30, 6, 51, 52, 123e6, time.UTC)
-	ms, ok := idTime(v7At(at))
+	ms, ok := safe.UUIDTime(v7At(at))
 	if !ok || ms != at.UnixMilli() {
-		t.Fatalf("idTime(v7) = %d, %v; want %d", ms, ok, at.UnixMilli())
+		t.Fatalf("safe.UUIDTime(v7) = %d, %v; want %d", ms, ok, at.UnixMilli())
 	}
-	if _, ok := idTime(uid); ok {
+	if _, ok := safe.UUIDTime(uid); ok {
 		t.Fatal("idTime accepted a v4 ID")
 	}
 }
@@ -111,7 +99,7 @@ func TestDetectArgv(t *testing.T) {
 		{[]string{"claude", "resume", uid}, false, "", ""},
 	}
 	for _, c := range cases {
-		h, _ := ByName(baseName(c.argv[0]))
+		h, _ := Lookup(baseName(c.argv[0]))
 		f, ok := DetectArgv(h, c.argv)
 		if ok != c.ok || f.Tool != c.tool || f.Resume != c.resume {
 			t.Errorf("DetectArgv(%q) = %+v, %v; want tool %q resume %q ok %v", c.argv, f, ok, c.tool, c.resume, c.ok)
@@ -121,7 +109,7 @@ func TestDetectArgv(t *testing.T) {
 		}
 	}
 	// A shim reached under another name never accepts.
-	if _, ok := DetectArgv(Claude{}, []string{"claudex"}); ok {
+	if _, ok := DetectArgv(claudeA(), []string{"claudex"}); ok {
 		t.Error("DetectArgv accepted claudex as claude")
 	}
 }
@@ -186,15 +174,15 @@ func TestDetectCommand(t *testing.T) {
 			t.Errorf("DetectCommand(%q) = %+v, %v; want tool %q resume %q program %q ok %v",
 				c.cmd, f, ok, c.tool, c.resume, c.program, c.ok)
 		}
-		if ok && h.Name() != c.tool {
-			t.Errorf("DetectCommand(%q) harness = %s", c.cmd, h.Name())
+		if ok && h.Name != c.tool {
+			t.Errorf("DetectCommand(%q) harness = %s", c.cmd, h.Name)
 		}
 	}
 }
 
 func BenchmarkDetectArgv(b *testing.B) {
 	argv := []string{"claude", "--resume", uid}
-	h := Claude{}
+	h := claudeA()
 	for b.Loop() {
 		DetectArgv(h, argv)
 	}
@@ -202,7 +190,7 @@ func BenchmarkDetectArgv(b *testing.B) {
 
 func BenchmarkDetectArgvOpaque(b *testing.B) {
 	argv := []string{"claude", "-p", "explain this repository", "--model", "opus"}
-	h := Claude{}
+	h := claudeA()
 	for b.Loop() {
 		DetectArgv(h, argv)
 	}

@@ -11,7 +11,7 @@ import (
 
 // Discovery finds conversations in a tool's own store that fleetcom has no
 // record of: started before fleetcom was installed, from an IDE, or with
-// options that left the shim out. Everything it returns passed ValidID and
+// options that left the shim out. Everything it returns passed its agent's ID grammar and
 // has its conversation on disk; what is not a session (history files,
 // indexes, names that are not IDs, a first line still being written) is never
 // a candidate.
@@ -77,16 +77,6 @@ func refuse(kind error, format string, args ...any) error {
 	return &refusal{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// FinderFor returns the finder of a tool.
-func FinderFor(tool string) (Finder, bool) {
-	h, ok := ByName(tool)
-	if !ok {
-		return nil, false
-	}
-	f, ok := h.(Finder)
-	return f, ok
-}
-
 // newestFound orders by last modification, newest first, then by ID so the
 // order is total.
 func newestFound(list []Found) {
@@ -106,10 +96,3 @@ func modTime(path string) time.Time {
 	}
 	return fi.ModTime()
 }
-
-// Every harness is a Finder.
-var (
-	_ Finder = Claude{}
-	_ Finder = Codex{}
-	_ Finder = Grok{}
-)

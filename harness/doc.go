@@ -1,18 +1,22 @@
-// Package harness holds fleetcom's pure decision core for each agent CLI: which
-// command shapes are accepted, what instrumentation they receive, how a
-// conversation ID is read from each kind of evidence (capture payloads, the
-// terminal's exit hint, the tool's own session store), and how the canonical
-// resume line is built.
+// Package harness is fleetcom's knowledge of each agent CLI, one file (or a
+// few named after it: claude.go, claudefind.go) per agent. An agent file
+// describes its agent with a Spec (name, home, ID grammar, resume spelling,
+// options a resume drops, the files its runs need in their capture
+// namespace, the versions it was proven on) and a Behaviour (how an accepted
+// command is instrumented, and how a conversation ID is read from capture
+// payloads, from the exit hint and from the agent's own store), and
+// registers both from init. Every other package reaches agents through All
+// and Lookup and names none of them: adding an agent is adding its file.
 //
-// Every ID that enters fleetcom passes ValidID, the one validation boundary,
-// before it is returned from this package; the resume-line builder checks again.
+// The pure decisions (detecting accepted forms, instrumenting, parsing,
+// scraping, building the resume line) are functions over values. Every ID
+// passes its agent's Grammar, the validation boundary, before it leaves this
+// package, and ResumeLine checks again.
 //
-// A new agent is a new file here implementing Harness. This package reads the
-// tools' own homes (transcripts, rollouts, config) but does no terminal I/O and
-// never touches fleetcom's session store.
-//
-// Discovery (discover.go, <tool>find.go) finds conversations that no record
-// knows in the tools' own stores, for a directory or by ID, and checks the
-// preconditions of adopting one. Its only writes are the Codex rollout index
-// (codexindex.go), a cache kept in a directory the caller hands it.
+// This package reads the agents' own homes (transcripts, rollouts, config)
+// and may run an agent's binary to learn what it supports (grokprobe.go),
+// but it does no terminal I/O and never touches fleetcom's session store.
+// Discovery (discover.go, <agent>find.go) finds conversations that no record
+// knows; its only writes are caches in a directory the caller hands it
+// (the Codex rollout index, codexindex.go).
 package harness

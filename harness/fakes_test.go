@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Builders for the tools' on-disk stores, shaped as CLI-FACTS.md describes.
@@ -29,11 +31,7 @@ func v7At(t time.Time) string {
 
 func mustID(t testing.TB) string {
 	t.Helper()
-	id, err := NewID()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return safe.NewUUID()
 }
 
 func writeFile(t testing.TB, path, data string) {
@@ -81,7 +79,7 @@ func writeTranscript(t testing.TB, home, cwd, id, prompt string) string {
 // its v7 timestamp.
 func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt string) string {
 	t.Helper()
-	ms, ok := idTime(id)
+	ms, ok := safe.UUIDTime(id)
 	if !ok {
 		ms = time.Now().UnixMilli()
 	}
@@ -115,4 +113,18 @@ func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
 	}
 	writeFile(t, filepath.Join(dir, "chat_history.jsonl"), data)
 	return dir
+}
+
+// The registered agents, as the tests use them. They are functions: agents
+// register from init, after package-level variables are set.
+func claudeA() Agent { return mustAgent("claude") }
+func codexA() Agent  { return mustAgent("codex") }
+func grokA() Agent   { return mustAgent("grok") }
+
+func mustAgent(name string) Agent {
+	a, ok := Lookup(name)
+	if !ok {
+		panic("no agent " + name)
+	}
+	return a
 }

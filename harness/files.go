@@ -3,42 +3,22 @@ package harness
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
-	"os"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // maxLine bounds one JSON line read from a tool's store. Longer lines (huge
 // tool outputs) are skipped, not loaded.
 const maxLine = 16 << 20
 
-// openRegular opens path for reading only if it is a regular file, without
-// blocking on a FIFO or a device someone put in its place.
-func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, errors.New("not a regular file")
-	}
-	return f, nil
-}
-
 // eachLine calls fn with each complete line of the file at path, without the
 // newline, until fn returns false. A final line without a newline is still
 // being written and is not passed on; lines over maxLine are skipped.
 func eachLine(path string, fn func(line []byte) bool) error {
-	f, err := openRegular(path)
+	f, err := safe.Open(path, 0)
 	if err != nil {
 		return err
 	}

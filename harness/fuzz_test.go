@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Seed corpora live in testdata/fuzz/<target>/ beside this file (Go's own
@@ -17,12 +19,12 @@ func FuzzDetectArgv(f *testing.F) {
 	f.Add("claude", "--resume", strings.ToUpper(uid), "x")
 	f.Fuzz(func(t *testing.T, prog, a1, a2, a3 string) {
 		for _, argv := range [][]string{{prog}, {prog, a1}, {prog, a1, a2}, {prog, a1, a2, a3}} {
-			for _, h := range Tools() {
+			for _, h := range All() {
 				form, ok := DetectArgv(h, argv)
 				if !ok {
 					continue
 				}
-				if form.Resume != "" && !ValidID(form.Resume) {
+				if form.Resume != "" && !safe.UUID(form.Resume) {
 					t.Fatalf("accepted invalid ID %q from %q", form.Resume, argv)
 				}
 				if len(argv) != 1 && len(argv) != 3 {
@@ -46,17 +48,19 @@ func FuzzDetectCommand(f *testing.F) {
 		if !ok {
 			return
 		}
-		if form.Resume != "" && !ValidID(form.Resume) {
+		if form.Resume != "" && !safe.UUID(form.Resume) {
 			t.Fatalf("accepted invalid ID %q from %q", form.Resume, s)
 		}
 		// Only path characters, spaces and the quotes of a quoted ID may
 		// appear in an accepted command.
 		for i := 0; i < len(s); i++ {
-			if c := s[i]; !safeByte(c) && c != ' ' && c != '\'' {
+			if c := s[i]; !safe.ProgramByte(c) && c != ' ' && c != '\'' {
 				t.Fatalf("accepted %q holding %q", s, c)
 			}
 		}
-		in, err := h.Instrument(form, testNamespace("/tmp/ns dir/1-a"))
+		ns := testNamespace("/tmp/ns dir/1-a")
+		ns.Home = "/nonexistent/codex-home"
+		in, err := h.Instrument(form, ns)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,18 +78,18 @@ func FuzzScrapeExit(f *testing.F) {
 	f.Add([]byte("grok -r " + uid))
 	f.Add([]byte("38;5;1mclaude --resume " + strings.ToUpper(uid)))
 	f.Fuzz(func(t *testing.T, tail []byte) {
-		for _, h := range Tools() {
+		for _, h := range All() {
 			id := h.ScrapeExit(tail)
 			if id == "" {
 				continue
 			}
-			if !ValidID(id) {
-				t.Fatalf("%s scraped invalid %q", h.Name(), id)
+			if !safe.UUID(id) {
+				t.Fatalf("%s scraped invalid %q", h.Name, id)
 			}
 			// Escape sequences are invisible, so an ID may be styled piece
 			// by piece; it must still be there in the visible text.
 			if !bytes.Contains(plainText(tail), []byte(id)) {
-				t.Fatalf("%s scraped %q, which is not in the text", h.Name(), id)
+				t.Fatalf("%s scraped %q, which is not in the text", h.Name, id)
 			}
 		}
 	})
@@ -97,10 +101,10 @@ func FuzzParseCapture(f *testing.F) {
 	f.Add([]byte("\x00\xff{\"thread-id\":\"" + uid + "\"}"))
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, h := range Tools() {
+		for _, h := range All() {
 			id := h.ParseCapture(data, home)
-			if id != "" && !ValidID(id) {
-				t.Fatalf("%s parsed invalid %q", h.Name(), id)
+			if id != "" && !safe.UUID(id) {
+				t.Fatalf("%s parsed invalid %q", h.Name, id)
 			}
 		}
 	})

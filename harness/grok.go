@@ -7,57 +7,53 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Grok is the harness for the xAI Grok CLI. A bare command gets a pinned ID
-// (--session-id creates the session); there is no live capture channel, so
-// the exit hint and the session directory are the other evidence. The
-// community build of the same name has no session flags: a run on it gets no
-// pinned ID (Namespace.NoSessionFlag).
-type Grok struct{}
-
-// Name implements Harness.
-func (Grok) Name() string { return "grok" }
-
-// Home implements Harness: $GROK_HOME, else $HOME/.grok.
-func (Grok) Home(getenv func(string) string) string {
-	return homeFrom(getenv, "GROK_HOME", ".grok")
+// The xAI Grok CLI. A bare command gets a pinned ID (--session-id creates
+// the session); the exit hint and the session directory are the other
+// evidence. The community build of the same name has no session flags: a
+// run on it gets no pinned ID (see grokprobe.go).
+var grokSpec = &Spec{
+	Name:    "grok",
+	Display: "Grok",
+	HomeVar: "GROK_HOME",
+	HomeDir: ".grok",
+	ID:      UUID,
+	// Only --resume is accepted; -r is an alternate spelling and stays
+	// opaque.
+	Resume:  Spelling{Words: []string{"--resume"}},
+	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt"},
 }
 
-// Detect implements Harness. Only --resume is accepted; -r is an alternate
-// spelling and stays opaque.
-func (Grok) Detect(args []string) (Form, bool) {
-	return detectArgs("grok", "--resume", args)
-}
+func init() { register(grokSpec, grok{}) }
 
-// ResumeArgs implements Harness.
-func (Grok) ResumeArgs(id string) ([]string, error) {
-	return []string{"--resume", id}, CheckID(id)
-}
+type grok struct{}
 
-// Instrument implements Harness.
-func (Grok) Instrument(f Form, ns Namespace) (Instrumentation, error) {
+// Instrument implements Behaviour.
+func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
-		return Instrumentation{Pinned: f.Resume}, CheckID(f.Resume)
+		return Instrumentation{Pinned: f.Resume}, grokSpec.CheckID(f.Resume)
 	}
-	if ns.NoSessionFlag {
+	if run.Binary != "" && !grokSessionFlag(run.Binary, run.CacheDir) {
 		return Instrumentation{}, nil
 	}
-	id, err := ns.newID()
+	id, err := run.newID(grokSpec.ID)
 	if err != nil {
 		return Instrumentation{}, err
 	}
 	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 }
 
-// ParseCapture implements Harness: Grok has no capture channel.
-func (Grok) ParseCapture([]byte, string) string { return "" }
+// ParseCapture implements Behaviour: Grok has no capture channel.
+func (grok) ParseCapture([]byte, string) string { return "" }
 
-var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}}
+var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: safe.UUID}
 
-// ScrapeExit implements Harness: the last `grok --resume <id>` or
+// ScrapeExit implements Behaviour: the last `grok --resume <id>` or
 // `grok -r <id>`.
-func (Grok) ScrapeExit(tail []byte) string {
+func (grok) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, grokHint.last)
 }
 
@@ -70,7 +66,7 @@ func GrokDirName(cwd string) string {
 // grokSession finds the session directory of id: under cwd's folder, else
 // the single sessions/*/<id> (resume by ID does not depend on the cwd).
 func grokSession(home, cwd, id string) (string, bool) {
-	if !ValidID(id) {
+	if !safe.UUID(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -88,14 +84,14 @@ func grokSession(home, cwd, id string) (string, bool) {
 	return "", false
 }
 
-// Exists implements Harness: the session directory.
-func (Grok) Exists(home, cwd, id string) bool {
+// Exists implements Behaviour: the session directory.
+func (grok) Exists(home, cwd, id string) bool {
 	_, ok := grokSession(home, cwd, id)
 	return ok
 }
 
-// Title implements Harness: the first user message of chat_history.jsonl.
-func (Grok) Title(home, cwd, id string) string {
+// Title implements Behaviour: the first user message of chat_history.jsonl.
+func (grok) Title(home, cwd, id string) string {
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
 		return ""
@@ -127,9 +123,9 @@ func grokTitle(dir string) string {
 	return title
 }
 
-// Correlate implements Harness: the single session directory under cwd's
+// Correlate implements Behaviour: the single session directory under cwd's
 // folder that was created or changed since the spawn.
-func (Grok) Correlate(home, cwd string, spawn time.Time) string {
+func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -137,7 +133,7 @@ func (Grok) Correlate(home, cwd string, spawn time.Time) string {
 	}
 	found := ""
 	for _, e := range entries {
-		if !e.IsDir() || !ValidID(e.Name()) {
+		if !e.IsDir() || !safe.UUID(e.Name()) {
 			continue
 		}
 		fi, err := e.Info()

@@ -3,6 +3,8 @@ package harness
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Grok keeps each session in a directory of its own under a folder named by
@@ -10,12 +12,12 @@ import (
 // ID's directory is the decoded folder name.
 
 // Discover implements Finder: the session directories under cwd's folder.
-func (Grok) Discover(home, cwd, _ string) ([]Found, error) {
+func (grok) Discover(home, cwd, _ string) ([]Found, error) {
 	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
 	entries, _ := os.ReadDir(dir)
 	var out []Found
 	for _, e := range entries {
-		if !e.IsDir() || !ValidID(e.Name()) {
+		if !e.IsDir() || !safe.UUID(e.Name()) {
 			continue
 		}
 		out = append(out, grokFound(home, cwd, e.Name(), filepath.Join(dir, e.Name())))
@@ -39,8 +41,8 @@ func grokFound(home, cwd, id, dir string) Found {
 
 // Lookup implements Finder: the single sessions/*/<id> directory, in the
 // directory its folder name encodes.
-func (Grok) Lookup(home, id string) (Found, error) {
-	if err := CheckID(id); err != nil {
+func (grok) Lookup(home, id string) (Found, error) {
+	if err := grokSpec.CheckID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
@@ -65,8 +67,8 @@ func (Grok) Lookup(home, id string) (Found, error) {
 }
 
 // Check implements Finder: the session directory under dir's folder.
-func (g Grok) Check(home, dir, id string) error {
-	if err := CheckID(id); err != nil {
+func (g grok) Check(home, dir, id string) error {
+	if err := grokSpec.CheckID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
 	if fi, err := os.Lstat(filepath.Join(home, "sessions", GrokDirName(dir), id)); err == nil && fi.IsDir() {
@@ -80,7 +82,7 @@ func (g Grok) Check(home, dir, id string) error {
 }
 
 // Holders implements Finder: Grok keeps no record of running sessions.
-func (Grok) Holders(string, string) []int { return nil }
+func (grok) Holders(string, string) []int { return nil }
 
 // grokDecode inverts GrokDirName; a folder name GrokDirName would not have
 // produced, or one that is not an absolute clean path, is refused.

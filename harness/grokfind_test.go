@@ -33,7 +33,7 @@ func TestGrokDiscover(t *testing.T) {
 	}
 	writeGrokSession(t, home, "/work/other", mustID(t), "elsewhere")
 
-	found, err := Grok{}.Discover(home, cwd, "")
+	found, err := grokA().Discover(home, cwd, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestGrokLookupAndCheck(t *testing.T) {
 	cwd := "/work/100%/a b"
 	id := mustID(t)
 	writeGrokSession(t, home, cwd, id, "hello grok")
-	h := Grok{}
+	h := grokA()
 	f, err := h.Lookup(home, id)
 	if err != nil || f.Cwd != cwd || f.Title != "hello grok" {
 		t.Errorf("Lookup = %+v, %v", f, err)

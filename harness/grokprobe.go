@@ -1,4 +1,4 @@
-package shim
+package harness
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Two programs answer to `grok`: the xAI CLI, which takes --session-id, and a
@@ -17,7 +19,10 @@ import (
 // common path costs one stat and one small read.
 
 // probeTimeout bounds the one-off --help probe of a new binary.
-const probeTimeout = 3 * time.Second
+const (
+	probeTimeout   = 3 * time.Second
+	probeWaitDelay = 200 * time.Millisecond
+)
 
 type probeKey struct {
 	Path  string `json:"path"`
@@ -30,10 +35,10 @@ type probeEntry struct {
 	SessionFlag bool `json:"session_flag"`
 }
 
-// sessionFlagSupported reports whether the binary accepts --session-id.
+// grokSessionFlag reports whether the binary accepts --session-id.
 // When it cannot tell, it answers no: a run without a pinned ID still
 // starts, and its hint or session directory can still identify it.
-func sessionFlagSupported(bin, cacheDir string) bool {
+func grokSessionFlag(bin, cacheDir string) bool {
 	fi, err := os.Stat(bin)
 	if err != nil {
 		return false
@@ -42,7 +47,7 @@ func sessionFlagSupported(bin, cacheDir string) bool {
 	cache := filepath.Join(cacheDir, "binaries.json")
 	var entries []probeEntry
 	if cacheDir != "" {
-		if data, err := os.ReadFile(cache); err == nil {
+		if data, err := safe.ReadFile(cache, 64<<10, safe.NoFollow); err == nil {
 			json.Unmarshal(data, &entries)
 		}
 	}
@@ -55,8 +60,14 @@ func sessionFlagSupported(bin, cacheDir string) bool {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--help")
 	cmd.Stdin = nil
-	out, _ := cmd.CombinedOutput()
-	ok := bytes.Contains(out, []byte("--session-id"))
+	// A grandchild that inherits the output pipe must not hold the probe
+	// past its timeout: after the process is killed, the pipe is closed
+	// WaitDelay later whoever still has it.
+	cmd.WaitDelay = probeWaitDelay
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	_ = cmd.Run()
+	ok := bytes.Contains(out.Bytes(), []byte("--session-id"))
 	if cacheDir == "" || ctx.Err() != nil {
 		return ok
 	}
@@ -67,7 +78,7 @@ func sessionFlagSupported(bin, cacheDir string) bool {
 		}
 	}
 	if data, err := json.Marshal(kept); err == nil && os.MkdirAll(cacheDir, 0o700) == nil {
-		writeAtomic(cache, data, 0o600)
+		safe.WriteFile(cache, data, 0o600)
 	}
 	return ok
 }

@@ -8,60 +8,88 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pelletier/go-toml/v2"
 )
 
 const pinned = "11111111-2222-4333-8444-555555555555"
 
-func testNamespace(dir string) Namespace {
-	return Namespace{
+func testNamespace(dir string) Run {
+	return Run{
 		Dir:     dir,
 		Capture: filepath.Join(dir, "task-1-1.json"),
-		Notify:  NotifyPlan{Inject: true},
 		NewID:   func() (string, error) { return pinned, nil },
 	}
 }
 
+// codexHomeWith makes a Codex home whose config.toml holds config ("" for
+// none).
+func codexHomeWith(t *testing.T, config string) string {
+	t.Helper()
+	home := t.TempDir()
+	if config != "" {
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+// fakeBinary writes an executable script that prints help.
+func fakeBinary(t *testing.T, help string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "grok")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' '"+help+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestInstrument(t *testing.T) {
 	ns := testNamespace("/run/fc/12-ab")
+	ns.Home = codexHomeWith(t, "")
 	capture := EnvCapture + "=/run/fc/12-ab/task-1-1.json"
 	chained := ns
-	chained.Notify = NotifyPlan{Inject: true, Chain: []string{"notify-send", "codex done"}}
+	chained.Home = codexHomeWith(t, `notify = ["notify-send", "codex done"]`)
 	refused := ns
-	refused.Notify = NotifyPlan{Inject: false}
+	refused.Home = codexHomeWith(t, "notify = [\n\"notify-send\"\n]\n")
 	community := ns
-	community.NoSessionFlag = true
+	community.Binary = fakeBinary(t, "usage: grok [--prompt]")
+	official := ns
+	official.Binary = fakeBinary(t, "  -s, --session-id <UUID>")
 	cases := []struct {
 		name string
-		h    Harness
+		h    Agent
 		f    Form
-		ns   Namespace
+		ns   Run
 		want Instrumentation
 	}{
-		{"claude bare", Claude{}, Form{Tool: "claude"}, ns, Instrumentation{
+		{"claude bare", claudeA(), Form{Tool: "claude"}, ns, Instrumentation{
 			Args:   []string{"--session-id", pinned, "--settings", "/run/fc/12-ab/claude-settings.json"},
 			Env:    []string{capture},
 			Pinned: pinned}},
-		{"claude resume", Claude{}, Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
+		{"claude resume", claudeA(), Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
 			Args:   []string{"--settings", "/run/fc/12-ab/claude-settings.json"},
 			Env:    []string{capture},
 			Pinned: uid}},
-		{"codex bare", Codex{}, Form{Tool: "codex"}, ns, Instrumentation{
+		{"codex bare", codexA(), Form{Tool: "codex"}, ns, Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, EnvNotifyChain + "="}}},
-		{"codex resume", Codex{}, Form{Tool: "codex", Resume: uid}, ns, Instrumentation{
+		{"codex resume", codexA(), Form{Tool: "codex", Resume: uid}, ns, Instrumentation{
 			Args:   []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:    []string{capture, EnvNotifyChain + "="},
 			Pinned: uid}},
-		{"codex chained", Codex{}, Form{Tool: "codex"}, chained, Instrumentation{
+		{"codex chained", codexA(), Form{Tool: "codex"}, chained, Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, EnvNotifyChain + "=notify-send\ncodex done"}}},
-		{"codex route left alone", Codex{}, Form{Tool: "codex"}, refused, Instrumentation{}},
-		{"grok bare", Grok{}, Form{Tool: "grok"}, ns, Instrumentation{
+		{"codex route left alone", codexA(), Form{Tool: "codex"}, refused, Instrumentation{}},
+		{"grok bare", grokA(), Form{Tool: "grok"}, ns, Instrumentation{
 			Args: []string{"--session-id", pinned}, Pinned: pinned}},
-		{"grok resume", Grok{}, Form{Tool: "grok", Resume: uid}, ns, Instrumentation{Pinned: uid}},
-		{"community grok", Grok{}, Form{Tool: "grok"}, community, Instrumentation{}},
+		{"grok resume", grokA(), Form{Tool: "grok", Resume: uid}, ns, Instrumentation{Pinned: uid}},
+		{"community grok", grokA(), Form{Tool: "grok"}, community, Instrumentation{}},
+		{"official grok", grokA(), Form{Tool: "grok"}, official, Instrumentation{
+			Args: []string{"--session-id", pinned}, Pinned: pinned}},
 	}
 	for _, c := range cases {
 		got, err := c.h.Instrument(c.f, c.ns)
@@ -77,13 +105,13 @@ func TestInstrument(t *testing.T) {
 
 func TestInstrumentRejectsBadIDs(t *testing.T) {
 	ns := testNamespace("/run/fc/1-a")
-	for _, h := range Tools() {
-		if _, err := h.Instrument(Form{Tool: h.Name(), Resume: "x; rm -rf ~"}, ns); err == nil {
-			t.Errorf("%s: instrumented a resume form with an invalid ID", h.Name())
+	for _, h := range All() {
+		if _, err := h.Instrument(Form{Tool: h.Name, Resume: "x; rm -rf ~"}, ns); err == nil {
+			t.Errorf("%s: instrumented a resume form with an invalid ID", h.Name)
 		}
 	}
 	ns.NewID = func() (string, error) { return "NOT-AN-ID", nil }
-	if _, err := (Claude{}).Instrument(Form{Tool: "claude"}, ns); err == nil {
+	if _, err := (claudeA()).Instrument(Form{Tool: "claude"}, ns); err == nil {
 		t.Error("claude: pinned an invalid generated ID")
 	}
 }
@@ -104,7 +132,7 @@ func TestCodexNotifyOverrideDecodes(t *testing.T) {
 	}
 	for _, p := range paths {
 		var v struct{ Notify []string }
-		if _, err := toml.Decode(CodexNotifyOverride(p), &v); err != nil {
+		if err := toml.Unmarshal([]byte(CodexNotifyOverride(p)), &v); err != nil {
 			t.Errorf("override for %q does not decode: %v", p, err)
 			continue
 		}
@@ -120,12 +148,12 @@ func TestClaudeSettingsHook(t *testing.T) {
 			Hooks []struct{ Type, Command string }
 		}
 	}
-	if err := json.Unmarshal(ClaudeSettings(), &doc); err != nil {
+	if err := json.Unmarshal([]byte(claudeSettings), &doc); err != nil {
 		t.Fatal(err)
 	}
 	hooks := doc.Hooks["SessionStart"]
 	if len(doc.Hooks) != 1 || len(hooks) != 1 || len(hooks[0].Hooks) != 1 || hooks[0].Hooks[0].Type != "command" {
-		t.Fatalf("settings = %s", ClaudeSettings())
+		t.Fatalf("settings = %s", claudeSettings)
 	}
 	command := hooks[0].Hooks[0].Command
 	dir := t.TempDir()
@@ -158,8 +186,8 @@ func TestClaudeSettingsHook(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("%s: capture = %q, want %q", shell, got, want)
 		}
-		if (Claude{}).ParseCapture(got, "") != pinned {
-			t.Errorf("%s: capture parses to %q", shell, (Claude{}).ParseCapture(got, ""))
+		if (claudeA()).ParseCapture(got, "") != pinned {
+			t.Errorf("%s: capture parses to %q", shell, (claudeA()).ParseCapture(got, ""))
 		}
 		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 			t.Fatalf("%s: the payload was evaluated", shell)
@@ -178,6 +206,7 @@ func TestClaudeSettingsHook(t *testing.T) {
 
 func TestInstrumentCommand(t *testing.T) {
 	ns := testNamespace("/tmp/fc dir/1-a")
+	ns.Home = codexHomeWith(t, "")
 	cases := []struct{ cmd, want string }{
 		{"claude", "claude --session-id " + pinned + " --settings '/tmp/fc dir/1-a/claude-settings.json'"},
 		{"/opt/claude  --resume '" + uid + "'", "/opt/claude --settings '/tmp/fc dir/1-a/claude-settings.json'  --resume '" + uid + "'"},
@@ -202,31 +231,31 @@ func TestInstrumentCommand(t *testing.T) {
 
 func TestResumeLine(t *testing.T) {
 	cases := []struct {
-		h       Harness
+		h       Agent
 		program string
 		opts    []string
 		want    string
 	}{
-		{Claude{}, "claude", nil, "claude --resume '" + uid + "'"},
-		{Codex{}, "codex", nil, "codex resume '" + uid + "'"},
-		{Grok{}, "grok", nil, "grok --resume '" + uid + "'"},
-		{Claude{}, "", nil, "claude --resume '" + uid + "'"},
-		{Claude{}, "/usr/local/bin/claude", nil, "/usr/local/bin/claude --resume '" + uid + "'"},
-		{Claude{}, "/opt/my tools/claude", nil, "'/opt/my tools/claude' --resume '" + uid + "'"},
-		{Claude{}, "x=1/claude", nil, "'x=1/claude' --resume '" + uid + "'"},
-		{Claude{}, "claude", []string{"--model", "opus", "--append-system-prompt", "it's $HOME"},
-			"claude --resume '" + uid + "' --model opus --append-system-prompt 'it'\\''s $HOME'"},
+		{claudeA(), "claude", nil, "claude --resume '" + uid + "'"},
+		{codexA(), "codex", nil, "codex resume '" + uid + "'"},
+		{grokA(), "grok", nil, "grok --resume '" + uid + "'"},
+		{claudeA(), "", nil, "claude --resume '" + uid + "'"},
+		{claudeA(), "/usr/local/bin/claude", nil, "/usr/local/bin/claude --resume '" + uid + "'"},
+		{claudeA(), "/opt/my tools/claude", nil, "'/opt/my tools/claude' --resume '" + uid + "'"},
+		{claudeA(), "x=1/claude", nil, "'x=1/claude' --resume '" + uid + "'"},
+		{claudeA(), "claude", []string{"--model", "opus", "--append-system-prompt", "it's $HOME"},
+			"claude --resume '" + uid + "' --model opus --append-system-prompt 'it'\"'\"'s $HOME'"},
 	}
 	for _, c := range cases {
 		got, err := ResumeLine(c.h, c.program, uid, c.opts)
 		if err != nil || got != c.want {
-			t.Errorf("ResumeLine(%s, %q) = %q, %v; want %q", c.h.Name(), c.program, got, err, c.want)
+			t.Errorf("ResumeLine(%s, %q) = %q, %v; want %q", c.h.Name, c.program, got, err, c.want)
 		}
 	}
-	if _, err := ResumeLine(Claude{}, "claude", strings.ToUpper(uid), nil); err == nil {
+	if _, err := ResumeLine(claudeA(), "claude", strings.ToUpper(uid), nil); err == nil {
 		t.Error("ResumeLine accepted an uppercase ID")
 	}
-	if _, err := ResumeLine(Claude{}, "codex", uid, nil); err == nil {
+	if _, err := ResumeLine(claudeA(), "codex", uid, nil); err == nil {
 		t.Error("ResumeLine gave a claude ID to codex")
 	}
 }
@@ -238,7 +267,7 @@ func TestQuoteInShell(t *testing.T) {
 	var line strings.Builder
 	line.WriteString("printf '%s\\0'")
 	for _, w := range words {
-		line.WriteString(" " + Quote(w))
+		line.WriteString(" " + safe.Quote(w))
 	}
 	for _, shell := range []string{"sh", "bash"} {
 		out, err := exec.Command(shell, "-c", line.String()).Output()

@@ -1,6 +1,9 @@
 package harness
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Launch options (opt-in). A conversation started as
 // `claude --permission-mode acceptEdits --model opus` should come back with
@@ -10,7 +13,7 @@ import "strings"
 //
 // Two rules decide what survives, with no table of option arities:
 //   - options that select a conversation or a one-shot run are dropped,
-//     per tool (Dropped);
+//     per agent (Spec.Dropped);
 //   - a bare word survives only directly after a kept option, as its value.
 //
 // The value of a dropped option disappears by the second rule, options this
@@ -18,22 +21,6 @@ import "strings"
 // compound. The limits: a prompt written right after a boolean flag reads as
 // that flag's value, and an option given several separate values keeps only
 // the first.
-
-// Dropped returns the option names that select a conversation or a one-shot
-// run for h; they never survive into a resume line.
-func Dropped(h Harness) []string {
-	switch h.Name() {
-	case "claude":
-		return []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"}
-	case "codex":
-		// resume, fork and exec are subcommands: bare words, which the
-		// second rule drops with the ID or prompt after them.
-		return []string{"--last"}
-	case "grok":
-		return []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt"}
-	}
-	return nil
-}
 
 // isOption reports an option token; "-" alone is a word (stdin) and "--"
 // ends the options.
@@ -51,21 +38,21 @@ func optionName(a string) string {
 // subcommand, no prompt, nothing after "--", and every bare word directly
 // follows an option that has no attached value. It also requires that none
 // of them is a dropped option: those keep the narrow rules.
-func OptionsOnly(h Harness, args []string) bool {
+func OptionsOnly(a Agent, args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	dropped := Dropped(h)
+	dropped := a.Dropped
 	takesValue := false
-	for _, a := range args {
+	for _, arg := range args {
 		switch {
-		case a == "--":
+		case arg == "--":
 			return false
-		case isOption(a):
-			if contains(dropped, optionName(a)) {
+		case isOption(arg):
+			if slices.Contains(dropped, optionName(arg)) {
 				return false
 			}
-			takesValue = !strings.Contains(a, "=")
+			takesValue = !strings.Contains(arg, "=")
 		case takesValue:
 			takesValue = false
 		default:
@@ -75,24 +62,24 @@ func OptionsOnly(h Harness, args []string) bool {
 	return true
 }
 
-// Surviving returns the options of args that a resume of h replays.
-func Surviving(h Harness, args []string) []string {
-	dropped := Dropped(h)
+// Surviving returns the options of args that a resume of a replays.
+func Surviving(a Agent, args []string) []string {
+	dropped := a.Dropped
 	var out []string
 	valueNext := false
-	for _, a := range args {
+	for _, arg := range args {
 		switch {
-		case a == "--":
+		case arg == "--":
 			return out
-		case isOption(a):
-			if contains(dropped, optionName(a)) {
+		case isOption(arg):
+			if slices.Contains(dropped, optionName(arg)) {
 				valueNext = false
 				continue
 			}
-			out = append(out, a)
-			valueNext = !strings.Contains(a, "=")
+			out = append(out, arg)
+			valueNext = !strings.Contains(arg, "=")
 		case valueNext:
-			out = append(out, a)
+			out = append(out, arg)
 			valueNext = false
 		}
 	}
@@ -102,16 +89,7 @@ func Surviving(h Harness, args []string) []string {
 // hasOption reports whether args give one of the named options.
 func hasOption(args []string, names ...string) bool {
 	for _, a := range args {
-		if isOption(a) && contains(names, optionName(a)) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+		if isOption(a) && slices.Contains(names, optionName(a)) {
 			return true
 		}
 	}

@@ -11,34 +11,34 @@ import (
 func TestSurviving(t *testing.T) {
 	cases := []struct {
 		name string
-		h    Harness
+		h    Agent
 		args []string
 		want []string
 	}{
-		{"permission and model", Claude{}, []string{"--permission-mode", "acceptEdits", "--model", "opus"},
+		{"permission and model", claudeA(), []string{"--permission-mode", "acceptEdits", "--model", "opus"},
 			[]string{"--permission-mode", "acceptEdits", "--model", "opus"}},
-		{"several values keep the first", Claude{}, []string{"--add-dir", "/a", "/b"}, []string{"--add-dir", "/a"}},
-		{"attached value", Claude{}, []string{"--model=opus"}, []string{"--model=opus"}},
-		{"attached value takes no bare word", Claude{}, []string{"--model=opus", "fix it"}, []string{"--model=opus"}},
-		{"short option", Codex{}, []string{"-m", "o3", "-s", "danger-full-access", "-a", "never"},
+		{"several values keep the first", claudeA(), []string{"--add-dir", "/a", "/b"}, []string{"--add-dir", "/a"}},
+		{"attached value", claudeA(), []string{"--model=opus"}, []string{"--model=opus"}},
+		{"attached value takes no bare word", claudeA(), []string{"--model=opus", "fix it"}, []string{"--model=opus"}},
+		{"short option", codexA(), []string{"-m", "o3", "-s", "danger-full-access", "-a", "never"},
 			[]string{"-m", "o3", "-s", "danger-full-access", "-a", "never"}},
-		{"value starting with a dash", Claude{}, []string{"--append-system-prompt", "-be terse-"},
+		{"value starting with a dash", claudeA(), []string{"--append-system-prompt", "-be terse-"},
 			[]string{"--append-system-prompt", "-be terse-"}},
-		{"stale resume dropped with its id", Claude{}, []string{"--model", "opus", "--resume", uid, "some prompt"},
+		{"stale resume dropped with its id", claudeA(), []string{"--model", "opus", "--resume", uid, "some prompt"},
 			[]string{"--model", "opus"}},
-		{"short resume dropped", Claude{}, []string{"-r", uid, "--verbose"}, []string{"--verbose"}},
-		{"continue and print dropped", Claude{}, []string{"-c", "-p", "hi", "--model", "x"}, []string{"--model", "x"}},
-		{"session id dropped", Claude{}, []string{"--session-id", uid, "--fork-session"}, nil},
-		{"prompt after a value dropped", Claude{}, []string{"--model", "opus", "fix the bug"}, []string{"--model", "opus"}},
-		{"prompt after a boolean flag survives (documented limit)", Claude{}, []string{"--dangerously-skip-permissions", "fix the bug"},
+		{"short resume dropped", claudeA(), []string{"-r", uid, "--verbose"}, []string{"--verbose"}},
+		{"continue and print dropped", claudeA(), []string{"-c", "-p", "hi", "--model", "x"}, []string{"--model", "x"}},
+		{"session id dropped", claudeA(), []string{"--session-id", uid, "--fork-session"}, nil},
+		{"prompt after a value dropped", claudeA(), []string{"--model", "opus", "fix the bug"}, []string{"--model", "opus"}},
+		{"prompt after a boolean flag survives (documented limit)", claudeA(), []string{"--dangerously-skip-permissions", "fix the bug"},
 			[]string{"--dangerously-skip-permissions", "fix the bug"}},
-		{"unknown options survive", Claude{}, []string{"--from-a-future-release", "v"}, []string{"--from-a-future-release", "v"}},
-		{"codex resume subcommand and id dropped", Codex{}, []string{"resume", uid, "--full-auto"}, []string{"--full-auto"}},
-		{"codex -c survives", Codex{}, []string{"-c", "model=\"o3\"", "exec", "hi"}, []string{"-c", "model=\"o3\""}},
-		{"grok resume dropped", Grok{}, []string{"--resume", uid, "-m", "grok-4"}, []string{"-m", "grok-4"}},
-		{"unicode and quotes", Claude{}, []string{"--append-system-prompt", "réponds « vite », it's $HOME `now`"},
+		{"unknown options survive", claudeA(), []string{"--from-a-future-release", "v"}, []string{"--from-a-future-release", "v"}},
+		{"codex resume subcommand and id dropped", codexA(), []string{"resume", uid, "--full-auto"}, []string{"--full-auto"}},
+		{"codex -c survives", codexA(), []string{"-c", "model=\"o3\"", "exec", "hi"}, []string{"-c", "model=\"o3\""}},
+		{"grok resume dropped", grokA(), []string{"--resume", uid, "-m", "grok-4"}, []string{"-m", "grok-4"}},
+		{"unicode and quotes", claudeA(), []string{"--append-system-prompt", "réponds « vite », it's $HOME `now`"},
 			[]string{"--append-system-prompt", "réponds « vite », it's $HOME `now`"}},
-		{"after -- nothing survives", Claude{}, []string{"--model", "x", "--", "--verbose"}, []string{"--model", "x"}},
+		{"after -- nothing survives", claudeA(), []string{"--model", "x", "--", "--verbose"}, []string{"--model", "x"}},
 	}
 	for _, c := range cases {
 		if diff := cmp.Diff(c.want, Surviving(c.h, c.args)); diff != "" {
@@ -49,35 +49,35 @@ func TestSurviving(t *testing.T) {
 
 func TestOptionsOnly(t *testing.T) {
 	cases := []struct {
-		h    Harness
+		h    Agent
 		args []string
 		want bool
 	}{
-		{Claude{}, []string{"--model", "opus"}, true},
-		{Claude{}, []string{"--permission-mode", "acceptEdits", "--verbose"}, true},
-		{Claude{}, []string{"--model=opus"}, true},
-		{Claude{}, []string{"--dangerously-skip-permissions", "fix it"}, true},
-		{Claude{}, nil, false},
-		{Claude{}, []string{"fix it"}, false},
-		{Claude{}, []string{"--model", "opus", "fix it"}, false},
-		{Claude{}, []string{"--model=opus", "fix it"}, false},
-		{Claude{}, []string{"--resume", uid}, false},
-		{Claude{}, []string{"-r", uid, "--model", "x"}, false},
-		{Claude{}, []string{"-c"}, false},
-		{Claude{}, []string{"-p", "hi"}, false},
-		{Claude{}, []string{"--session-id", uid}, false},
-		{Claude{}, []string{"--fork-session"}, false},
-		{Claude{}, []string{"--model", "x", "--"}, false},
-		{Codex{}, []string{"-c", "model=\"o3\"", "--full-auto"}, true},
-		{Codex{}, []string{"exec", "hi"}, false},
-		{Codex{}, []string{"resume", uid}, false},
-		{Codex{}, []string{"-m", "o3", "resume", uid}, false},
-		{Grok{}, []string{"-m", "grok-4"}, true},
-		{Grok{}, []string{"-r", uid}, false},
+		{claudeA(), []string{"--model", "opus"}, true},
+		{claudeA(), []string{"--permission-mode", "acceptEdits", "--verbose"}, true},
+		{claudeA(), []string{"--model=opus"}, true},
+		{claudeA(), []string{"--dangerously-skip-permissions", "fix it"}, true},
+		{claudeA(), nil, false},
+		{claudeA(), []string{"fix it"}, false},
+		{claudeA(), []string{"--model", "opus", "fix it"}, false},
+		{claudeA(), []string{"--model=opus", "fix it"}, false},
+		{claudeA(), []string{"--resume", uid}, false},
+		{claudeA(), []string{"-r", uid, "--model", "x"}, false},
+		{claudeA(), []string{"-c"}, false},
+		{claudeA(), []string{"-p", "hi"}, false},
+		{claudeA(), []string{"--session-id", uid}, false},
+		{claudeA(), []string{"--fork-session"}, false},
+		{claudeA(), []string{"--model", "x", "--"}, false},
+		{codexA(), []string{"-c", "model=\"o3\"", "--full-auto"}, true},
+		{codexA(), []string{"exec", "hi"}, false},
+		{codexA(), []string{"resume", uid}, false},
+		{codexA(), []string{"-m", "o3", "resume", uid}, false},
+		{grokA(), []string{"-m", "grok-4"}, true},
+		{grokA(), []string{"-r", uid}, false},
 	}
 	for _, c := range cases {
 		if got := OptionsOnly(c.h, c.args); got != c.want {
-			t.Errorf("OptionsOnly(%s, %q) = %v, want %v", c.h.Name(), c.args, got, c.want)
+			t.Errorf("OptionsOnly(%s, %q) = %v, want %v", c.h.Name, c.args, got, c.want)
 		}
 	}
 }
@@ -85,17 +85,18 @@ func TestOptionsOnly(t *testing.T) {
 // Injected flags never conflict with the user's own.
 func TestInstrumentWithOptions(t *testing.T) {
 	ns := testNamespace("/ns")
-	in, _ := (Claude{}).Instrument(Form{Tool: "claude", Options: []string{"--settings", "mine.json"}}, ns)
+	ns.Home = codexHomeWith(t, "")
+	in, _ := (claudeA()).Instrument(Form{Tool: "claude", Options: []string{"--settings", "mine.json"}}, ns)
 	if hasOption(in.Args, "--settings") || in.Pinned != pinned {
 		t.Errorf("claude with the user's --settings: %q", in.Args)
 	}
 	for _, opts := range [][]string{{"-c", "notify=[\"x\"]"}, {"--config", "notify = []"}, {"--config=notify=[]"}, {"-cnotify=[]"}} {
-		in, _ := (Codex{}).Instrument(Form{Tool: "codex", Options: opts}, ns)
+		in, _ := (codexA()).Instrument(Form{Tool: "codex", Options: opts}, ns)
 		if len(in.Args) != 0 {
 			t.Errorf("codex with the user's notify %q got %q", opts, in.Args)
 		}
 	}
-	in, _ = (Codex{}).Instrument(Form{Tool: "codex", Options: []string{"-c", "model=\"o3\""}}, ns)
+	in, _ = (codexA()).Instrument(Form{Tool: "codex", Options: []string{"-c", "model=\"o3\""}}, ns)
 	if len(in.Args) != 2 {
 		t.Errorf("codex with another -c lost its notify override: %q", in.Args)
 	}
@@ -103,9 +104,9 @@ func TestInstrumentWithOptions(t *testing.T) {
 
 // The printed line, evaluated by a real shell, gives back exactly the argv.
 func TestResumeLineEvalWithOptions(t *testing.T) {
-	opts := Surviving(Claude{}, []string{"--permission-mode", "acceptEdits", "--append-system-prompt",
+	opts := Surviving(claudeA(), []string{"--permission-mode", "acceptEdits", "--append-system-prompt",
 		"it's \"quoted\" $HOME `id` \\ * ünï\nline", "--model=opus", "--resume", other, "-x", "'"})
-	line, err := ResumeLine(Claude{}, "claude", uid, opts)
+	line, err := ResumeLine(claudeA(), "claude", uid, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

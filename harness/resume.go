@@ -3,76 +3,63 @@ package harness
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Quote returns s as one POSIX shell word. Words made only of characters no
-// shell interprets stay bare; everything else is single-quoted, with each ' in
-// it written '\”.
-func Quote(s string) string {
-	if s != "" && bareWord(s) {
-		return s
-	}
-	return QuoteAlways(s)
-}
-
-// QuoteAlways single-quotes s whatever it holds.
-func QuoteAlways(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// bareWord reports whether s can be printed unquoted in a shell command.
-func bareWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !safeByte(c) && c != '=' && c != ',' && c != ':' && c != '@' && c != '%' {
-			return false
-		}
-	}
-	return true
-}
-
-// ResumeLine builds the canonical line that resumes id with h: the program
-// word as typed, the tool's resume spelling and the single-quoted ID, then
-// any remembered options, each quoted. The ID is validated again here, so no
-// caller can put an unchecked value on a command line.
-func ResumeLine(h Harness, program, id string, options []string) (string, error) {
-	if err := CheckID(id); err != nil {
-		return "", err
-	}
-	if program == "" {
-		program = h.Name()
-	}
-	if baseName(program) != h.Name() {
-		return "", fmt.Errorf("program %q does not run %s", program, h.Name())
-	}
-	args, err := h.ResumeArgs(id)
+// ResumeLine builds the canonical line that resumes id with agent a: the
+// program word as typed, the agent's resume spelling with the quoted ID,
+// then any remembered options, each quoted. The ID and the program word are
+// checked again here, so no caller can put an unchecked value on a command
+// line, and every word is quoted for bash, zsh, dash and fish alike.
+func ResumeLine(a Agent, program, id string, options []string) (string, error) {
+	args, err := a.ResumeArgs(id)
 	if err != nil {
 		return "", err
 	}
+	if program == "" {
+		program = a.Name
+	}
+	if baseName(program) != a.Name {
+		return "", fmt.Errorf("program %q does not run %s", program, a.Name)
+	}
 	var b strings.Builder
-	if safeProgram(program) {
+	if safe.Program(program) {
 		b.WriteString(program)
 	} else {
 		// A program word is quoted whenever it holds anything but path
 		// characters: `x=1/claude` would otherwise read as an assignment.
-		b.WriteString(QuoteAlways(program))
+		b.WriteString(safe.QuoteAlways(program))
 	}
-	for _, a := range args {
+	for i, arg := range args {
 		b.WriteByte(' ')
-		if a == id {
-			b.WriteString(QuoteAlways(a))
+		if i == len(args)-1 {
+			// The word holding the ID is always quoted, as the canonical
+			// lines are written: claude --resume '<uuid>'.
+			b.WriteString(quoteIDWord(arg, id))
 		} else {
-			b.WriteString(Quote(a))
+			b.WriteString(safe.Quote(arg))
 		}
 	}
 	for _, o := range options {
 		b.WriteByte(' ')
-		b.WriteString(Quote(o))
+		b.WriteString(safe.Quote(o))
 	}
 	return b.String(), nil
 }
 
-// CdPrefix returns the `cd '<dir>' && ` prefix that moves a shell into dir.
+// quoteIDWord quotes the last resume word: the ID alone ('<id>'), or a
+// joined spelling with the ID quoted after its '=' (--resume='<id>').
+func quoteIDWord(word, id string) string {
+	if word == id {
+		return safe.QuoteAlways(id)
+	}
+	prefix := strings.TrimSuffix(word, id)
+	return safe.Quote(prefix) + safe.QuoteAlways(id)
+}
+
+// CdPrefix returns the `cd '<dir>' && ` prefix that moves a shell into dir,
+// quoted for every shell fleetcom supports.
 func CdPrefix(dir string) string {
-	return "cd " + QuoteAlways(dir) + " && "
+	return "cd " + safe.QuoteAlways(dir) + " && "
 }

@@ -149,9 +149,10 @@ func skipTruncatedStart(b []byte) []byte {
 type hintMatcher struct {
 	program string
 	words   [][]string // alternatives for each word after the program
+	valid   func(string) bool
 	// id reads the ID where the words end; nil means idAt, an ID right
 	// there, bare or quoted.
-	id func(text []byte, p int) string
+	id func(text []byte, p int, valid func(string) bool) string
 }
 
 // last returns the ID of the last occurrence of the hint in text.
@@ -204,36 +205,31 @@ func (m hintMatcher) matchAt(text []byte, pos int) string {
 		return ""
 	}
 	if m.id != nil {
-		return m.id(text, p)
+		return m.id(text, p, m.valid)
 	}
-	return idAt(text, p)
+	return idAt(text, p, m.valid)
 }
 
-// idAt reads an ID at p, optionally in quotes, followed by a word boundary.
-func idAt(text []byte, p int) string {
-	quote := byte(0)
+// idAt reads an ID at p, optionally in quotes: the longest run of ID
+// characters there, which must be a whole valid ID. An ID that runs on into
+// more word characters is not that ID.
+func idAt(text []byte, p int, valid func(string) bool) string {
 	if p < len(text) && (text[p] == '\'' || text[p] == '"') {
-		quote = text[p]
 		p++
 	}
-	if p+idLen > len(text) {
-		return ""
+	end := p
+	for end < len(text) && idByte(text[end]) {
+		end++
 	}
-	id := string(text[p : p+idLen])
-	if !ValidID(id) {
-		return ""
+	if id := string(text[p:end]); valid(id) {
+		return id
 	}
-	next := p + idLen
-	if next < len(text) {
-		c := text[next]
-		if quote != 0 && c == quote {
-			return id
-		}
-		if isHexOrWord(c) {
-			return "" // the ID runs on: it is not this ID
-		}
-	}
-	return id
+	return ""
+}
+
+// idByte reports the bytes an ID of any grammar may hold.
+func idByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 
 // skipSpace skips at least one whitespace byte.
@@ -249,8 +245,4 @@ func skipSpace(text []byte, p int) (int, bool) {
 func wordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '_' || c == '-' || c == '.'
-}
-
-func isHexOrWord(c byte) bool {
-	return wordByte(c) && c != '.'
 }

@@ -19,52 +19,52 @@ func TestScrapeExit(t *testing.T) {
 	)
 	cases := []struct {
 		name string
-		h    Harness
+		h    Agent
 		tail string
 		want string
 	}{
-		{"claude plain", Claude{}, "Resume this session with:\nclaude --resume " + uid + "\n", uid},
-		{"claude dim two lines", Claude{}, osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
+		{"claude plain", claudeA(), "Resume this session with:\nclaude --resume " + uid + "\n", uid},
+		{"claude dim two lines", claudeA(), osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
 			dim + "claude --resume " + uid + off + "\r\n" + rst, uid},
-		{"claude styled words", Claude{}, dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
-		{"claude cursor moves between words", Claude{}, "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
-		{"claude hint split over two lines", Claude{}, "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
-		{"claude last hint wins", Claude{}, "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
-		{"claude quoted", Claude{}, "claude --resume '" + uid + "'\n", uid},
-		{"claude uppercase ignored", Claude{}, "claude --resume " + strings.ToUpper(uid) + "\n", ""},
-		{"claude uppercase last falls back to earlier valid", Claude{}, "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
-		{"claude braced ignored", Claude{}, "claude --resume {" + uid + "}\n", ""},
-		{"claude id runs on", Claude{}, "claude --resume " + uid + "0\n", ""},
-		{"claude id with trailing word", Claude{}, "claude --resume " + uid + "x\n", ""},
-		{"claude short id", Claude{}, "claude --resume " + uid[:30] + "\n", ""},
-		{"claude other spelling", Claude{}, "claude -r " + uid + "\n", ""},
-		{"claude inside another word", Claude{}, "myclaude --resume " + uid + "\n", ""},
-		{"claude path program", Claude{}, "/usr/bin/claude --resume " + uid + "\n", uid},
-		{"claude never takes codex's", Claude{}, "To continue this session, run:\n  codex resume " + uid + "\n", ""},
-		{"claude never takes grok's", Claude{}, "grok --resume " + uid + "\n", ""},
-		{"claude truncated escape at start", Claude{}, "38;5;246mclaude --resume " + uid + "\n", uid},
-		{"claude truncated bracket escape", Claude{}, "[2mclaude --resume " + uid + "\n", uid},
-		{"claude truncated utf8 at start", Claude{}, "\x9c\xa8 claude --resume " + uid + "\n", uid},
-		{"claude utf8 around", Claude{}, "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
-		{"claude incomplete escape at end", Claude{}, "claude --resume " + uid + "\n" + esc + "[", uid},
-		{"claude redraw with cr", Claude{}, "Working…\rclaude --resume " + uid + "\r\n", uid},
-		{"claude cleared screen after", Claude{}, "claude --resume " + uid + home, uid},
-		{"claude nothing", Claude{}, "Bye!\n", ""},
-		{"claude id split by a control byte", Claude{}, "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
-		{"claude id styled piece by piece", Claude{}, "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
-		{"codex continue block", Codex{}, "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
-		{"codex reconnect block", Codex{}, "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
-		{"codex old select form", Codex{}, "codex resume, then select swift otter (" + uid + ")\n", uid},
-		{"codex old form name with parens", Codex{}, "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
-		{"codex last of both forms", Codex{}, "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
-		{"codex old form last", Codex{}, "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
-		{"codex session id line only", Codex{}, "Session ID: " + uid + "\n", ""},
-		{"codex resume --last", Codex{}, "codex resume --last\n", ""},
-		{"codex never takes claude's", Codex{}, "claude --resume " + uid + "\n", ""},
-		{"codex uppercase", Codex{}, "codex resume " + strings.ToUpper(uid) + "\n", ""},
-		{"grok long", Grok{}, "grok --resume " + uid + "\n", uid},
-		{"grok short", Grok{}, "To resume: grok -r " + uid + "\n", uid},
-		{"grok never takes claude's", Grok{}, "claude --resume " + uid + "\n", ""},
+		{"claude styled words", claudeA(), dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
+		{"claude cursor moves between words", claudeA(), "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
+		{"claude hint split over two lines", claudeA(), "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
+		{"claude last hint wins", claudeA(), "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
+		{"claude quoted", claudeA(), "claude --resume '" + uid + "'\n", uid},
+		{"claude uppercase ignored", claudeA(), "claude --resume " + strings.ToUpper(uid) + "\n", ""},
+		{"claude uppercase last falls back to earlier valid", claudeA(), "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
+		{"claude braced ignored", claudeA(), "claude --resume {" + uid + "}\n", ""},
+		{"claude id runs on", claudeA(), "claude --resume " + uid + "0\n", ""},
+		{"claude id with trailing word", claudeA(), "claude --resume " + uid + "x\n", ""},
+		{"claude short id", claudeA(), "claude --resume " + uid[:30] + "\n", ""},
+		{"claude other spelling", claudeA(), "claude -r " + uid + "\n", ""},
+		{"claude inside another word", claudeA(), "myclaude --resume " + uid + "\n", ""},
+		{"claude path program", claudeA(), "/usr/bin/claude --resume " + uid + "\n", uid},
+		{"claude never takes codex's", claudeA(), "To continue this session, run:\n  codex resume " + uid + "\n", ""},
+		{"claude never takes grok's", claudeA(), "grok --resume " + uid + "\n", ""},
+		{"claude truncated escape at start", claudeA(), "38;5;246mclaude --resume " + uid + "\n", uid},
+		{"claude truncated bracket escape", claudeA(), "[2mclaude --resume " + uid + "\n", uid},
+		{"claude truncated utf8 at start", claudeA(), "\x9c\xa8 claude --resume " + uid + "\n", uid},
+		{"claude utf8 around", claudeA(), "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
+		{"claude incomplete escape at end", claudeA(), "claude --resume " + uid + "\n" + esc + "[", uid},
+		{"claude redraw with cr", claudeA(), "Working…\rclaude --resume " + uid + "\r\n", uid},
+		{"claude cleared screen after", claudeA(), "claude --resume " + uid + home, uid},
+		{"claude nothing", claudeA(), "Bye!\n", ""},
+		{"claude id split by a control byte", claudeA(), "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
+		{"claude id styled piece by piece", claudeA(), "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
+		{"codex continue block", codexA(), "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
+		{"codex reconnect block", codexA(), "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
+		{"codex old select form", codexA(), "codex resume, then select swift otter (" + uid + ")\n", uid},
+		{"codex old form name with parens", codexA(), "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
+		{"codex last of both forms", codexA(), "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
+		{"codex old form last", codexA(), "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
+		{"codex session id line only", codexA(), "Session ID: " + uid + "\n", ""},
+		{"codex resume --last", codexA(), "codex resume --last\n", ""},
+		{"codex never takes claude's", codexA(), "claude --resume " + uid + "\n", ""},
+		{"codex uppercase", codexA(), "codex resume " + strings.ToUpper(uid) + "\n", ""},
+		{"grok long", grokA(), "grok --resume " + uid + "\n", uid},
+		{"grok short", grokA(), "To resume: grok -r " + uid + "\n", uid},
+		{"grok never takes claude's", grokA(), "claude --resume " + uid + "\n", ""},
 	}
 	for _, c := range cases {
 		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
@@ -111,7 +111,7 @@ func BenchmarkScrapeExit1MiB(b *testing.B) {
 	tail := tuiTail(1 << 20)
 	b.SetBytes(int64(len(tail)))
 	for b.Loop() {
-		if (Claude{}).ScrapeExit(tail) != uid {
+		if (claudeA()).ScrapeExit(tail) != uid {
 			b.Fatal("hint not found")
 		}
 	}
@@ -122,7 +122,7 @@ func BenchmarkScrapeExit1MiBNoHint(b *testing.B) {
 	tail = tail[:bytes.LastIndex(tail, []byte("Resume"))]
 	b.SetBytes(int64(len(tail)))
 	for b.Loop() {
-		if (Codex{}).ScrapeExit(tail) != "" {
+		if (codexA()).ScrapeExit(tail) != "" {
 			b.Fatal("phantom hint")
 		}
 	}

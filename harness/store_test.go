@@ -42,7 +42,7 @@ func TestClaudeExistsAndTitle(t *testing.T) {
 	writeTranscript(t, home, "/elsewhere", other, "elsewhere")
 	long := "/" + strings.Repeat("deep/", 50)
 	writeTranscriptAt(t, home, "not-recomputable-slug", long, far, "long path", time.Now())
-	h := Claude{}
+	h := claudeA()
 	cases := []struct {
 		id, cwd string
 		exists  bool
@@ -84,12 +84,12 @@ func TestClaudeClearedIsNotAConversation(t *testing.T) {
 	data += jsonLine(t, map[string]any{"type": "user", "cwd": cwd, "message": map[string]any{
 		"role": "user", "content": "<local-command-stdout></local-command-stdout>"}})
 	writeFile(t, path, data)
-	if (Claude{}).Exists(home, cwd, id) {
+	if (claudeA()).Exists(home, cwd, id) {
 		t.Fatal("a cleared session with no prompt counts as a conversation")
 	}
 	writeFile(t, path, data+jsonLine(t, map[string]any{"type": "user", "cwd": cwd, "message": map[string]any{
 		"role": "user", "content": "<div> is a fine first prompt"}}))
-	if !(Claude{}).Exists(home, cwd, id) || (Claude{}).Title(home, cwd, id) != "<div> is a fine first prompt" {
+	if !(claudeA()).Exists(home, cwd, id) || (claudeA()).Title(home, cwd, id) != "<div> is a fine first prompt" {
 		t.Fatal("a prompt starting with '<' is still a prompt")
 	}
 }
@@ -104,7 +104,7 @@ func TestClaudeTitleSkipsMetaAndCommands(t *testing.T) {
 	data += jsonLine(t, map[string]any{"type": "user", "message": map[string]any{"content": []any{
 		map[string]any{"type": "text", "text": strings.Repeat("long prompt ", 20)}}}})
 	writeFile(t, path, data)
-	got := (Claude{}).Title(home, cwd, id)
+	got := (claudeA()).Title(home, cwd, id)
 	if !strings.HasPrefix(got, "long prompt long prompt") || !strings.HasSuffix(got, "…") || len([]rune(got)) > titleLen+1 {
 		t.Errorf("Title = %q", got)
 	}
@@ -115,7 +115,7 @@ func TestClaudeCorrelate(t *testing.T) {
 	spawn := time.Now()
 	old := mustID(t)
 	writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, old, "old", spawn.Add(-time.Hour))
-	h := Claude{}
+	h := claudeA()
 	if got := h.Correlate(home, cwd, spawn); got != "" {
 		t.Fatalf("an older conversation was correlated: %s", got)
 	}
@@ -146,7 +146,7 @@ func TestCodexStore(t *testing.T) {
 	writeRollout(t, home, v7At(spawn.Add(2*time.Second)), "/other", false, "")        // another directory
 	writeRollout(t, home, v7At(spawn.Add(-time.Hour)), cwd, false, "earlier")         // outside the window
 	writeRollout(t, home, v7At(spawn.Add(-5*time.Second)), cwd, false, "just before") // an earlier run's
-	h := Codex{}
+	h := codexA()
 	if got := h.Correlate(home, cwd, spawn); got != main {
 		t.Fatalf("Correlate = %q, want %q", got, main)
 	}
@@ -190,7 +190,7 @@ func TestGrokStore(t *testing.T) {
 	id := mustID(t)
 	writeGrokSession(t, home, cwd, id, "hello grok")
 	os.WriteFile(filepath.Join(home, "sessions", GrokDirName(cwd), "prompt_history"), []byte("x"), 0o644)
-	h := Grok{}
+	h := grokA()
 	if !h.Exists(home, cwd, id) || h.Exists(home, cwd, mustID(t)) {
 		t.Error("Exists is wrong")
 	}

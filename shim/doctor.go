@@ -1,5 +1,10 @@
 package shim
 
+import (
+	"github.com/fleetcom/fleetcom/config"
+	"github.com/fleetcom/fleetcom/harness"
+)
+
 // The runtime's own rules, exported for `fleetcom doctor`, which must judge
 // an installation exactly as a shim run would.
 
@@ -7,8 +12,8 @@ package shim
 // FLEETCOM_<TOOL>_BIN or configured override when set, else the first tool
 // on PATH that is neither this executable nor inside shimDir. The error is
 // ErrNoReal when there is none.
-func FindReal(tool string, cfg Config, configFile, shimDir string) (string, error) {
-	real, _, err := newFinder(tool, cfg.Bin(tool), configFile, shimDir).find()
+func FindReal(a harness.Agent, cfg config.Config, configFile, shimDir string) (string, error) {
+	real, _, err := newFinder(a, cfg.Bin(a.Name), configFile, shimDir).find()
 	return real, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
 )
 
@@ -18,24 +19,23 @@ func RunCommand(text string, o Options) (Status, error) {
 	if fi, err := os.Stat(shell); shell == "" || err != nil || !executable(fi) {
 		shell = "/bin/sh"
 	}
-	h, form, ok := harness.DetectCommand(text)
+	a, form, ok := harness.DetectCommand(text)
 	if !ok {
 		return Status{Code: 126}, execReal(shell, []string{shell, "-c", text}, os.Environ())
 	}
-	cfg, err := LoadConfig(o.ConfigFile)
+	cfg, err := config.Load(o.ConfigFile)
 	if err != nil {
 		o.warn(err)
 	}
-	prev, chained := parseHop(os.Getenv(hopVar(h.Name())))
+	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	next := hop{pid: os.Getpid(), depth: 1}
 	if chained {
 		next.depth = prev.depth + 1
 	}
-	j := &job{h: h, form: form, shell: shell, text: text, hop: next, cfg: cfg}
-	if h.Name() == "grok" && form.Resume == "" {
-		// Only to learn whether this grok takes --session-id.
-		j.probe, _ = resolveProgram(h.Name(), form.Program, "", cfg, o)
-	}
+	j := &job{a: a, form: form, shell: shell, text: text, hop: next, cfg: cfg}
+	// What the program word runs, for an agent whose instrumentation
+	// depends on the binary; the shell still does the running.
+	j.probe, _ = resolveProgram(a, form.Program, "", cfg, o)
 	return supervise(j, o)
 }
 
@@ -43,30 +43,30 @@ func RunCommand(text string, o Options) (Status, error) {
 // its own directory, under this runtime, as the accepted resume form (so
 // capture goes on and the record is updated), with any remembered options
 // appended.
-func Resume(h harness.Harness, program, id, dir string, options []string, o Options) (Status, error) {
-	args, err := h.ResumeArgs(id)
+func Resume(a harness.Agent, program, id, dir string, options []string, o Options) (Status, error) {
+	args, err := a.ResumeArgs(id)
 	if err != nil {
 		return Status{Code: 2}, err
 	}
 	if program == "" {
-		program = h.Name()
+		program = a.Name
 	}
-	cfg, err := LoadConfig(o.ConfigFile)
+	cfg, err := config.Load(o.ConfigFile)
 	if err != nil {
 		o.warn(err)
 	}
-	real, err := resolveProgram(h.Name(), program, dir, cfg, o)
+	real, err := resolveProgram(a, program, dir, cfg, o)
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: h.Name(), Err: err}
+		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
 	}
-	prev, chained := parseHop(os.Getenv(hopVar(h.Name())))
+	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	next := hop{pid: os.Getpid(), depth: 1, skip: []string{real}}
 	if chained {
 		next.depth = prev.depth + 1
 	}
 	return supervise(&job{
-		h:     h,
-		form:  harness.Form{Tool: h.Name(), Program: program, Resume: id},
+		a:     a,
+		form:  harness.Form{Tool: a.Name, Program: program, Resume: id},
 		argv:  append([]string{program}, args...),
 		extra: options,
 		real:  real,
@@ -79,7 +79,7 @@ func Resume(h harness.Harness, program, id, dir string, options []string, o Opti
 // resolveProgram finds the binary a recorded program word names: a path is
 // used as it is (relative to dir) unless it is fleetcom itself; a bare name
 // is looked up like a shim does.
-func resolveProgram(tool, program, dir string, cfg Config, o Options) (string, error) {
+func resolveProgram(a harness.Agent, program, dir string, cfg config.Config, o Options) (string, error) {
 	if strings.Contains(program, "/") {
 		p := program
 		if !filepath.IsAbs(p) && dir != "" {
@@ -94,7 +94,7 @@ func resolveProgram(tool, program, dir string, cfg Config, o Options) (string, e
 			return "", fmt.Errorf("%s is not an executable file", p)
 		}
 	}
-	f := newFinder(tool, cfg.Bin(tool), o.ConfigFile, o.ShimDir)
+	f := newFinder(a, cfg.Bin(a.Name), o.ConfigFile, o.ShimDir)
 	real, _, err := f.find()
 	return real, err
 }

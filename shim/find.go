@@ -32,11 +32,6 @@ type hop struct {
 	skip  []string
 }
 
-// hopVar names the hop record of a tool.
-func hopVar(tool string) string {
-	return "FLEETCOM_" + strings.ToUpper(tool) + "_HOP"
-}
-
 // parseHop reads a hop record; a malformed one counts as none.
 func parseHop(v string) (hop, bool) {
 	parts := strings.Split(v, ":")
@@ -129,6 +124,7 @@ var ErrNoReal = errors.New("no real binary")
 // finder locates the real binary of one tool.
 type finder struct {
 	tool     string
+	binVar   string // FLEETCOM_<TOOL>_BIN
 	override string // FLEETCOM_<TOOL>_BIN or the config's bin
 	source   string // where override came from, for messages
 	path     string // $PATH
@@ -144,7 +140,7 @@ func (f finder) find() (string, bool, error) {
 		fi, err := os.Stat(f.override)
 		from := f.source
 		if from == "" {
-			from = binVar(f.tool)
+			from = f.binVar
 		}
 		switch {
 		case err != nil:
@@ -206,11 +202,6 @@ func (f finder) skipped(cand string, fi os.FileInfo) bool {
 		}
 	}
 	return false
-}
-
-// binVar names a tool's binary override variable.
-func binVar(tool string) string {
-	return "FLEETCOM_" + strings.ToUpper(tool) + "_BIN"
 }
 
 func executable(fi os.FileInfo) bool {

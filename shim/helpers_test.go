@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/harness"
 	"golang.org/x/sys/unix"
 )
 
@@ -193,4 +194,12 @@ func waitSpawn(t testing.TB, c <-chan spawnDone, limit time.Duration) spawnDone 
 		t.Fatalf("Spawn did not return within %v", limit)
 		return spawnDone{}
 	}
+}
+
+func mustAgent(name string) harness.Agent {
+	a, ok := harness.Lookup(name)
+	if !ok {
+		panic("no agent " + name)
+	}
+	return a
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Hooks and notifiers run outside the shim, so they need stable paths: each
@@ -69,7 +70,7 @@ func checkPrivate(dir string) error {
 
 // newNamespace creates a namespace under root with its assets installed.
 // Namespaces left by shims that died are removed on the way.
-func newNamespace(root Root) (*namespace, error) {
+func newNamespace(root Root, assets []harness.Asset) (*namespace, error) {
 	if err := openRoot(root); err != nil {
 		return nil, err
 	}
@@ -88,16 +89,8 @@ func newNamespace(root Root) (*namespace, error) {
 		}
 	}
 	ns := &namespace{dir: dir, capture: filepath.Join(dir, "task-"+filepath.Base(dir)+"-1.json")}
-	assets := []struct {
-		name string
-		mode os.FileMode
-		data []byte
-	}{
-		{harness.ClaudeSettingsAsset, 0o600, harness.ClaudeSettings()},
-		{harness.CodexNotifyAsset, 0o700, harness.CodexNotifyScript()},
-	}
 	for _, a := range assets {
-		if err := writeAtomic(filepath.Join(dir, a.name), a.data, a.mode); err != nil {
+		if err := safe.WriteFile(filepath.Join(dir, a.Name), a.Data, a.Mode); err != nil {
 			ns.remove()
 			return nil, err
 		}
@@ -116,11 +109,6 @@ func (ns *namespace) remove() {
 	if ns != nil {
 		os.RemoveAll(ns.dir)
 	}
-}
-
-// harness describes the namespace to a harness.
-func (ns *namespace) harness() harness.Namespace {
-	return harness.Namespace{Dir: ns.dir, Capture: ns.capture}
 }
 
 // sweepDead removes namespaces whose shim is gone. Only names of the shape
@@ -148,24 +136,4 @@ func isHex(s string) bool {
 	}
 	_, err := hex.DecodeString(s)
 	return err == nil
-}
-
-// writeAtomic writes a file through a temporary file and a rename, so a
-// reader never sees it half written.
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	return nil
 }

@@ -16,7 +16,7 @@ import (
 // then on-disk correlation only when nothing else identified the run.
 type recorder struct {
 	st      *store.Store // nil: nothing is recorded
-	h       harness.Harness
+	a       harness.Agent
 	base    store.Record // tool, cwd, command, program, home, started
 	capture string       // capture file, "" when uninstrumented
 	pinned  string
@@ -36,7 +36,7 @@ type recorder struct {
 
 // put writes one record, reporting failures as warnings.
 func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
-	if r.st == nil || !harness.ValidID(id) {
+	if r.st == nil || !r.a.ValidID(id) {
 		return
 	}
 	rec := r.base
@@ -45,16 +45,12 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
 	rec.Ended = ended
 	rec.Exit = exit
 	rec.Options = r.options
-	rec.Resumable = r.h.Exists(rec.Home, rec.Cwd, id)
+	rec.Resumable = r.a.Exists(rec.Home, rec.Cwd, id)
 	if r.targeted && id == r.pinned && !rec.Resumable {
 		return // a resume of something that is not there: nothing to keep
 	}
 	if ended != nil && rec.Resumable {
-		rec.Title = r.h.Title(rec.Home, rec.Cwd, id)
-	}
-	line, err := harness.ResumeLine(r.h, rec.Program, id, rec.Options)
-	if err == nil {
-		rec.Resume = line
+		rec.Title = r.a.Title(rec.Home, rec.Cwd, id)
 	}
 	if _, err := r.st.Put(rec); err != nil && !r.warned {
 		// One warning per run: a store that failed once (a full or
@@ -100,7 +96,7 @@ func (r *recorder) abandon() {
 // captured follows the capture file: when it names another conversation,
 // the previous one is closed and the new one recorded as running.
 func (r *recorder) captured() {
-	id := r.h.ParseCapture(readCapture(r.capture), r.base.Home)
+	id := r.a.ParseCapture(readCapture(r.capture), r.base.Home)
 	if id == "" {
 		return
 	}
@@ -135,18 +131,18 @@ func (r *recorder) finished(tail []byte, st Status) {
 
 // decide applies the ID precedence.
 func (r *recorder) decide(tail []byte) (id, source string) {
-	if id := r.h.ScrapeExit(tail); id != "" {
+	if id := r.a.ScrapeExit(tail); id != "" {
 		return id, "hint"
 	}
 	if r.capture != "" {
-		if id := r.h.ParseCapture(readCapture(r.capture), r.base.Home); id != "" {
+		if id := r.a.ParseCapture(readCapture(r.capture), r.base.Home); id != "" {
 			return id, "capture"
 		}
 	}
 	if r.pinned != "" {
 		return r.pinned, "pinned"
 	}
-	if id := r.h.Correlate(r.base.Home, r.base.Cwd, r.base.Started); id != "" {
+	if id := r.a.Correlate(r.base.Home, r.base.Cwd, r.base.Started); id != "" {
 		return id, "fs"
 	}
 	return "", ""

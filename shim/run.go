@@ -6,8 +6,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
-	"github.com/fleetcom/fleetcom/store"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Paths are the locations cmd/fleetcom resolved from the environment.
@@ -52,47 +53,47 @@ func (e *NoRealError) Unwrap() error { return e.Err }
 
 // Hint names the fix.
 func (e *NoRealError) Hint() string {
-	return fmt.Sprintf("install %s, or set %s to its path", e.Tool, binVar(e.Tool))
+	a, _ := harness.Lookup(e.Tool)
+	return fmt.Sprintf("install %s, or set %s to its path", e.Tool, a.BinVar())
 }
 
 // Run is the shim for tool: an accepted command is instrumented, run and
 // recorded; anything else replaces this process with the real binary, argv
 // unchanged. Run returns only when the child ended or nothing could run.
-func Run(tool string, argv []string, o Options) (Status, error) {
-	h, ok := harness.ByName(tool)
-	if !ok || len(argv) == 0 {
-		return Status{Code: 2}, fmt.Errorf("unknown tool %q", tool)
+func Run(a harness.Agent, argv []string, o Options) (Status, error) {
+	if len(argv) == 0 {
+		return Status{Code: 2}, fmt.Errorf("%s: no arguments", a.Name)
 	}
-	form, accepted := harness.DetectArgv(h, argv)
-	prev, chained := parseHop(os.Getenv(hopVar(tool)))
+	tool := a.Name
+	form, accepted := harness.DetectArgv(a, argv)
+	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	if chained && prev.depth >= maxHops {
 		return Status{Code: 127}, &NoRealError{Tool: tool, Err: fmt.Errorf(
 			"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", prev.depth, tool, tool)}
 	}
 	// Options only (`claude --model opus`): captured when the user opted in.
 	// Only such invocations pay for reading the config on their way.
-	var cfg Config
+	var cfg config.Config
 	var cfgErr error
 	loaded := false
-	if !accepted && harness.OptionsOnly(h, argv[1:]) {
-		cfg, cfgErr = LoadConfig(o.ConfigFile)
+	if !accepted && harness.OptionsOnly(a, argv[1:]) {
+		cfg, cfgErr = config.Load(o.ConfigFile)
 		loaded = true
-		if cfg.Capture.Options {
+		if cfg.Options {
 			form, accepted = harness.Form{Tool: tool, Program: argv[0], Options: argv[1:]}, true
 		}
 	}
 	passOn := chained && prev.passOn(argv[1:], accepted)
 	if !accepted || passOn {
-		return opaque(tool, argv, prev, chained, passOn, o)
+		return opaque(a, argv, prev, chained, passOn, o)
 	}
-	WarmSignals()
 	if !loaded {
-		cfg, cfgErr = LoadConfig(o.ConfigFile)
+		cfg, cfgErr = config.Load(o.ConfigFile)
 	}
 	if cfgErr != nil {
 		o.warn(cfgErr)
 	}
-	f := newFinder(tool, cfg.Bin(tool), o.ConfigFile, o.ShimDir)
+	f := newFinder(a, cfg.Bin(tool), o.ConfigFile, o.ShimDir)
 	real, fromPath, err := f.find()
 	if err != nil {
 		return Status{Code: 127}, &NoRealError{Tool: tool, Err: err}
@@ -101,17 +102,20 @@ func Run(tool string, argv []string, o Options) (Status, error) {
 	if fromPath {
 		next.skip = []string{real}
 	}
-	return supervise(&job{h: h, form: form, argv: argv, real: real, hop: next, cfg: cfg}, o)
+	return supervise(&job{a: a, form: form, argv: argv, real: real, hop: next, cfg: cfg}, o)
 }
 
 // opaque replaces this process with the real binary. Nothing is parsed,
 // generated or stored on this path: one lookup, one exec.
-func opaque(tool string, argv []string, prev hop, chained, passOn bool, o Options) (Status, error) {
+func opaque(a harness.Agent, argv []string, prev hop, chained, passOn bool, o Options) (Status, error) {
 	configured := ""
-	if os.Getenv(binVar(tool)) == "" {
-		configured = quickBin(o.ConfigFile, tool)
+	if os.Getenv(a.BinVar()) == "" {
+		var err error
+		if configured, err = config.Bin(o.ConfigFile, a.Name); err != nil {
+			o.warn(err)
+		}
 	}
-	f := newFinder(tool, configured, o.ConfigFile, o.ShimDir)
+	f := newFinder(a, configured, o.ConfigFile, o.ShimDir)
 	next := hop{pid: os.Getpid(), depth: 1, args: argsPrint(argv[1:])}
 	if chained {
 		next.depth = prev.depth + 1
@@ -122,21 +126,21 @@ func opaque(tool string, argv []string, prev hop, chained, passOn bool, o Option
 	}
 	real, fromPath, err := f.find()
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: tool, Err: err}
+		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
 	}
 	if fromPath {
 		next.skip = append(next.skip[:len(next.skip):len(next.skip)], real)
 	}
-	env := setEnv(os.Environ(), hopVar(tool), next.String())
+	env := setEnv(os.Environ(), a.HopVar(), next.String())
 	err = execReal(real, argv, env)
 	return Status{Code: 126}, err
 }
 
-// newFinder sets up the lookup of tool's real binary: FLEETCOM_<TOOL>_BIN,
-// else the configured bin, else PATH.
-func newFinder(tool, configured, configFile, shimDir string) finder {
-	f := finder{tool: tool, path: os.Getenv("PATH"), shimDir: shimDir}
-	if v := os.Getenv(binVar(tool)); v != "" {
+// newFinder sets up the lookup of an agent's real binary: its
+// FLEETCOM_<TOOL>_BIN, else the configured bin, else PATH.
+func newFinder(a harness.Agent, configured, configFile, shimDir string) finder {
+	f := finder{tool: a.Name, binVar: a.BinVar(), path: os.Getenv("PATH"), shimDir: shimDir}
+	if v := os.Getenv(f.binVar); v != "" {
 		f.override = v
 	} else if configured != "" {
 		f.override, f.source = configured, "bin in "+configFile
@@ -163,5 +167,5 @@ func physicalDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("current directory: %w", err)
 	}
-	return store.Physical(wd)
+	return safe.Physical(wd)
 }

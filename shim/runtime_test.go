@@ -93,7 +93,7 @@ func TestFinder(t *testing.T) {
 	if _, _, err := f.find(); err != ErrNoReal {
 		t.Fatalf("only the shim on PATH: %v", err)
 	}
-	f = newFinder("claude", notExec, "/cfg.toml", shims)
+	f = newFinder(mustAgent("claude"), notExec, "/cfg.toml", shims)
 	if _, _, err := f.find(); err == nil || !strings.Contains(err.Error(), "bin in /cfg.toml") {
 		t.Fatalf("a configured bin that is not executable: %v", err)
 	}
@@ -139,7 +139,7 @@ func TestCheckPrivate(t *testing.T) {
 	if err := checkPrivate(other); err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
 		t.Errorf("another user's dir: %v", err)
 	}
-	if _, err := newNamespace(Root{Dir: other, Explicit: true}); err == nil {
+	if _, err := newNamespace(Root{Dir: other, Explicit: true}, nil); err == nil {
 		t.Error("a namespace was created in another user's root")
 	}
 }
@@ -150,15 +150,20 @@ func TestNamespace(t *testing.T) {
 	os.MkdirAll(dead, 0o700)
 	keep := filepath.Join(root.Dir, "not-a-namespace")
 	os.MkdirAll(keep, 0o700)
-	ns, err := newNamespace(root)
+	ns, err := newNamespace(root, mustAgent("claude").Assets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, mode := range map[string]os.FileMode{"": 0o700, "claude-settings.json": 0o600, "codex-notify.sh": 0o700, filepath.Base(ns.capture): 0o600} {
+	want := map[string]os.FileMode{"": 0o700, "claude-settings.json": 0o600, filepath.Base(ns.capture): 0o600}
+	for name, mode := range want {
 		fi, err := os.Lstat(filepath.Join(ns.dir, name))
 		if err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("%s: %v, mode %v; want %v", name, err, fi.Mode().Perm(), mode)
 		}
+	}
+	// Only the run's own agent's files: a claude run writes no notifier.
+	if entries, _ := os.ReadDir(ns.dir); len(entries) != len(want)-1 {
+		t.Errorf("namespace holds %d files, want %d", len(entries), len(want)-1)
 	}
 	if !strings.HasPrefix(filepath.Base(ns.dir), strconv.Itoa(os.Getpid())+"-") {
 		t.Errorf("namespace %s is not <pid>-<nonce>", ns.dir)
@@ -172,43 +177,6 @@ func TestNamespace(t *testing.T) {
 	ns.remove()
 	if _, err := os.Stat(ns.dir); err == nil {
 		t.Error("namespace left behind")
-	}
-}
-
-// The opaque path reads bin without a TOML decoder; both readers must agree
-// on the forms the documentation shows.
-func TestQuickBinAgreesWithConfig(t *testing.T) {
-	dir := t.TempDir()
-	cases := []string{
-		"[claude]\nbin = \"/opt/claude/bin/claude\"\n",
-		"[capture]\noptions = true\n\n[claude]\n  bin = '/opt/with space/claude'  \n[codex]\nbin = \"/x/codex\"\n",
-		"[claude]\nbin = \"/tab\\there\"\n",
-		"[codex]\nbin = \"/x/codex\"\n",
-		"# nothing\n",
-	}
-	for _, c := range cases {
-		p := filepath.Join(dir, "config.toml")
-		os.WriteFile(p, []byte(c), 0o600)
-		cfg, err := LoadConfig(p)
-		if err != nil {
-			t.Fatalf("%q: %v", c, err)
-		}
-		for _, tool := range []string{"claude", "codex", "grok"} {
-			if got, want := quickBin(p, tool), cfg.Bin(tool); got != want {
-				t.Errorf("%q: quickBin(%s) = %q, LoadConfig says %q", c, tool, got, want)
-			}
-		}
-	}
-	if _, err := LoadConfig(filepath.Join(dir, "missing.toml")); err != nil {
-		t.Errorf("a missing config is fine: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("[claude\n"), 0o600)
-	if _, err := LoadConfig(filepath.Join(dir, "bad.toml")); err == nil {
-		t.Error("invalid TOML accepted")
-	}
-	os.WriteFile(filepath.Join(dir, "unknown.toml"), []byte("[claude]\nbinn = \"x\"\n"), 0o600)
-	if _, err := LoadConfig(filepath.Join(dir, "unknown.toml")); err == nil {
-		t.Error("a misspelt setting went unnoticed")
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -15,9 +17,14 @@ import (
 // the store.
 const provisionalDelay = 30 * time.Millisecond
 
+// shimLockWait bounds how long a run's write waits for another process
+// holding the conversation's lock: past it the write is skipped with a
+// warning, and the user gets the prompt back.
+const shimLockWait = 2 * time.Second
+
 // job is one accepted run: what to start and how to record it.
 type job struct {
-	h     harness.Harness
+	a     harness.Agent
 	form  harness.Form
 	argv  []string // the command as typed, program word first
 	extra []string // arguments after the canonical form (remembered options)
@@ -26,7 +33,7 @@ type job struct {
 	shell string   // for a command string: the shell and the string
 	text  string
 	hop   hop
-	cfg   Config
+	cfg   config.Config
 	dir   string // run there instead of the current directory
 }
 
@@ -47,24 +54,16 @@ func supervise(j *job, o Options) (Status, error) {
 	if err != nil {
 		warn(err)
 	}
-	home := j.h.Home(os.Getenv)
+	home := j.a.Home(os.Getenv)
 	started := time.Now()
 
 	in := harness.Instrumentation{Pinned: j.form.Resume}
-	ns, err := newNamespace(o.Runtime)
+	ns, err := newNamespace(o.Runtime, j.a.Assets)
 	if err != nil {
 		warn(err)
 	} else {
-		hns := ns.harness()
-		switch j.h.Name() {
-		case "codex":
-			hns.Notify = harness.CodexNotifyPlan(home)
-		case "grok":
-			if bin := j.binary(); j.form.Resume == "" && bin != "" {
-				hns.NoSessionFlag = !sessionFlagSupported(bin, o.CacheDir)
-			}
-		}
-		if in, err = j.h.Instrument(j.form, hns); err != nil {
+		run := harness.Run{Dir: ns.dir, Capture: ns.capture, Home: home, Binary: j.binary(), CacheDir: o.CacheDir}
+		if in, err = j.a.Instrument(j.form, run); err != nil {
 			warn(err)
 			ns.remove()
 			ns = nil
@@ -80,17 +79,17 @@ func supervise(j *job, o Options) (Status, error) {
 	} else {
 		j.hop.args = argsPrint(append(append([]string(nil), in.Args...), j.canonicalArgs()...))
 	}
-	cmd.Env = setEnv(cmd.Env, hopVar(j.h.Name()), j.hop.String())
+	cmd.Env = setEnv(cmd.Env, j.a.HopVar(), j.hop.String())
 
-	rec := &recorder{h: j.h, pinned: in.Pinned, targeted: j.form.Resume != "", warn: warn, options: j.options(), base: store.Record{
-		Tool: j.h.Name(), Cwd: cwd, Command: commandLine(j), Program: j.form.Program,
+	rec := &recorder{a: j.a, pinned: in.Pinned, targeted: j.form.Resume != "", warn: warn, options: j.options(), base: store.Record{
+		Tool: j.a.Name, Cwd: cwd, Command: commandLine(j), Program: j.form.Program,
 		Home: home, Started: started,
 	}}
 	if ns != nil {
 		rec.capture = ns.capture
 	}
 	if cwd != "" {
-		st, err := store.Open(o.StoreDir, store.Config{SkipSync: true})
+		st, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey, SkipSync: true, LockWait: shimLockWait})
 		if err != nil {
 			warn(err)
 		} else {
@@ -110,7 +109,11 @@ func supervise(j *job, o Options) (Status, error) {
 		}
 	}
 
-	t := newTap(NewTail(j.cfg.TailSize()), rec.capture)
+	tail := j.cfg.Tail
+	if tail <= 0 {
+		tail = DefaultTailSize
+	}
+	t := newTap(NewTail(tail), rec.capture)
 	stopFollow := t.follow(rec.captured)
 	// The pinned ID goes into the store once the child has been running for
 	// a moment, not before it starts: a file creation costs a millisecond or
@@ -157,7 +160,7 @@ func (j *job) options() []string {
 	if len(j.extra) > 0 {
 		return j.extra
 	}
-	return harness.Surviving(j.h, j.form.Options)
+	return harness.Surviving(j.a, j.form.Options)
 }
 
 // binary is the file the job's program word runs, when known.
@@ -173,7 +176,7 @@ func (j *job) canonicalArgs() []string {
 	if j.form.Resume == "" {
 		return nil
 	}
-	args, _ := j.h.ResumeArgs(j.form.Resume)
+	args, _ := j.a.ResumeArgs(j.form.Resume)
 	return args
 }
 
@@ -184,7 +187,7 @@ func commandLine(j *job) string {
 	}
 	words := make([]string, 0, len(j.argv)+len(j.extra))
 	for _, a := range append(append([]string(nil), j.argv...), j.extra...) {
-		words = append(words, harness.Quote(a))
+		words = append(words, safe.Quote(a))
 	}
 	return strings.Join(words, " ")
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The benchmarks answer one question: does a lookup or a write cost in
@@ -57,7 +59,7 @@ func benchStore(b *testing.B, n int) (string, []string) {
 		return dir, cwds
 	}
 	dir := filepath.Join(bench.root, fmt.Sprint("store-", n))
-	if _, err := Open(dir, Config{}); err != nil {
+	if _, err := Open(dir, Config{Valid: testValid}); err != nil {
 		b.Fatal(err)
 	}
 	for d, cwd := range cwds {
@@ -83,7 +85,7 @@ func writeRaw(b *testing.B, dir string, r Record) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx := filepath.Join(dir, "dirs", dirKey(r.Cwd))
+	idx := filepath.Join(dir, "dirs", safe.PathKey(r.Cwd))
 	if err := os.MkdirAll(idx, 0o700); err != nil {
 		b.Fatal(err)
 	}
@@ -104,8 +106,8 @@ func removeBenchStores() {
 func benchOpen(b *testing.B, n int) (*Store, []string) {
 	dir, cwds := benchStore(b, n)
 	s, err := Open(dir, Config{
-		ResumeLine: testResume,
-		Warn:       func(m string) { b.Fatal("warning: ", m) },
+		Valid: testValid,
+		Warn:  func(m string) { b.Fatal("warning: ", m) },
 	})
 	if err != nil {
 		b.Fatal(err)

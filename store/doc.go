@@ -3,10 +3,10 @@
 // the user asks for it back.
 //
 // It owns one directory, handed to Open by the caller. It knows nothing of
-// XDG, the environment, terminals or the agent CLIs beyond their names; from
-// harness it takes only the ID validation boundary (harness.ValidID and
-// harness.ValidPrefix), and the resume line is built by a function the caller
-// supplies (Config.ResumeLine).
+// XDG, the environment, terminals or the agent CLIs: which tools exist and
+// what their IDs look like is the caller's validation boundary
+// (Config.Valid). It imports no other package of fleetcom but internal/safe.
+// A record holds no resume line: the caller builds it from the record.
 //
 // Layout under the directory (folders 0700, files 0600):
 //
@@ -14,12 +14,13 @@
 //	records/.tmp-*             a write in progress, or left by a killed writer
 //	dirs/<h>/<tool>-<id>       markers indexing records by directory (hard
 //	                           links to the record's lock stripe, so a new
-//	                           one costs no inode); <h> is 32 hex digits of
-//	                           sha256(physical cwd)
+//	                           one costs no inode); <h> is safe.PathKey of
+//	                           the physical cwd
 //	locks/NN                   flock stripes, 64 of them, chosen by (tool, id)
 //
 // Main flow. Put validates the caller's record, resolves its Cwd to the
-// physical directory, takes the stripe lock, reads the stored record, merges
+// physical directory, takes the stripe lock (waiting at most
+// Config.LockWait for another process's write), reads the stored record, merges
 // (see merge for the rules), writes the marker, then writes the record to a
 // temp file (made ahead of time by Warm, when the caller warmed the store)
 // that is synced, unless Config.SkipSync, and renamed over the old one. Dir resolves the
@@ -28,10 +29,9 @@
 // names match.
 //
 // Invariants:
-//   - A record is never returned unless it passed check, its file name matches
-//     its identity, and ResumeLine rebuilt its resume line; the resume line on
-//     disk is never trusted. Anything else is skipped with one warning per file
-//     per operation, and the other records are still returned.
+//   - A record is never returned unless it passed check and its file name
+//     matches its identity. Anything else is skipped with one warning per
+//     file per operation, and the other records are still returned.
 //   - Record files are replaced atomically (and synced with their folder
 //     before Put returns, unless Config.SkipSync), so a killed or crashed
 //     writer leaves the old record or the new one, plus at most a stray temp

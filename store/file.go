@@ -1,19 +1,18 @@
 package store
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 const (
@@ -28,6 +27,10 @@ const (
 	// staleTemp is the age after which a temp file can only belong to a writer
 	// that was killed, since a write lasts milliseconds.
 	staleTemp = 10 * time.Minute
+	// defaultLockWait bounds a wait for other processes' writes: each lasts
+	// milliseconds, so even a crowd of writers is through well within it,
+	// and a lock held longer belongs to a process that is stuck.
+	defaultLockWait = 10 * time.Second
 )
 
 // damage is a file whose content cannot be a record: the caller skips it with
@@ -38,13 +41,6 @@ func (d *damage) Error() string { return d.reason }
 
 func damaged(format string, args ...any) error {
 	return &damage{reason: fmt.Sprintf(format, args...)}
-}
-
-// dirKey names the index folder of a physical directory. Hashing keeps the
-// name short and free of path syntax whatever the directory is called.
-func dirKey(physical string) string {
-	sum := sha256.Sum256([]byte(physical))
-	return hex.EncodeToString(sum[:16])
 }
 
 func stripe(tool, id string) int {
@@ -60,67 +56,43 @@ func (s *Store) stripePath(tool, id string) string {
 
 // lock holds the stripe lock of one conversation until the returned function
 // is called. flock is released by the kernel when a holder dies, so a killed
-// writer never wedges the store.
+// writer never wedges the store; a live holder is waited for at most
+// Config.LockWait.
 func (s *Store) lock(tool, id string) (unlock func(), err error) {
-	f, err := os.OpenFile(s.stripePath(tool, id), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open session lock: %w", err)
+	wait := s.cfg.LockWait
+	if wait <= 0 {
+		wait = defaultLockWait
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	unlock, err = safe.Lock(s.stripePath(tool, id), wait)
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("lock session store: %w", err)
 	}
-	return func() { f.Close() }, nil
+	return unlock, nil
 }
 
 // readFile returns the bytes of one record file without following a symlink,
 // blocking on a FIFO, or reading more than maxRecordSize. A missing file is an
 // error wrapping fs.ErrNotExist; unusable content is a *damage.
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, damaged("is a symbolic link")
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := safe.ReadFile(path, maxRecordSize, safe.NoFollow)
+	switch {
+	case errors.Is(err, safe.ErrNotRegular):
 		return nil, damaged("is not a regular file")
-	}
-	if fi.Size() > maxRecordSize {
+	case errors.Is(err, safe.ErrTooLarge):
 		return nil, damaged("is larger than %d bytes", maxRecordSize)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxRecordSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxRecordSize {
-		return nil, damaged("is larger than %d bytes", maxRecordSize)
-	}
-	return data, nil
+	return data, err
 }
 
 // decode turns file bytes into a record that passed check and whose file name
-// matches its identity. Resume is left for the caller to rebuild.
-func decode(base string, data []byte) (Record, error) {
+// matches its identity.
+func (s *Store) decode(base string, data []byte) (Record, error) {
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
 		return Record{}, damaged("is not a session record: %v", err)
 	}
 	r = normalize(r)
-	r.Resume = ""
-	if err := check(r); err != nil {
+	if err := s.check(r); err != nil {
 		return Record{}, damaged("%v", err)
 	}
 	if base != fileName(r.Tool, r.ID) {
@@ -206,7 +178,7 @@ func (s *Store) tempFile(dir string) (*os.File, error) {
 // before the record is renamed into place, so a crash can leave a marker
 // without a record (ignored by readers) but never a record without a marker.
 func (s *Store) ensureMarker(r Record) error {
-	dir := filepath.Join(s.dir, "dirs", dirKey(r.Cwd))
+	dir := filepath.Join(s.dir, "dirs", safe.PathKey(r.Cwd))
 	p := filepath.Join(dir, markerName(r.Tool, r.ID))
 	if _, err := os.Lstat(p); err == nil {
 		return nil

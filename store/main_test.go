@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // childEnv selects a subprocess role when the test binary re-executes itself.
@@ -43,20 +44,13 @@ func testID(n int) string {
 	return fmt.Sprintf("%08x-0000-4000-8000-%012x", n, n)
 }
 
-// testResume stands in for harness's resume-line builder.
-func testResume(r Record) (string, error) {
-	prog := r.Program
-	if prog == "" {
-		prog = r.Tool
-	}
-	if strings.Contains(prog, "fail") {
-		return "", errors.New("refused by test")
-	}
-	verb := " --resume "
-	if r.Tool == "codex" {
-		verb = " resume "
-	}
-	return prog + verb + "'" + r.ID + "'", nil
+// tools are the tool names the tests store records of.
+var tools = []string{"claude", "codex", "grok"}
+
+// testValid stands in for harness's validation boundary: these tools, with
+// UUID IDs.
+func testValid(tool, id string) bool {
+	return slices.Contains(tools, tool) && safe.UUID(id)
 }
 
 // warnings collects what a store reports about damaged files.
@@ -104,7 +98,7 @@ func openTest(t testing.TB) (*Store, *warnings) {
 func openAt(t testing.TB, dir string) (*Store, *warnings) {
 	t.Helper()
 	w := &warnings{}
-	s, err := Open(dir, Config{Warn: w.add, ResumeLine: testResume, Now: (&clock{now: t0.Add(time.Hour)}).Now})
+	s, err := Open(dir, Config{Valid: testValid, Warn: w.add, Now: (&clock{now: t0.Add(time.Hour)}).Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Subprocess roles. The test binary runs them instead of the tests when
@@ -33,8 +33,8 @@ var sharedID = testID(0xabcdef)
 
 func childStore() (*Store, error) {
 	return Open(os.Getenv(envDir), Config{
-		ResumeLine: testResume,
-		Warn:       func(m string) { fmt.Fprintln(os.Stderr, "warning:", m); os.Exit(2) },
+		Valid: testValid,
+		Warn:  func(m string) { fmt.Fprintln(os.Stderr, "warning:", m); os.Exit(2) },
 	})
 }
 
@@ -157,9 +157,7 @@ func looperChild() int {
 		seq++
 		r := rec(tools[i%3], 0x1000+i%5, cwds[i%len(cwds)])
 		if i%4 == 3 {
-			if r.ID, err = harness.NewID(); err != nil {
-				break
-			}
+			r.ID = safe.NewUUID()
 		}
 		r.Ended, r.Exit = ptr(at(seq)), ptr(seq)
 		r.Title = strings.Repeat("x", i%700) // vary the file size

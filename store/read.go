@@ -11,18 +11,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Dir returns the records that belong to the physical form of cwd, newest
 // first. It reads one index folder and the records it names, so its cost
 // follows the directory, not the store.
 func (s *Store) Dir(cwd string) ([]Record, error) {
-	p, err := Physical(cwd)
+	p, err := safe.Physical(cwd)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
-	idx := filepath.Join(s.dir, "dirs", dirKey(p))
+	idx := filepath.Join(s.dir, "dirs", safe.PathKey(p))
 	entries, err := os.ReadDir(idx)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -32,13 +32,13 @@ func (s *Store) Dir(cwd string) ([]Record, error) {
 	}
 	var out []Record
 	for _, e := range entries {
-		tool, id, ok := parseKey(e.Name())
+		tool, id, ok := s.parseKey(e.Name())
 		if !ok {
 			s.warn("skipping session index entry " + strconv.Quote(filepath.Join(idx, e.Name())) + ": not a session name")
 			continue
 		}
 		path := s.recordPath(tool, id)
-		r, err := s.readRecord(path, true)
+		r, err := s.readRecord(path)
 		// A marker whose record is missing or lives elsewhere is the harmless
 		// trace of a crash between the two writes, or of a hash collision.
 		if !s.usable(path, err) || r.Cwd != p {
@@ -56,14 +56,18 @@ func (s *Store) All() ([]Record, error) {
 }
 
 // Find returns the records whose ID is idOrPrefix or begins with it, in every
-// directory, newest first. The caller decides how short a prefix may be;
-// anything that cannot begin an ID is an error.
+// directory, newest first. The caller decides which prefixes are worth
+// looking for; the prefix is only ever compared with the IDs of valid record
+// names, never made into a path.
 func (s *Store) Find(idOrPrefix string) ([]Record, error) {
-	if !harness.ValidPrefix(idOrPrefix, 1) {
+	if idOrPrefix == "" || strings.Trim(idOrPrefix, idChars) != "" {
 		return nil, fmt.Errorf("find session: %w", invalid("%q cannot begin a session id", idOrPrefix))
 	}
 	return s.scan(func(id string) bool { return strings.HasPrefix(id, idOrPrefix) })
 }
+
+// idChars are the bytes an ID of any agent's grammar may hold.
+const idChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
 
 // scan reads the records whose file names pass match (all when match is nil).
 // Only the matching files are opened. A full scan also warns about entries
@@ -85,7 +89,7 @@ func (s *Store) scan(match func(id string) bool) ([]Record, error) {
 			continue
 		}
 		key, isJSON := strings.CutSuffix(name, ".json")
-		_, id, ok := parseKey(key)
+		_, id, ok := s.parseKey(key)
 		if !ok || !isJSON {
 			if match == nil {
 				s.warn("skipping " + strconv.Quote(filepath.Join(dir, name)) + ": not a session record name")
@@ -96,7 +100,7 @@ func (s *Store) scan(match func(id string) bool) ([]Record, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		if r, err := s.readRecord(path, true); s.usable(path, err) {
+		if r, err := s.readRecord(path); s.usable(path, err) {
 			out = append(out, r)
 		}
 	}

@@ -11,17 +11,19 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Record is one conversation of one tool in one directory (CONTRACT.md §4).
+// The resume line is not part of it: whoever prints a record builds the line
+// from Tool, Program, ID and Options, so nothing read from disk ever reaches
+// a command line unchecked.
 type Record struct {
-	Tool      string     `json:"tool"`              // "claude", "codex" or "grok"
-	ID        string     `json:"id"`                // passes harness.ValidID
+	Tool      string     `json:"tool"`              // an agent's name; Config.Valid decides
+	ID        string     `json:"id"`                // in the tool's ID grammar
 	Cwd       string     `json:"cwd"`               // absolute, clean, symlinks resolved
 	Command   string     `json:"command"`           // as the user typed it; display only
 	Program   string     `json:"program"`           // program word as typed; feeds the resume line
-	Resume    string     `json:"resume"`            // rebuilt by Config.ResumeLine; never read from disk
 	Source    string     `json:"source"`            // hint, capture, pinned, fs or adopted
 	Started   time.Time  `json:"started"`           // when the first run of the conversation began
 	Ended     *time.Time `json:"ended"`             // nil while a run is open or its shim was killed
@@ -32,11 +34,6 @@ type Record struct {
 	Updated   time.Time  `json:"updated"`           // stamped by the store on every write
 	Options   []string   `json:"options,omitempty"` // launch options replayed on resume
 }
-
-// tools are the agent CLIs whose records the store accepts. The list is kept
-// here rather than taken from harness so the store's boundary does not move
-// when harness changes.
-var tools = []string{"claude", "codex", "grok"}
 
 // sources are the ways a record's ID can have been learned.
 var sources = []string{"hint", "capture", "pinned", "fs", "adopted"}
@@ -49,8 +46,6 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
 }
 
-func knownTool(t string) bool { return slices.Contains(tools, t) }
-
 func validSource(s string) bool { return slices.Contains(sources, s) }
 
 // fileName is the base name of a record's file under records/.
@@ -60,21 +55,19 @@ func fileName(tool, id string) string { return tool + "-" + id + ".json" }
 func markerName(tool, id string) string { return tool + "-" + id }
 
 // parseKey splits "<tool>-<id>" and reports whether both halves are valid.
-func parseKey(s string) (tool, id string, ok bool) {
-	tool, id, ok = strings.Cut(s, "-")
-	if !ok || !knownTool(tool) || !harness.ValidID(id) {
+// Tool names hold no '-', so the first one ends the tool.
+func (s *Store) parseKey(name string) (tool, id string, ok bool) {
+	tool, id, ok = strings.Cut(name, "-")
+	if !ok || !s.cfg.Valid(tool, id) {
 		return "", "", false
 	}
 	return tool, id, true
 }
 
-// checkKey validates the identity of a record as given by a caller.
-func checkKey(tool, id string) error {
-	if !knownTool(tool) {
-		return invalid("unknown tool %q", tool)
-	}
-	if !harness.ValidID(id) {
-		return invalid("%v", harness.CheckID(id))
+// checkKey validates the identity of a record.
+func (s *Store) checkKey(tool, id string) error {
+	if !s.cfg.Valid(tool, id) {
+		return invalid("%q is not a session id of a known tool %q", id, tool)
 	}
 	return nil
 }
@@ -105,7 +98,7 @@ func checkProgram(tool, p string) error {
 		return nil
 	}
 	for i := 0; i < len(p); i++ {
-		if !safeProgramByte(p[i]) {
+		if !safe.ProgramByte(p[i]) {
 			return invalid("program %q holds characters outside [A-Za-z0-9/._+-]", p)
 		}
 	}
@@ -113,11 +106,6 @@ func checkProgram(tool, p string) error {
 		return invalid("program %q does not name %s", p, tool)
 	}
 	return nil
-}
-
-func safeProgramByte(c byte) bool {
-	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') ||
-		strings.IndexByte("/._+-", c) >= 0
 }
 
 func hasControl(s string) bool {
@@ -140,8 +128,8 @@ func stripControl(s string) string {
 
 // check is the whole validation boundary for a stored record: what Put writes
 // and what the readers return both pass it.
-func check(r Record) error {
-	if err := checkKey(r.Tool, r.ID); err != nil {
+func (s *Store) check(r Record) error {
+	if err := s.checkKey(r.Tool, r.ID); err != nil {
 		return err
 	}
 	if err := checkPath("cwd", r.Cwd, false); err != nil {

@@ -9,20 +9,25 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Config is what the caller hands Open besides the directory.
 type Config struct {
+	// Valid is the validation boundary for a record's identity: tool must
+	// be a known agent and id an ID of its grammar. It is required: the
+	// store knows no agent itself.
+	Valid func(tool, id string) bool
 	// Warn receives one lowercase message per damaged file an operation skips;
 	// nil discards them. It may be called from any goroutine using the Store.
 	Warn func(msg string)
-	// ResumeLine rebuilds a record's canonical resume line from its Tool,
-	// Program, ID and Options. The store never returns the line found on disk:
-	// it sets Resume from this function on every record it returns, and skips
-	// records it fails on. Nil leaves Resume empty.
-	ResumeLine func(r Record) (string, error)
 	// Now is the clock that stamps Updated; nil means time.Now.
 	Now func() time.Time
+	// LockWait bounds how long a write waits for a conversation's lock held
+	// by another process; zero means defaultLockWait. A write that gives up
+	// fails with an error wrapping safe.ErrLockTimeout.
+	LockWait time.Duration
 	// SkipSync leaves out the fsyncs: a write is still atomic (temp file and
 	// rename), so a killed writer never damages the store, but a power cut
 	// may lose the latest writes. The shim takes this trade: its writes sit
@@ -46,6 +51,9 @@ func Open(dir string, cfg Config) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("open session store: no directory")
 	}
+	if cfg.Valid == nil {
+		return nil, errors.New("open session store: no validation boundary")
+	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open session store: %w", err)
@@ -67,20 +75,6 @@ func Open(dir string, cfg Config) (*Store, error) {
 	return &Store{dir: dir, cfg: cfg}, nil
 }
 
-// Physical returns the form of a directory that records and lookups use: made
-// absolute and with symlinks resolved, or only made absolute and clean when it
-// cannot be resolved (it may no longer exist).
-func Physical(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if p, err := filepath.EvalSymlinks(abs); err == nil {
-		return p, nil
-	}
-	return abs, nil
-}
-
 // Put validates a record, merges it under the conversation's lock with the one
 // already stored (see merge for the rules), writes it and returns the result.
 // Invalid input is an error and writes nothing; a damaged stored record is
@@ -90,8 +84,7 @@ func (s *Store) Put(in Record) (Record, error) {
 		return Record{}, fmt.Errorf("save session: %w", err)
 	}
 	in = normalize(in)
-	in.Resume = ""
-	in.Cwd, _ = Physical(in.Cwd)
+	in.Cwd, _ = safe.Physical(in.Cwd)
 
 	unlock, err := s.lock(in.Tool, in.ID)
 	if err != nil {
@@ -102,17 +95,14 @@ func (s *Store) Put(in Record) (Record, error) {
 	now := utc(s.now())
 	out := in
 	out.Updated = now
-	old, err := s.load(in.Tool, in.ID, false)
+	old, err := s.load(in.Tool, in.ID)
 	switch {
 	case err == nil:
 		out = merge(old, in, now)
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, fmt.Errorf("save session: %w", err)
 	}
-	if err := check(out); err != nil {
-		return Record{}, fmt.Errorf("save session: %w", err)
-	}
-	if out.Resume, err = s.resumeLine(out); err != nil {
+	if err := s.check(out); err != nil {
 		return Record{}, fmt.Errorf("save session: %w", err)
 	}
 	if err := s.ensureMarker(out); err != nil {
@@ -127,7 +117,7 @@ func (s *Store) Put(in Record) (Record, error) {
 // checkInput holds a caller's record to the rules that the merge cannot
 // repair; the merged result is checked in full afterwards.
 func (s *Store) checkInput(r Record) error {
-	if err := checkKey(r.Tool, r.ID); err != nil {
+	if err := s.checkKey(r.Tool, r.ID); err != nil {
 		return err
 	}
 	if err := checkPath("cwd", r.Cwd, false); err != nil {
@@ -148,10 +138,10 @@ func (s *Store) checkInput(r Record) error {
 // Get returns the record of one conversation; a missing or damaged record is
 // reported as not found (the damage with a warning).
 func (s *Store) Get(tool, id string) (Record, bool, error) {
-	if err := checkKey(tool, id); err != nil {
+	if err := s.checkKey(tool, id); err != nil {
 		return Record{}, false, err
 	}
-	r, err := s.load(tool, id, true)
+	r, err := s.load(tool, id)
 	switch {
 	case err == nil:
 		return r, true, nil
@@ -164,7 +154,7 @@ func (s *Store) Get(tool, id string) (Record, bool, error) {
 // Forget removes one conversation's record and its index entry. An absent
 // record is an error wrapping fs.ErrNotExist (the same as os.ErrNotExist).
 func (s *Store) Forget(tool, id string) error {
-	if err := checkKey(tool, id); err != nil {
+	if err := s.checkKey(tool, id); err != nil {
 		return fmt.Errorf("forget session: %w", err)
 	}
 	unlock, err := s.lock(tool, id)
@@ -182,7 +172,7 @@ func (s *Store) Forget(tool, id string) error {
 	// index entry, if any, cannot be found and stays behind, ignored.
 	var cwd string
 	if err == nil {
-		if r, derr := decode(filepath.Base(p), data); derr == nil {
+		if r, derr := s.decode(filepath.Base(p), data); derr == nil {
 			cwd = r.Cwd
 		}
 	}
@@ -190,7 +180,7 @@ func (s *Store) Forget(tool, id string) error {
 		return fmt.Errorf("forget session: %w", err)
 	}
 	if cwd != "" {
-		m := filepath.Join(s.dir, "dirs", dirKey(cwd), markerName(tool, id))
+		m := filepath.Join(s.dir, "dirs", safe.PathKey(cwd), markerName(tool, id))
 		if err := os.Remove(m); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("forget session: %w", err)
 		}
@@ -204,11 +194,10 @@ func (s *Store) recordPath(tool, id string) string {
 
 // load reads one record by identity. Damage is warned about and reported as
 // fs.ErrNotExist, so Put overwrites it and readers skip it; other I/O errors
-// are returned. withResume rebuilds Resume, which a failing ResumeLine turns
-// into damage.
-func (s *Store) load(tool, id string, withResume bool) (Record, error) {
+// are returned.
+func (s *Store) load(tool, id string) (Record, error) {
 	p := s.recordPath(tool, id)
-	r, err := s.readRecord(p, withResume)
+	r, err := s.readRecord(p)
 	var d *damage
 	if errors.As(err, &d) {
 		s.warnDamage(p, d)
@@ -218,32 +207,12 @@ func (s *Store) load(tool, id string, withResume bool) (Record, error) {
 }
 
 // readRecord reads and validates one record file.
-func (s *Store) readRecord(path string, withResume bool) (Record, error) {
+func (s *Store) readRecord(path string) (Record, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return Record{}, err
 	}
-	r, err := decode(filepath.Base(path), data)
-	if err != nil {
-		return Record{}, err
-	}
-	if withResume {
-		if r.Resume, err = s.resumeLine(r); err != nil {
-			return Record{}, damaged("%v", err)
-		}
-	}
-	return r, nil
-}
-
-func (s *Store) resumeLine(r Record) (string, error) {
-	if s.cfg.ResumeLine == nil {
-		return "", nil
-	}
-	line, err := s.cfg.ResumeLine(r)
-	if err != nil {
-		return "", fmt.Errorf("build resume line for %s session %s: %w", r.Tool, r.ID, err)
-	}
-	return line, nil
+	return s.decode(filepath.Base(path), data)
 }
 
 func (s *Store) warnDamage(path string, err error) {

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adrg/xdg"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -103,24 +104,31 @@ func TestCompleteDescribes(t *testing.T) {
 	}
 }
 
-// TestCompletableCoversCommands keeps completion and dispatch in step.
-func TestCompletableCoversCommands(t *testing.T) {
-	for name := range commands {
-		if _, ok := lookupCommand(name); !ok && name != "__complete" {
-			t.Errorf("command %s is not offered by completion", name)
+// TestCommandTable holds each entry of the one command table to what help,
+// parsing and completion need of it.
+func TestCommandTable(t *testing.T) {
+	for _, c := range commands {
+		if c.hidden {
+			continue
 		}
-	}
-	for _, c := range completable {
-		if _, ok := commands[c.name]; !ok {
-			t.Errorf("completion offers %s, which is not a command", c.name)
-		}
-		if _, ok := helps[c.name]; !ok {
-			t.Errorf("completion offers %s, which has no help", c.name)
+		help := c.helpText()
+		if c.summary == "" || !strings.HasPrefix(help, "Usage: fleetcom "+c.name) {
+			t.Errorf("%s: summary %q, help %q", c.name, c.summary, help)
 		}
 		for _, f := range c.flags {
-			if !strings.Contains(helps[c.name], f.name) {
-				t.Errorf("completion offers %s %s, which its help does not name", c.name, f.name)
+			if !strings.Contains(help, f.name) || !strings.Contains(c.usage(), f.name) || f.help == "" {
+				t.Errorf("%s: flag %s missing from its help or usage", c.name, f.name)
 			}
+			arg := []string{f.name}
+			if f.value != "" {
+				arg = append(arg, "x")
+			}
+			if in, err := c.parse(arg); err != nil || !in.has(f.name) {
+				t.Errorf("%s: flag %s does not parse: %v", c.name, f.name, err)
+			}
+		}
+		if !strings.Contains(usageText(), c.usage()) {
+			t.Errorf("%s: not in the command list", c.name)
 		}
 	}
 }
@@ -128,13 +136,13 @@ func TestCompletableCoversCommands(t *testing.T) {
 func TestSessionWords(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	ended := now.Add(-time.Hour)
-	recs := []store.Record{
-		{Tool: "claude", ID: "a", Updated: now.Add(-90 * time.Second), Resumable: true, Title: "fix\tthe\nflaky \x1b[31mtest"},
-		{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended},
-		{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}, // open: may still become resumable
-		{Tool: "claude", ID: "d", Updated: now.Add(-72 * time.Hour), Resumable: true, Title: strings.Repeat("long ", 40)},
+	recs := []catalog.Entry{
+		{Record: store.Record{Tool: "claude", ID: "a", Updated: now.Add(-90 * time.Second), Resumable: true, Title: "fix\tthe\nflaky \x1b[31mtest"}},
+		{Record: store.Record{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended}},
+		{Record: store.Record{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}}, // open: may still become resumable
+		{Record: store.Record{Tool: "claude", ID: "d", Updated: now.Add(-72 * time.Hour), Resumable: true, Title: strings.Repeat("long ", 40)}},
 	}
-	got := sessionWords(recs, "", now)
+	got := sessionWords(recs, now)
 	want := []candidate{
 		{"a", "claude, 1m, fix the flaky [31mtest"},
 		{"c", "grok, 3h"},
@@ -146,9 +154,6 @@ func TestSessionWords(t *testing.T) {
 	}
 	if long := []rune(got[2].desc); len(long) > 80 || long[len(long)-1] != '…' {
 		t.Errorf("long title not cut: %q", got[2].desc)
-	}
-	if got := values(sessionWords(recs, "claude", now)); !cmp.Equal(got, []string{"a", "d"}) {
-		t.Errorf("claude only: %q", got)
 	}
 }
 
@@ -164,8 +169,8 @@ func TestCompleteCommand(t *testing.T) {
 	putSessions(t, filepath.Join(state, "fleetcom"), t.TempDir(), []session{{"grok", "elsewhere", time.Minute}})
 	t.Chdir(work)
 	out, errs := captureOutput(t, func() {
-		if code, err := cmdComplete([]string{"--", "resume", ""}); code != 0 || err != nil {
-			t.Errorf("__complete: %d %v", code, err)
+		if code := dispatch([]string{"__complete", "--", "resume", ""}); code != 0 {
+			t.Errorf("__complete: %d", code)
 		}
 	})
 	want := "claude\tClaude Code sessions\ncodex\tCodex sessions\ngrok\tGrok sessions\n" +
@@ -178,8 +183,6 @@ func TestCompleteCommand(t *testing.T) {
 // useState points the session store at dir/fleetcom for one test.
 func useState(t testing.TB, dir string) {
 	t.Setenv("XDG_STATE_HOME", dir)
-	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 }
 
 // captureOutput runs f with the package's stdout and stderr captured.
@@ -206,12 +209,9 @@ func putSessions(t testing.TB, dir, cwd string, sessions []session) []string {
 	t.Helper()
 	var ids []string
 	for _, s := range sessions {
-		id, err := harness.NewID()
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := safe.NewUUID()
 		when := time.Now().Add(-s.age)
-		st, err := store.Open(dir, store.Config{ResumeLine: resumeLine, Now: func() time.Time { return when }})
+		st, err := store.Open(dir, store.Config{Valid: harness.ValidKey, Now: func() time.Time { return when }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,8 +234,8 @@ func BenchmarkComplete(b *testing.B) {
 	stdout = io.Discard
 	defer func() { stdout = os.Stdout }()
 	for b.Loop() {
-		if code, err := cmdComplete([]string{"--", "resume", ""}); code != 0 || err != nil {
-			b.Fatal(code, err)
+		if code := dispatch([]string{"__complete", "--", "resume", ""}); code != 0 {
+			b.Fatal(code)
 		}
 	}
 }
@@ -255,7 +255,7 @@ func TestWriteBenchStore(t *testing.T) {
 // dirs directories under work, and returns the last directory.
 func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
 	t.Helper()
-	st, err := store.Open(dir, store.Config{ResumeLine: resumeLine})
+	st, err := store.Open(dir, store.Config{Valid: harness.ValidKey})
 	if err != nil {
 		t.Fatal(err)
 	}

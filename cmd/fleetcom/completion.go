@@ -8,39 +8,44 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/completions"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-func cmdCompletion(args []string) (int, error) {
-	shell, err := shellArg("completion", args)
+func cmdCompletion(in input) error {
+	shell, err := shellArg("completion", in.args)
 	if err != nil {
-		return 2, err
+		return err
 	}
 	exe, err := selfPath()
 	if err != nil {
-		return 1, err
+		return err
 	}
-	script, _ := completions.Script(shell, quoteFor(shell, exe))
+	script, _ := completions.Script(shell, safe.Quote(exe))
 	fmt.Fprint(stdout, script)
-	return 0, nil
+	return nil
 }
 
 // shellArg checks that args name exactly one supported shell.
 func shellArg(cmd string, args []string) (string, error) {
-	_, pos, err := parseFlags(args, flagSpec{})
-	if err != nil {
-		return "", err
-	}
-	usage := usagef("usage: fleetcom %s %s", cmd, strings.Join(completions.Shells(), "|"))
-	if len(pos) != 1 {
-		return "", usage
+	if len(args) != 1 {
+		return "", mustCommand(cmd).misuse("%s needs one shell: %s", cmd, shellList())
 	}
 	for _, s := range completions.Shells() {
-		if pos[0] == s {
+		if args[0] == s {
 			return s, nil
 		}
 	}
-	return "", usagef("%s: unsupported shell %q (want %s)", cmd, pos[0], strings.Join(completions.Shells(), ", "))
+	err := usageError{msg: fmt.Sprintf("%s: unsupported shell %q (want %s)", cmd, args[0], shellList())}
+	if s := suggest(args[0], completions.Shells()); s != "" {
+		err.hint = fmt.Sprintf("did you mean 'fleetcom %s %s'?", cmd, s)
+	}
+	return "", err
+}
+
+// shellList names the supported shells: "bash, zsh or fish".
+func shellList() string {
+	sh := completions.Shells()
+	return strings.Join(sh[:len(sh)-1], ", ") + " or " + sh[len(sh)-1]
 }
 
 // selfPath is the absolute path of the running fleetcom as the user reaches
@@ -69,18 +74,3 @@ func selfPath() (string, error) {
 	}
 	return exe, nil
 }
-
-// quoteFor writes s as one word of shell: bare when it is made only of
-// characters no shell treats specially, else single-quoted.
-func quoteFor(shell, s string) string {
-	if s != "" && strings.Trim(s, plainChars) == "" {
-		return s
-	}
-	if shell == "fish" {
-		// Inside fish's single quotes, \ and ' are escaped with a backslash.
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-	}
-	return harness.QuoteAlways(s)
-}
-
-const plainChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-"

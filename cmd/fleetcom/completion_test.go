@@ -248,8 +248,8 @@ func split(lines []string) (vals, descs []string) {
 func TestCompletionCommand(t *testing.T) {
 	for _, shell := range completions.Shells() {
 		out, _ := captureOutput(t, func() {
-			if code, err := cmdCompletion([]string{shell}); code != 0 || err != nil {
-				t.Errorf("completion %s: %d %v", shell, code, err)
+			if err := cmdCompletion(input{args: []string{shell}}); err != nil {
+				t.Errorf("completion %s: %v", shell, err)
 			}
 		})
 		if strings.Contains(out, completions.Placeholder) || !strings.Contains(out, "__complete") {
@@ -257,23 +257,8 @@ func TestCompletionCommand(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{}, {"tcsh"}, {"bash", "zsh"}} {
-		if code, err := cmdCompletion(args); code != 2 || err == nil {
-			t.Errorf("completion %q: %d %v, want a usage error", args, code, err)
-		}
-	}
-}
-
-func TestQuoteFor(t *testing.T) {
-	tests := []struct{ shell, in, want string }{
-		{"bash", "/usr/local/bin/fleetcom", "/usr/local/bin/fleetcom"},
-		{"bash", "/a b/it's", `'/a b/it'\''s'`},
-		{"zsh", "/a$b", `'/a$b'`},
-		{"fish", "/a b/it's\\", `'/a b/it\'s\\'`},
-		{"fish", "/plain", "/plain"},
-	}
-	for _, tt := range tests {
-		if got := quoteFor(tt.shell, tt.in); got != tt.want {
-			t.Errorf("quoteFor(%s, %q) = %s, want %s", tt.shell, tt.in, got, tt.want)
+		if err := cmdCompletion(input{args: args}); exitCode(err) != exitUsage {
+			t.Errorf("completion %q: %v, want a usage error", args, err)
 		}
 	}
 }

@@ -13,7 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
 
@@ -50,24 +52,20 @@ type doctorReport struct {
 	Checks     []doctorCheck `json:"checks"`
 }
 
-func cmdDoctor(args []string) (int, error) {
-	flags, pos, err := parseFlags(args, flagSpec{"--json": false})
-	if err != nil {
-		return 2, err
-	}
-	if len(pos) > 0 {
-		return 2, usagef("doctor takes no arguments")
+func cmdDoctor(in input) error {
+	if len(in.args) > 0 {
+		return usagef("doctor takes no arguments")
 	}
 	exe, err := selfPath()
 	if err != nil {
-		return 1, err
+		return err
 	}
 	rep := diagnose(exe, resolvePaths())
-	if flags["--json"] != "" {
+	if in.has("--json") {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return 1, err
+			return err
 		}
 	} else {
 		hinted := map[string]bool{}
@@ -80,9 +78,9 @@ func cmdDoctor(args []string) (int, error) {
 		}
 	}
 	if !rep.Healthy {
-		return 1, nil
+		return exitStatus(exitNotFound)
 	}
-	return 0, nil
+	return nil
 }
 
 // diagnose runs every check for the fleetcom at exe.
@@ -100,16 +98,16 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	// With no CLI at all, one note and hint stand for the three.
 	var reals []doctorCheck
 	missing := 0
-	for _, h := range harness.Tools() {
-		c := checkReal(h.Name(), cfg, shimDir, p.ConfigFile)
+	for _, a := range harness.All() {
+		c := checkReal(a, cfg, shimDir, p.ConfigFile)
 		if c.Status == statusNote {
 			missing++
 		}
 		reals = append(reals, c)
 	}
 	none := missing == len(reals)
-	for i, h := range harness.Tools() {
-		add(checkOnPath(h.Name(), self, exe))
+	for i, a := range harness.All() {
+		add(checkOnPath(a.Name, self, exe))
 		if none {
 			reals[i].Hint = ""
 		}
@@ -120,15 +118,22 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 			Detail: "none of " + toolList() + " is installed yet",
 			Hint:   "install one of them, or point fleetcom at it with " + binVars()})
 	}
-	add(checkDir("store", p.StoreDir, storePrivate, "move "+harness.Quote(p.StoreDir)+" aside"))
+	add(checkDir("store", p.StoreDir, storePrivate, "move "+safe.Quote(p.StoreDir)+" aside"))
 	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, "set FLEETCOM_RUNTIME_DIR to a private directory of yours"))
 	add(cfgCheck)
-	plan := harness.CodexNotifyPlan(harness.Codex{}.Home(os.Getenv))
-	notify := doctorCheck{Name: "codex.notify", Status: statusOK, Detail: plan.Case}
-	if !plan.Inject {
-		notify.Status = statusNote
+	for _, a := range harness.All() {
+		d, ok := a.Behaviour.(harness.Diagnoser)
+		if !ok {
+			continue
+		}
+		for _, n := range d.Diagnose(a.Home(os.Getenv)) {
+			c := doctorCheck{Name: n.Name, Status: statusOK, Detail: n.Detail}
+			if !n.OK {
+				c.Status = statusNote
+			}
+			add(c)
+		}
 	}
-	add(notify)
 
 	rep.Healthy = true
 	for _, c := range rep.Checks {
@@ -147,7 +152,7 @@ func commandName(exe string, self os.FileInfo) string {
 			return "fleetcom"
 		}
 	}
-	return harness.Quote(exe)
+	return safe.Quote(exe)
 }
 
 // checkShims wants one symlink per tool in dir, each leading to self.
@@ -155,20 +160,20 @@ func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
 	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir,
 		Detail: toolList() + " in " + dir + " lead to this fleetcom"}
 	var bad []string
-	for _, h := range harness.Tools() {
-		link := filepath.Join(dir, h.Name())
+	for _, a := range harness.All() {
+		link := filepath.Join(dir, a.Name)
 		lfi, err := os.Lstat(link)
 		switch {
 		case err != nil:
-			bad = append(bad, h.Name()+" is missing")
+			bad = append(bad, a.Name+" is missing")
 		case lfi.Mode()&os.ModeSymlink == 0:
 			bad = append(bad, link+" is not a symlink")
-			c.Hint = "move " + harness.Quote(link) + " aside, then run: " + me + " shims install"
+			c.Hint = "move " + safe.Quote(link) + " aside, then run: " + me + " shims install"
 		default:
 			fi, err := os.Stat(link)
 			if err != nil || self == nil || !os.SameFile(fi, self) {
 				target, _ := os.Readlink(link)
-				bad = append(bad, h.Name()+" leads to "+target+", not this fleetcom")
+				bad = append(bad, a.Name+" leads to "+target+", not this fleetcom")
 			}
 		}
 	}
@@ -213,18 +218,19 @@ func checkOnPath(tool string, self os.FileInfo, exe string) doctorCheck {
 func initHint(exe string) string {
 	switch filepath.Base(os.Getenv("SHELL")) {
 	case "zsh":
-		return `add this line to ~/.zshrc and open a new shell: eval "$(` + quoteFor("zsh", exe) + ` init zsh)"`
+		return `add this line to ~/.zshrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init zsh)"`
 	case "fish":
-		return "add this line to ~/.config/fish/config.fish and open a new shell: " + quoteFor("fish", exe) + " init fish | source"
+		return "add this line to ~/.config/fish/config.fish and open a new shell: " + safe.Quote(exe) + " init fish | source"
 	}
-	return `add this line to ~/.bashrc and open a new shell: eval "$(` + quoteFor("bash", exe) + ` init bash)"`
+	return `add this line to ~/.bashrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init bash)"`
 }
 
 // checkReal finds the real CLI the way the shim will.
-func checkReal(tool string, cfg shim.Config, shimDir, cfgFile string) doctorCheck {
+func checkReal(a harness.Agent, cfg config.Config, shimDir, cfgFile string) doctorCheck {
+	tool := a.Name
 	c := doctorCheck{Name: tool + ".real"}
-	real, err := shim.FindReal(tool, cfg, cfgFile, shimDir)
-	variable := "FLEETCOM_" + strings.ToUpper(tool) + "_BIN"
+	real, err := shim.FindReal(a, cfg, cfgFile, shimDir)
+	variable := a.BinVar()
 	switch {
 	case err == nil:
 		c.Status, c.Path, c.Detail = statusOK, real, "real cli "+real
@@ -263,7 +269,7 @@ func storePrivate(dir string) error {
 func checkDir(name, dir string, rule func(string) error, otherFix string) doctorCheck {
 	c := doctorCheck{Name: name, Status: statusProblem, Path: dir}
 	fi, err := os.Lstat(dir)
-	chmod := "chmod 700 " + harness.Quote(dir)
+	chmod := "chmod 700 " + safe.Quote(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return creatable(c, dir)
@@ -296,7 +302,7 @@ func creatable(c doctorCheck, dir string) doctorCheck {
 	}
 	if unix.Access(parent, unix.W_OK|unix.X_OK) != nil {
 		c.Status, c.Detail = statusProblem, dir+" is missing and "+parent+" is not writable"
-		c.Hint = "mkdir -m 700 -p " + harness.Quote(dir)
+		c.Hint = "mkdir -m 700 -p " + safe.Quote(dir)
 		return c
 	}
 	c.Status, c.Detail = statusOK, dir+" will be created on first use"
@@ -304,13 +310,13 @@ func creatable(c doctorCheck, dir string) doctorCheck {
 }
 
 // checkConfig loads the config file as a shim would.
-func checkConfig(path string) (shim.Config, doctorCheck) {
+func checkConfig(path string) (config.Config, doctorCheck) {
 	c := doctorCheck{Name: "config", Status: statusOK, Path: path}
-	cfg, err := shim.LoadConfig(path)
+	cfg, err := config.Load(path)
 	switch {
 	case err != nil:
 		c.Status, c.Detail = statusProblem, err.Error()
-		c.Hint = "fix or remove " + harness.Quote(path)
+		c.Hint = "fix or remove " + safe.Quote(path)
 	case fileExists(path):
 		c.Detail = path + " is valid"
 	default:
@@ -329,18 +335,12 @@ func ownedByMe(fi os.FileInfo) bool {
 	return !ok || int(st.Uid) == os.Getuid()
 }
 
-func toolList() string {
-	var names []string
-	for _, h := range harness.Tools() {
-		names = append(names, h.Name())
-	}
-	return strings.Join(names, ", ")
-}
+func toolList() string { return strings.Join(harness.Names(), ", ") }
 
 func binVars() string {
 	var vars []string
-	for _, h := range harness.Tools() {
-		vars = append(vars, "FLEETCOM_"+strings.ToUpper(h.Name())+"_BIN")
+	for _, a := range harness.All() {
+		vars = append(vars, a.BinVar())
 	}
 	return strings.Join(vars, ", ")
 }

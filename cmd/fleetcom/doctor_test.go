@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/adrg/xdg"
 )
 
 // doctorWorld is a user whose fleetcom is the test binary: shims link to
@@ -68,15 +66,13 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 	for k, v := range vars {
 		t.Setenv(k, v)
 	}
-	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return w
 }
 
 // doctor runs `fleetcom doctor ARGS…` in process.
 func doctor(t *testing.T, args ...string) (code int, out, errs string) {
 	t.Helper()
-	out, errs = captureOutput(t, func() { code = command(append([]string{"doctor"}, args...)) })
+	out, errs = captureOutput(t, func() { code = dispatch(append([]string{"doctor"}, args...)) })
 	return code, out, errs
 }
 

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it.
@@ -50,8 +51,8 @@ func fakeClaude() int {
 			}
 		}
 	}
-	c := &claudeFake{home: homeDir("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings}
-	if sessionID != "" && !harness.ValidID(sessionID) {
+	c := &claudeFake{home: fakeHome("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings}
+	if sessionID != "" && !safe.UUID(sessionID) {
 		fmt.Fprintln(os.Stderr, "Error: Invalid session ID. Must be a valid UUID.")
 		return 1
 	}

@@ -10,14 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"golang.org/x/term"
 )
 
 // fakeCodex behaves like Codex CLI 0.171.0 as CLI-FACTS.md records it.
 func fakeCodex() int {
 	logArgv("codex")
-	c := &codexFake{home: homeDir("CODEX_HOME", ".codex"), cwd: physicalWd(), started: map[string]bool{}}
+	c := &codexFake{home: fakeHome("CODEX_HOME", ".codex"), cwd: physicalWd(), started: map[string]bool{}}
 	var overrides []string
 	var sub, resume, profile, prompt string
 	args := os.Args[1:]
@@ -119,7 +119,7 @@ func (c *codexFake) loadNotify(overrides []string, profile string) error {
 		Notify  []string `toml:"notify"`
 	}
 	if data, err := os.ReadFile(filepath.Join(c.home, "config.toml")); err == nil {
-		if _, err := toml.Decode(string(data), &cfg); err != nil {
+		if err := toml.Unmarshal(data, &cfg); err != nil {
 			return fmt.Errorf("config.toml: %v", err)
 		}
 	}
@@ -130,7 +130,7 @@ func (c *codexFake) loadNotify(overrides []string, profile string) error {
 	if profile != "" {
 		var p struct{ Notify []string }
 		if data, err := os.ReadFile(filepath.Join(c.home, profile+".config.toml")); err == nil {
-			if _, err := toml.Decode(string(data), &p); err == nil && p.Notify != nil {
+			if err := toml.Unmarshal(data, &p); err == nil && p.Notify != nil {
 				c.notifyCmd = p.Notify
 			}
 		}
@@ -138,7 +138,7 @@ func (c *codexFake) loadNotify(overrides []string, profile string) error {
 	for _, o := range overrides {
 		var v struct{ Notify []string }
 		if strings.HasPrefix(o, "notify=") {
-			if _, err := toml.Decode(o, &v); err != nil {
+			if err := toml.Unmarshal([]byte(o), &v); err != nil {
 				return fmt.Errorf("invalid override %q: %v", o, err)
 			}
 			c.notifyCmd = v.Notify

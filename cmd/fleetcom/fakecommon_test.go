@@ -97,7 +97,7 @@ func physicalWd() string {
 	return wd
 }
 
-func homeDir(variable, dot string) string {
+func fakeHome(variable, dot string) string {
 	if v := os.Getenv(variable); v != "" {
 		return v
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // fakeGrok behaves like the xAI Grok CLI: --session-id creates a session
@@ -13,7 +14,7 @@ import (
 // dies on an unknown ID.
 func fakeGrok() int {
 	logArgv("grok")
-	home := homeDir("GROK_HOME", ".grok")
+	home := fakeHome("GROK_HOME", ".grok")
 	cwd := physicalWd()
 	var create, resume string
 	args := os.Args[1:]
@@ -38,7 +39,7 @@ func fakeGrok() int {
 	switch {
 	case resume != "":
 		matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", resume))
-		if !harness.ValidID(resume) || len(matches) != 1 {
+		if !safe.UUID(resume) || len(matches) != 1 {
 			fmt.Fprintf(os.Stderr, "Error: session %s not found (404)\n", resume)
 			return 1
 		}
@@ -47,7 +48,7 @@ func fakeGrok() int {
 		id := create
 		if id == "" {
 			id = fakeV4()
-		} else if !harness.ValidID(id) {
+		} else if !safe.UUID(id) {
 			fmt.Fprintln(os.Stderr, "Error: --session-id must be a UUID")
 			return 1
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/completions"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The code `fleetcom init SHELL` prints is sourced by every new shell, so
@@ -35,24 +36,24 @@ end
 set -gx PATH $__fleetcom_dir $PATH
 `
 
-func cmdInit(args []string) (int, error) {
-	shell, err := shellArg("init", args)
+func cmdInit(in input) error {
+	shell, err := shellArg("init", in.args)
 	if err != nil {
-		return 2, err
+		return err
 	}
 	exe, err := selfPath()
 	if err != nil {
-		return 1, err
+		return err
 	}
 	dir, err := filepath.Abs(resolvePaths().ShimDir)
 	if err != nil {
-		return 1, fmt.Errorf("resolve the shim directory: %w", err)
+		return fmt.Errorf("resolve the shim directory: %w", err)
 	}
 	code := posixPath
 	if shell == "fish" {
 		code = fishPath
 	}
-	script, _ := completions.Script(shell, quoteFor(shell, exe))
-	fmt.Fprint(stdout, strings.Replace(code, "@DIR@", quoteFor(shell, dir), 1), "\n", script)
-	return 0, nil
+	script, _ := completions.Script(shell, safe.Quote(exe))
+	fmt.Fprint(stdout, strings.Replace(code, "@DIR@", safe.Quote(dir), 1), "\n", script)
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // TestInitShells sources `fleetcom init SHELL` twice in each real shell,
@@ -64,11 +66,11 @@ func TestInitCommand(t *testing.T) {
 	shims := filepath.Join(t.TempDir(), "it's here")
 	t.Setenv("FLEETCOM_SHIM_DIR", shims)
 	out, _ := captureOutput(t, func() {
-		if code, err := cmdInit([]string{"bash"}); code != 0 || err != nil {
-			t.Errorf("init bash: %d %v", code, err)
+		if err := cmdInit(input{args: []string{"bash"}}); err != nil {
+			t.Errorf("init bash: %v", err)
 		}
 	})
-	if !strings.Contains(out, "__fleetcom_dir='"+strings.ReplaceAll(shims, "'", `'\''`)+"'\n") {
+	if !strings.Contains(out, "__fleetcom_dir="+safe.Quote(shims)+"\n") {
 		t.Errorf("init bash does not set the quoted shim dir:\n%s", out)
 	}
 	if !strings.Contains(out, "complete -o nosort -F _fleetcom fleetcom") {
@@ -79,8 +81,10 @@ func TestInitCommand(t *testing.T) {
 		t.Errorf("init bash does not name fleetcom by its path %s", exe)
 	}
 	for _, args := range [][]string{{}, {"csh"}, {"--shell", "bash"}} {
-		if code, err := cmdInit(args); code != 2 || err == nil {
-			t.Errorf("init %q: %d %v, want a usage error", args, code, err)
+		var code int
+		captureOutput(t, func() { code = dispatch(append([]string{"init"}, args...)) })
+		if code != exitUsage {
+			t.Errorf("init %q: exit %d, want a usage error", args, code)
 		}
 	}
 }

@@ -2,71 +2,69 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
-func cmdList(args []string) (int, error) {
-	flags, pos, err := parseFlags(args, flagSpec{"-C": true, "--all": false, "--json": false})
-	if err != nil {
-		return 2, err
-	}
-	if len(pos) > 0 {
-		return 2, usagef("list takes no arguments")
-	}
-	all := flags["--all"] != ""
-	if all && flags["-C"] != "" {
-		return 2, usagef("use either -C or --all")
-	}
-	st, err := openStore()
-	if err != nil {
-		return 1, err
-	}
-	var recs []store.Record
-	var dir string
-	if all {
-		recs, err = st.All()
-	} else {
-		if dir, err = targetDir(flags); err != nil {
-			return 2, err
-		}
-		recs, err = st.Dir(dir)
-	}
-	if err != nil {
-		return 1, err
-	}
-	rows := make([]listed, 0, len(recs))
-	for _, r := range recs {
-		rows = append(rows, listed{Record: refresh(r)})
-	}
-	// The conversations of the directory that no record knows follow the
-	// records. --all stays records only: finding every directory's would
-	// mean reading every tool store in full.
-	if !all {
-		found, _ := findIn(dir, "", knownKeys(recs))
-		for _, f := range found {
-			rows = append(rows, listed{Record: foundRecord(f), Discovered: true})
-		}
-	}
-	if flags["--json"] != "" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return 0, enc.Encode(rows)
-	}
-	printTable(rows, all)
-	return 0, nil
-}
-
-// listed is one row of list: a record, or a conversation found in a tool's
-// store (source "fs", marked discovered) that resume would adopt.
+// listed is one row of list --json: a record, or a conversation found in a
+// tool's store (source "fs", marked discovered) that resume would adopt.
 type listed struct {
 	store.Record
-	Discovered bool `json:"discovered,omitempty"`
+	Resume     string `json:"resume"`
+	Discovered bool   `json:"discovered,omitempty"`
+}
+
+func cmdList(in input) error {
+	if len(in.args) > 0 {
+		return usagef("list takes no arguments")
+	}
+	all := in.has("--all")
+	if all && in.has("-C") {
+		return usagef("use either -C or --all")
+	}
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	var entries []catalog.Entry
+	if all {
+		recs, err := cat.Store().All()
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			entries = append(entries, catalog.Entry{Record: cat.Refresh(r)})
+		}
+	} else {
+		dir, err := targetDir(in.get("-C"))
+		if err != nil {
+			return err
+		}
+		// The conversations of the directory that no record knows follow
+		// the records. --all stays records only: finding every
+		// directory's would mean reading every tool store in full.
+		entries, _ = cat.Dir(dir, "", true)
+	}
+	rows := make([]listed, 0, len(entries))
+	for _, e := range entries {
+		line, _ := cat.Line(e)
+		rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found})
+	}
+	if in.has("--json") {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	printTable(rows, all)
+	return nil
 }
 
 // printTable prints rows for people: tool, ID, age, title, and the
@@ -107,73 +105,61 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-func cmdForget(args []string) (int, error) {
-	_, ids, err := parseFlags(args, flagSpec{})
-	if err != nil {
-		return 2, err
-	}
-	if len(ids) == 0 {
-		return 2, usagef("forget needs at least one session id")
+func cmdForget(in input) error {
+	if len(in.args) == 0 {
+		return mustCommand("forget").misuse("forget needs at least one session id")
 	}
 	st, err := openStore()
 	if err != nil {
-		return 1, err
+		return err
 	}
 	// Check every ID first, so an unknown one changes nothing.
 	var drop []store.Record
-	for _, id := range ids {
-		if !harness.ValidID(id) {
-			return 2, usagef("%q is not a session id", id)
+	for _, id := range in.args {
+		if !harness.AnyID(id) {
+			return usagef("%q is not a session id", id)
 		}
 		recs, err := st.Find(id)
 		if err != nil {
-			return 1, err
+			return err
 		}
 		if len(recs) == 0 {
-			return 1, notFound{msg: fmt.Sprintf("no recorded session %s", id)}
+			return notFoundError{msg: fmt.Sprintf("no recorded session %s", id)}
 		}
 		drop = append(drop, recs...)
 	}
 	for _, r := range drop {
 		if err := st.Forget(r.Tool, r.ID); err != nil {
-			return 1, err
+			return err
 		}
 	}
-	return 0, nil
+	return nil
 }
 
-func cmdPrune(args []string) (int, error) {
-	flags, pos, err := parseFlags(args, flagSpec{"--dry-run": false})
-	if err != nil {
-		return 2, err
+func cmdPrune(in input) error {
+	if len(in.args) > 0 {
+		return usagef("prune takes no arguments")
 	}
-	if len(pos) > 0 {
-		return 2, usagef("prune takes no arguments")
-	}
-	dry := flags["--dry-run"] != ""
-	st, err := openStore()
+	dry := in.has("--dry-run")
+	cat, err := openCatalog()
 	if err != nil {
-		return 1, err
+		return err
 	}
-	recs, err := st.All()
+	gone, err := cat.Gone()
 	if err != nil {
-		return 1, err
+		return err
 	}
 	verb := "pruned"
 	if dry {
 		verb = "would prune"
 	}
-	for _, r := range recs {
-		h, ok := harness.ByName(r.Tool)
-		if !ok || h.Exists(r.Home, r.Cwd, r.ID) {
-			continue
-		}
+	for _, r := range gone {
 		if !dry {
-			if err := st.Forget(r.Tool, r.ID); err != nil {
-				return 1, err
+			if err := cat.Store().Forget(r.Tool, r.ID); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
 			}
 		}
 		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, r.Cwd)
 	}
-	return 0, nil
+	return nil
 }

@@ -1,11 +1,13 @@
 // Command fleetcom keeps agent CLI conversations resumable. Run under the
-// name of a tool (a shim symlink named claude, codex or grok) it is that
-// tool's shim; under any other name it is the fleetcom command.
+// name of an agent (through a shim symlink named after the agent's program)
+// it is that agent's shim; under any other name it is the fleetcom command.
 package main
 
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 func main() {
@@ -16,11 +18,10 @@ func main() {
 // exit status; it is the only caller of os.Exit's argument.
 func run(args []string) int {
 	if len(args) == 0 {
-		return 2
+		return exitUsage
 	}
-	switch name := filepath.Base(args[0]); name {
-	case "claude", "codex", "grok":
-		return shimMode(name, args)
+	if a, ok := harness.Lookup(filepath.Base(args[0])); ok {
+		return shimMode(a, args)
 	}
-	return command(args[1:])
+	return dispatch(args[1:])
 }

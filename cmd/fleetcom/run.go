@@ -6,12 +6,9 @@ import (
 	"github.com/fleetcom/fleetcom/shim"
 )
 
-func cmdRun(args []string) (int, error) {
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
+func cmdRun(in input) error {
+	if len(in.args) == 0 {
+		return mustCommand("run").misuse("run needs a command")
 	}
-	if len(args) == 0 {
-		return 2, usagef("run needs a command")
-	}
-	return finish(shim.RunCommand(strings.Join(args, " "), shimOptions())), nil
+	return runStatus(finish(shim.RunCommand(strings.Join(in.args, " "), shimOptions())))
 }

@@ -1,28 +1,16 @@
 package main
 
 import (
-	"os"
-
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/shim"
 )
 
-// shimMode runs the shim of tool and returns the child's status. A child
-// that died of a signal is re-raised on this process once the terminal is
-// restored, so the parent shell sees the same death.
-func shimMode(tool string, args []string) int {
-	st, err := shim.Run(tool, args, shimOptions())
+// shimMode runs the shim of agent a and returns the child's status. A
+// child that died of a signal is re-raised on this process once the
+// terminal is restored, so the parent shell sees the same death.
+func shimMode(a harness.Agent, args []string) int {
+	st, err := shim.Run(a, args, shimOptions())
 	return finish(st, err)
-}
-
-// shimOptions are the options every shim-runtime entry uses.
-func shimOptions() shim.Options {
-	return shim.Options{
-		Paths:  resolvePaths(),
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		Warn:   warning,
-	}
 }
 
 // finish turns a run's outcome into the exit status.
@@ -34,4 +22,13 @@ func finish(st shim.Status, err error) int {
 		shim.Reraise(st.Signal)
 	}
 	return st.Code
+}
+
+// runStatus is a command's error for a run that finished: nil for status 0,
+// else the status to exit with.
+func runStatus(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return exitStatus(code)
 }

@@ -9,25 +9,22 @@ import (
 	"github.com/fleetcom/fleetcom/harness"
 )
 
-func cmdShims(args []string) (int, error) {
-	flags, pos, err := parseFlags(args, flagSpec{"--dir": true})
-	if err != nil {
-		return 2, err
+func cmdShims(in input) error {
+	if len(in.args) != 1 || (in.args[0] != "install" && in.args[0] != "remove") {
+		return mustCommand("shims").misuse("shims needs install or remove")
 	}
-	if len(pos) != 1 || (pos[0] != "install" && pos[0] != "remove") {
-		return 2, usagef("usage: fleetcom shims install|remove [--dir DIR]")
-	}
-	dir := flags["--dir"]
+	dir := in.get("--dir")
 	if dir == "" {
 		dir = resolvePaths().ShimDir
 	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return 1, err
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
 	}
-	if pos[0] == "install" {
-		return 0, installShims(dir)
+	if in.args[0] == "install" {
+		return installShims(dir)
 	}
-	return 0, removeShims(dir)
+	return removeShims(dir)
 }
 
 // installShims makes dir hold one symlink per tool pointing at this
@@ -44,8 +41,8 @@ func installShims(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create shim directory: %w", err)
 	}
-	for _, h := range harness.Tools() {
-		link := filepath.Join(dir, h.Name())
+	for _, a := range harness.All() {
+		link := filepath.Join(dir, a.Name)
 		if target, err := os.Readlink(link); err == nil && target == exe {
 			continue
 		}
@@ -68,8 +65,8 @@ func installShims(dir string) error {
 // removeShims deletes the tool symlinks from dir, and dir when it is left
 // empty. Files that are not symlinks are left alone.
 func removeShims(dir string) error {
-	for _, h := range harness.Tools() {
-		link := filepath.Join(dir, h.Name())
+	for _, a := range harness.All() {
+		link := filepath.Join(dir, a.Name)
 		fi, err := os.Lstat(link)
 		if errors.Is(err, os.ErrNotExist) {
 			continue

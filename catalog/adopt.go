@@ -1,0 +1,114 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// Conversations started outside the shims (before fleetcom was installed,
+// from an IDE, with options the shim leaves opaque) are found in the agents'
+// own stores; resuming one adopts it, writing a record with source
+// "adopted" once the guards passed. A refused adoption writes nothing: an
+// honest error beats a resume line that would open an empty conversation in
+// place of the user's.
+
+const listHint = "run 'fleetcom list' to see the conversations of this directory"
+
+// Settle turns a plan's found conversation into a record: the record made
+// meanwhile, or an adoption. A plan of a record is left as it is.
+func (c *Catalog) Settle(p *Plan) error {
+	if !p.Entry.Found {
+		return nil
+	}
+	e := p.Entry
+	if r, ok, err := c.st.Get(e.Tool, e.ID); err == nil && ok {
+		p.Entry = Entry{Record: r}
+		return nil
+	}
+	r, err := c.adopt(p.Agent, e)
+	if err != nil {
+		return err
+	}
+	p.Entry = Entry{Record: r}
+	return nil
+}
+
+// adopt checks that a found conversation may be resumed from its directory
+// and records it. Nothing is written unless every guard passed.
+func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
+	if err := a.CheckID(e.ID); err != nil {
+		return store.Record{}, invalid("%v", err)
+	}
+	refused := func(hint, format string, args ...any) error {
+		return notFound(hint, "cannot adopt %s conversation %s: %s", e.Tool, e.ID, fmt.Sprintf(format, args...))
+	}
+	if err := a.Check(e.Home, e.Cwd, e.ID); err != nil {
+		return store.Record{}, refused(listHint, "%v", err)
+	}
+	if fi, err := os.Stat(e.Cwd); err != nil || !fi.IsDir() {
+		return store.Record{}, refused(listHint, "its directory %s no longer exists", e.Cwd)
+	}
+	for _, pid := range a.Holders(e.Home, e.ID) {
+		if pid != os.Getpid() && alive(pid) {
+			return store.Record{}, refused(fmt.Sprintf("quit %s in process %d, then run 'fleetcom resume %s'", e.Tool, pid, e.ID),
+				"it is open in process %d; leave it there first", pid)
+		}
+	}
+	ended := e.Updated
+	rec := store.Record{Tool: e.Tool, ID: e.ID, Cwd: e.Cwd, Program: e.Tool, Source: "adopted",
+		Started: e.Started, Ended: &ended, Resumable: true, Home: e.Home, Title: e.Title}
+	return c.st.Put(rec)
+}
+
+// alive reports a running process, ours or another user's.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// lookupAnywhere finds a full ID in the agents' stores, whatever directory
+// it belongs to. Under a tool filter, a refusal from that agent's store (a
+// transcript without a message, a subagent's thread) is the answer; finds in
+// other agents' stores are returned so the caller can name them.
+func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
+	var found []harness.Found
+	var refusal error
+	for _, a := range harness.All() {
+		if !a.ValidID(id) {
+			continue
+		}
+		f, err := a.Lookup(c.Home(a), id)
+		switch {
+		case err == nil:
+			found = append(found, f)
+		case !errors.Is(err, harness.ErrNoConversation) && (tool == "" || tool == a.Name) && refusal == nil:
+			refusal = notFound(listHint, "cannot adopt %s conversation %s: %v", a.Name, id, err)
+		}
+	}
+	if len(found) == 0 {
+		return nil, refusal
+	}
+	return found, nil
+}
+
+// Gone returns the records whose conversation is no longer in its agent's
+// store, for prune.
+func (c *Catalog) Gone() ([]store.Record, error) {
+	recs, err := c.st.All()
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Record
+	for _, r := range recs {
+		a, ok := harness.Lookup(r.Tool)
+		if ok && !a.Exists(r.Home, r.Cwd, r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,208 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// Catalog reads one store and the agents' own stores of one environment.
+type Catalog struct {
+	st      *store.Store
+	getenv  func(string) string
+	index   string // where discovery may keep its caches, a folder per agent ("" for none)
+	options bool   // resume lines replay remembered launch options
+}
+
+// New returns the catalog over st (nil: no records, only what the agents'
+// stores hold). getenv resolves agent homes; indexDir
+// is where discovery may keep caches; options makes resume lines replay
+// the launch options remembered with a record.
+func New(st *store.Store, getenv func(string) string, indexDir string, options bool) *Catalog {
+	return &Catalog{st: st, getenv: getenv, index: indexDir, options: options}
+}
+
+// Store is the session store the catalog reads and writes.
+func (c *Catalog) Store() *store.Store { return c.st }
+
+// Entry is one conversation as list, completion and resume see it: a
+// record, or a conversation found in its agent's store (Found) presented
+// with a record's fields.
+type Entry struct {
+	store.Record
+	Found bool
+}
+
+// Kind says what went wrong, which is what decides the exit status.
+type Kind int
+
+const (
+	// NotFound: nothing matches, or a precondition failed.
+	NotFound Kind = iota + 1
+	// Invalid: bad input, an ambiguous prefix, an ID asked of the wrong
+	// agent.
+	Invalid
+)
+
+// Error is a refusal, with the command that moves the user on.
+type Error struct {
+	Kind Kind
+	Msg  string
+	Next string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Hint names the next command to run; "" for none.
+func (e *Error) Hint() string { return e.Next }
+
+func notFound(next, format string, args ...any) error {
+	return &Error{Kind: NotFound, Msg: fmt.Sprintf(format, args...), Next: next}
+}
+
+func invalid(format string, args ...any) error {
+	return &Error{Kind: Invalid, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Home is an agent's home in the catalog's environment.
+func (c *Catalog) Home(a harness.Agent) string { return a.Home(c.getenv) }
+
+// Line is the canonical resume line of an entry: with its remembered
+// options when the catalog replays them.
+func (c *Catalog) Line(e Entry) (string, error) {
+	a, ok := harness.Lookup(e.Tool)
+	if !ok {
+		return "", fmt.Errorf("unknown tool %q", e.Tool)
+	}
+	var opts []string
+	if c.options {
+		opts = e.Options
+	}
+	return harness.ResumeLine(a, e.Program, e.ID, opts)
+}
+
+// Refresh completes an open record (its run still going, or its shim
+// killed) from the agent's store: the conversation, and with it its title,
+// may have appeared since the record was written.
+func (c *Catalog) Refresh(r store.Record) store.Record {
+	if r.Ended != nil || (r.Resumable && r.Title != "") {
+		return r
+	}
+	a, ok := harness.Lookup(r.Tool)
+	if !ok {
+		return r
+	}
+	if !r.Resumable {
+		r.Resumable = a.Exists(r.Home, r.Cwd, r.ID)
+	}
+	if r.Resumable && r.Title == "" {
+		r.Title = a.Title(r.Home, r.Cwd, r.ID)
+	}
+	return r
+}
+
+// Dir returns the entries of the physical directory dir (of one tool when
+// tool is set): its records, refreshed, newest first, then with found the
+// conversations found in the agents' stores that no record knows. Errors
+// from discovery only ever cost speed and are returned beside the entries.
+func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
+	var recs []store.Record
+	if c.st != nil {
+		var err error
+		if recs, err = c.st.Dir(dir); err != nil {
+			return nil, []error{err}
+		}
+	}
+	var out []Entry
+	for _, r := range recs {
+		if tool == "" || r.Tool == tool {
+			out = append(out, Entry{Record: c.Refresh(r)})
+		}
+	}
+	if !found {
+		return out, nil
+	}
+	list, errs := c.discover(dir, tool, knownKeys(recs))
+	for _, f := range list {
+		out = append(out, foundEntry(f))
+	}
+	return out, errs
+}
+
+// discover finds the conversations of the physical directory dir (of one
+// tool when tool is set), newest first, leaving out the ones known already.
+// The agents' stores are read at once.
+func (c *Catalog) discover(dir, tool string, known map[string]bool) ([]harness.Found, []error) {
+	var agents []harness.Agent
+	for _, a := range harness.All() {
+		if tool == "" || a.Name == tool {
+			agents = append(agents, a)
+		}
+	}
+	results := make([][]harness.Found, len(agents))
+	errs := make([]error, len(agents))
+	var wg sync.WaitGroup
+	for i, a := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = a.Discover(c.Home(a), dir, c.indexOf(a))
+		}()
+	}
+	wg.Wait()
+	var out []harness.Found
+	for _, list := range results {
+		for _, f := range list {
+			if !known[key(f.Tool, f.ID)] {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b harness.Found) int { return b.Modified.Compare(a.Modified) })
+	return out, slices.DeleteFunc(errs, func(e error) bool { return e == nil })
+}
+
+// indexOf is the folder an agent's discovery may keep its cache in.
+func (c *Catalog) indexOf(a harness.Agent) string {
+	if c.index == "" {
+		return ""
+	}
+	return filepath.Join(c.index, a.Name+"-index")
+}
+
+// key names a conversation across agents.
+func key(tool, id string) string { return tool + "-" + id }
+
+// knownKeys indexes records by conversation.
+func knownKeys(recs []store.Record) map[string]bool {
+	out := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		out[key(r.Tool, r.ID)] = true
+	}
+	return out
+}
+
+// foundEntry presents a found conversation with the fields of a record; it
+// is not stored.
+func foundEntry(f harness.Found) Entry {
+	r := store.Record{Tool: f.Tool, ID: f.ID, Cwd: f.Cwd, Program: f.Tool, Source: "fs",
+		Started: f.Started, Resumable: true, Home: f.Home, Title: f.Title, Updated: f.Modified}
+	if r.Started.IsZero() {
+		r.Started = f.Modified
+	}
+	return Entry{Record: r, Found: true}
+}
+
+// prefixed keeps the entries whose ID begins with ref.
+func prefixed(entries []Entry, ref string) []Entry {
+	return slices.DeleteFunc(entries, func(e Entry) bool { return !strings.HasPrefix(e.ID, ref) })
+}
+
+// errorsOf joins discovery errors for callers that report them.
+func errorsOf(errs []error) error { return errors.Join(errs...) }

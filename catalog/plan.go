@@ -1,0 +1,152 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// MinPrefix is the shortest ID prefix a resume accepts.
+const MinPrefix = 4
+
+// Plan is what a resume goes back to.
+type Plan struct {
+	Entry Entry
+	Agent harness.Agent
+	// Fallback: no record of the directory was resumable, so the plan is
+	// the newest conversation found in the agents' stores.
+	Fallback bool
+}
+
+// Dir is the directory the conversation belongs to, where it must run.
+func (p Plan) Dir() string { return p.Entry.Cwd }
+
+// Query is what the user asked to resume.
+type Query struct {
+	Tool string // an agent's name, or "" for any
+	Ref  string // an ID or a prefix of one, or "" for the newest
+	Dir  string // the physical directory asked about
+}
+
+// Resolve decides which conversation q names. Without a reference: the
+// newest resumable record of the directory, else the newest conversation
+// found there. With one: the single record or found conversation whose ID
+// begins with it; a full ID is also looked up in every agent's store. An
+// ID only ever goes back to the agent that made it.
+func (c *Catalog) Resolve(q Query) (Plan, error) {
+	if q.Tool != "" {
+		if _, ok := harness.Lookup(q.Tool); !ok {
+			return Plan{}, invalid("unknown tool %q", q.Tool)
+		}
+	}
+	if q.Ref != "" && !harness.ValidPrefix(q.Ref, MinPrefix) {
+		return Plan{}, invalid("%q is not a session id or a prefix of one (at least %d lowercase hex characters)", q.Ref, MinPrefix)
+	}
+	var p Plan
+	var err error
+	if q.Ref != "" {
+		p, err = c.byReference(q)
+	} else {
+		p, err = c.newest(q)
+	}
+	if err != nil {
+		return Plan{}, err
+	}
+	p.Agent, _ = harness.Lookup(p.Entry.Tool)
+	return p, nil
+}
+
+// byReference finds the one conversation a reference names.
+func (c *Catalog) byReference(q Query) (Plan, error) {
+	recs, err := c.st.Find(q.Ref)
+	if err != nil {
+		return Plan{}, err
+	}
+	var all []Entry
+	for _, r := range recs {
+		all = append(all, Entry{Record: r})
+	}
+	found, _ := c.discover(q.Dir, "", knownKeys(recs))
+	for _, f := range found {
+		all = append(all, foundEntry(f))
+	}
+	all = prefixed(all, q.Ref)
+	if len(all) == 0 && harness.AnyID(q.Ref) {
+		anywhere, err := c.lookupAnywhere(q.Tool, q.Ref)
+		if err != nil {
+			return Plan{}, err
+		}
+		for _, f := range anywhere {
+			all = append(all, foundEntry(f))
+		}
+	}
+	var match, others []Entry
+	for _, e := range all {
+		if q.Tool == "" || e.Tool == q.Tool {
+			match = append(match, e)
+		} else {
+			others = append(others, e)
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return Plan{Entry: match[0]}, nil
+	case len(match) > 1:
+		var lines []string
+		for _, e := range match {
+			lines = append(lines, describe(e))
+		}
+		return Plan{}, invalid("%q matches %d sessions:\n%s", q.Ref, len(match), strings.Join(lines, "\n"))
+	case len(others) > 0:
+		return Plan{}, invalid("session %s belongs to %s, not %s", others[0].ID, others[0].Tool, q.Tool)
+	}
+	const hint = "run 'fleetcom list --all' to see the saved sessions"
+	if harness.AnyID(q.Ref) {
+		return Plan{}, notFound(hint, "no recorded session matches %s, and no tool's store holds it", q.Ref)
+	}
+	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found for %s", q.Ref, q.Dir)
+}
+
+// newest is the default: the newest resumable record of the directory,
+// else the newest conversation found there.
+func (c *Catalog) newest(q Query) (Plan, error) {
+	entries, _ := c.Dir(q.Dir, q.Tool, false)
+	for _, e := range entries {
+		if e.Resumable {
+			return Plan{Entry: e}, nil
+		}
+	}
+	known := map[string]bool{}
+	for _, e := range entries {
+		known[key(e.Tool, e.ID)] = true
+	}
+	if found, _ := c.discover(q.Dir, q.Tool, known); len(found) > 0 {
+		return Plan{Entry: foundEntry(found[0]), Fallback: true}, nil
+	}
+	what := "session"
+	if q.Tool != "" {
+		what = q.Tool + " session"
+	}
+	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", harness.Names()[0]),
+		"no resumable %s recorded or found for %s", what, q.Dir)
+}
+
+// describe is one line naming an entry in a list of candidates.
+func describe(e Entry) string {
+	if e.Found {
+		return fmt.Sprintf("  %s %s %s (found)", e.Tool, e.ID, e.Cwd)
+	}
+	return fmt.Sprintf("  %s %s %s", e.Tool, e.ID, e.Cwd)
+}
+
+// Check is the precondition of running a plan: the conversation is still in
+// its agent's store. A resume of a missing one would kill the CLI at start.
+func (c *Catalog) Check(p Plan) error {
+	e := p.Entry
+	if !p.Agent.Exists(e.Home, e.Cwd, e.ID) {
+		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
+			"%s conversation %s is no longer in %s: nothing to resume", e.Tool, e.ID, e.Home)
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// commands is the command line, in the order help and completion list it.
+// Parsing, help and completion all read this one table.
+var commands []command
+
+func init() {
+	// Set here: the entries refer to handlers that refer to the table.
+	commands = []command{
+		{name: "resume", args: "[TOOL] [ID|PREFIX]",
+			summary: "print the line that resumes a saved conversation",
+			help: `Print the line that resumes a saved conversation. Without an ID, the newest
+resumable conversation of DIR (default: the current directory), optionally of
+one TOOL (` + agentList("or") + `). With an ID or a unique prefix of at least 4
+characters, that conversation, whichever directory it belongs to; the line
+then starts with "cd '<dir>' && " when that is not the current directory.
+
+Conversations started outside the shims count too, as found in the tools'
+own stores: a prefix matches those of DIR, a full ID is looked up wherever
+it belongs, and without an ID the newest one of DIR is the fallback when no
+record is resumable. Resuming one adopts it: it is recorded once it is
+checked to hold a message, to belong to its directory and not to be open in
+another process.
+
+  eval "$(fleetcom resume)"
+`,
+			flags: []flag{
+				{name: "-C", value: "DIR", dir: true, help: "look in DIR instead of the current directory"},
+				{name: "--exec", help: "run the line instead of printing it, in the conversation's own directory, after checking the conversation still exists"},
+			},
+			complete: completeResume, run: cmdResume},
+		{name: "list",
+			summary: "list saved conversations, newest first",
+			help: `List saved conversations of DIR (default: the current directory), newest
+first, then the ones found in the tools' own stores that no record knows,
+marked "(found)" (in JSON: "discovered": true, "source": "fs"). --all lists
+records only.
+`,
+			flags: []flag{
+				{name: "-C", value: "DIR", dir: true, help: "list DIR instead of the current directory"},
+				{name: "--all", help: "list every directory"},
+				{name: "--json", help: "print records as a JSON array"},
+			},
+			run: cmdList},
+		{name: "forget", args: "ID...",
+			summary:  "drop the records of conversations",
+			help:     "Drop the records of the given conversations. Nothing changes if any ID is\nunknown.\n",
+			complete: completeForget, run: cmdForget},
+		{name: "prune",
+			summary: "drop records whose conversation is gone",
+			help:    "Drop records whose conversation is gone from the tool's own store.\n",
+			flags:   []flag{{name: "--dry-run", help: "only show what would be dropped"}},
+			run:     cmdPrune},
+		{name: "run", args: "[--] COMMAND...", raw: true,
+			summary: "run a command string, recorded like a shim run",
+			help: `Run a command string (the arguments joined by spaces) through $SHELL -c.
+An accepted form (` + agentList("or") + `, or their canonical resume lines) is
+instrumented and recorded like a shim run; anything else runs verbatim.
+`,
+			complete: completeRun, run: cmdRun},
+		{name: "init", args: "SHELL",
+			summary: "print shell code for your rc file",
+			help: `Print shell code for your rc file: the shim directory first on PATH and
+completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
+
+  eval "$(fleetcom init bash)"
+`,
+			complete: fixed(shellWords), run: cmdInit},
+		{name: "completion", args: "SHELL",
+			summary:  "print a shell completion script",
+			help:     "Print the completion script for SHELL, one of " + shellList() + ".\n",
+			complete: fixed(shellWords), run: cmdCompletion},
+		{name: "shims", args: "install|remove",
+			summary: "create or remove the shim symlinks",
+			help:    "Create or remove the " + agentList("and") + " shims (symlinks to fleetcom).\n",
+			flags: []flag{{name: "--dir", value: "DIR", dir: true,
+				help: "the shim directory (default: $FLEETCOM_SHIM_DIR or $XDG_DATA_HOME/fleetcom/shims)"}},
+			complete: fixed(func() []candidate {
+				return []candidate{{"install", "create or repair the shims"}, {"remove", "remove the shims"}}
+			}),
+			run: cmdShims},
+		{name: "doctor",
+			summary: "check shims, PATH, store and runtime directory",
+			help: `Check the shims, the real CLIs, the store and the runtime directory. Exits 0
+only when everything is healthy, and prints a hint for each problem.
+`,
+			flags: []flag{{name: "--json", help: "print the checks as JSON"}},
+			run:   cmdDoctor},
+		{name: "version", summary: "print fleetcom's version", run: cmdVersion},
+		{name: "help", args: "[COMMAND]", summary: "show help for a command",
+			complete: fixed(commandWords), run: cmdHelp},
+		{name: "__complete", raw: true, hidden: true, run: cmdComplete},
+	}
+}
+
+// agentList names the agents, joined like "a, b and c".
+func agentList(conj string) string {
+	names := harness.Names()
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+}
+
+func cmdVersion(in input) error {
+	if len(in.args) > 0 {
+		return usagef("version takes no arguments")
+	}
+	fmt.Fprintf(stdout, "fleetcom %s\n", version)
+	return nil
+}
+
+func cmdHelp(in input) error {
+	switch len(in.args) {
+	case 0:
+		fmt.Fprint(stdout, usageText())
+	case 1:
+		c, ok := lookup(in.args[0])
+		if !ok || c.hidden {
+			err := usageError{msg: fmt.Sprintf("no help for %q: not a command", in.args[0])}
+			if s := suggest(in.args[0], commandNames(false)); s != "" {
+				err.hint = fmt.Sprintf("did you mean 'fleetcom help %s'?", s)
+			}
+			return err
+		}
+		fmt.Fprint(stdout, c.helpText())
+	default:
+		return usagef("help takes at most one command")
+	}
+	return nil
+}

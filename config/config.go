@@ -1,0 +1,228 @@
+// Package config reads fleetcom's optional config.toml. It is read at most
+// once per process (a changed file is read again), every read is bounded
+// (a regular file opened without blocking, at most maxSize bytes, nesting at
+// most maxDepth deep, checked before decoding), and the one question the
+// shim's pass-through path asks, which binary the config names for a tool,
+// has a fast answer that is the decoder's answer on every input.
+//
+// The file:
+//
+//	[capture]
+//	options = false   # remember launch options for resume (opt-in)
+//	tail = 262144     # bytes of terminal output kept for the exit hint
+//
+//	[claude]          # one table per agent, named as the agent
+//	bin = "/opt/claude/bin/claude"
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+	"syscall"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+const (
+	// maxSize bounds the config file: a real one is a few hundred bytes.
+	maxSize = 1 << 20
+	// maxDepth bounds how deep arrays and inline tables may nest; fleetcom's
+	// own settings nest two deep.
+	maxDepth = 32
+	// maxTail bounds capture.tail: the tail is memory the shim holds.
+	maxTail = 64 << 20
+)
+
+// Config is the decoded file; the zero Config is the defaults.
+type Config struct {
+	// Options replays remembered launch options on resume ([capture]
+	// options).
+	Options bool
+	// Tail is how many bytes of terminal output a run keeps for the exit
+	// hint; 0 means the default ([capture] tail).
+	Tail int
+	bins map[string]string
+}
+
+// Bin returns the binary the config names for tool, "" for none.
+func (c Config) Bin(tool string) string { return c.bins[tool] }
+
+// Load reads the config file at path. A missing file is the zero Config;
+// a file that cannot be used is the zero Config and an error that names
+// the file.
+func Load(path string) (Config, error) {
+	e := cached(path)
+	return e.cfg, e.err
+}
+
+// Bin returns what Load(path) would give for tool's binary, without
+// decoding the file when it cannot name one: the shim's pass-through path
+// asks only this, and must stay a lookup and an exec. A file that cannot be
+// used names no binary, and its error is returned.
+func Bin(path, tool string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	data, err := read(path)
+	if err != nil || !mayNameBin(data) {
+		return "", err
+	}
+	c, err := Load(path)
+	return c.Bin(tool), err
+}
+
+// mayNameBin is the fast path: a key decodes to "bin" only if the file
+// holds those bytes, or an escape sequence that could spell them.
+func mayNameBin(data []byte) bool {
+	return bytes.Contains(data, []byte("bin")) || bytes.IndexByte(data, '\\') >= 0
+}
+
+type entry struct {
+	ino, size, mtime int64
+	cfg              Config
+	err              error
+}
+
+var cache struct {
+	sync.Mutex
+	m map[string]entry
+}
+
+// cached returns the decoded file at path, decoding it only when it is new
+// to this process or changed since.
+func cached(path string) entry {
+	if path == "" {
+		return entry{}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return entry{}
+		}
+		return entry{err: fmt.Errorf("config %s: %w", path, err)}
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if e, ok := cache.m[path]; ok && e.ino == int64(st.Ino) && e.size == st.Size && e.mtime == st.Mtim.Nano() {
+		return e
+	}
+	e := entry{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Nano()}
+	data, err := read(path)
+	if err == nil {
+		e.cfg, err = decode(data)
+	}
+	if err != nil {
+		e.cfg, e.err = Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	if cache.m == nil {
+		cache.m = map[string]entry{}
+	}
+	cache.m[path] = e
+	return e
+}
+
+// read returns the file's bytes, bounded; a missing file is no bytes.
+func read(path string) ([]byte, error) {
+	data, err := safe.ReadFile(path, maxSize, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return data, nil
+}
+
+// decode checks and decodes the bytes of a config file.
+func decode(data []byte) (Config, error) {
+	var c Config
+	if err := safe.TOMLDepth(data, maxDepth); err != nil {
+		return c, err
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(bytes.TrimPrefix(data, []byte("\ufeff")), &doc); err != nil {
+		return c, err
+	}
+	for _, key := range sortedKeys(doc) {
+		table, ok := doc[key].(map[string]any)
+		switch {
+		case key == "capture" && ok:
+			if err := c.capture(table); err != nil {
+				return Config{}, err
+			}
+		case slices.Contains(harness.Names(), key) && ok:
+			if err := c.agent(key, table); err != nil {
+				return Config{}, err
+			}
+		case key == "capture" || slices.Contains(harness.Names(), key):
+			return Config{}, fmt.Errorf("%s must be a table", key)
+		default:
+			return Config{}, fmt.Errorf("unknown setting %s", key)
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) capture(t map[string]any) error {
+	for _, k := range sortedKeys(t) {
+		switch v := t[k]; k {
+		case "options":
+			b, ok := v.(bool)
+			if !ok {
+				return errors.New("capture.options must be true or false")
+			}
+			c.Options = b
+		case "tail":
+			n, ok := v.(int64)
+			if !ok || n < 0 || n > maxTail {
+				return fmt.Errorf("capture.tail must be a number of bytes from 0 to %d", maxTail)
+			}
+			c.Tail = int(n)
+		default:
+			return fmt.Errorf("unknown setting capture.%s", k)
+		}
+	}
+	return nil
+}
+
+func (c *Config) agent(name string, t map[string]any) error {
+	for _, k := range sortedKeys(t) {
+		switch v := t[k]; k {
+		case "bin":
+			s, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("%s.bin must be a string", name)
+			}
+			if c.bins == nil {
+				c.bins = map[string]string{}
+			}
+			c.bins[name] = s
+		default:
+			return fmt.Errorf("unknown setting %s.%s", name, k)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Exists reports whether a config file is there at all, for the doctor.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -1,0 +1,321 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// An agent CLI is described in one file of this package: a Spec for what is
+// data (names, home, ID grammar, resume spelling, namespace files, proven
+// versions) and a Behaviour for what needs code (instrumentation and the
+// three kinds of evidence). The file registers both with register, and every
+// other package reaches agents only through All and Lookup.
+
+// Spec is the part of an agent's description that is data.
+type Spec struct {
+	// Name is the program name: the shim's name, the agent's config table
+	// and the tool of its records. Lowercase letters and digits.
+	Name string
+	// Display is the agent's name for people ("Claude Code").
+	Display string
+	// HomeVar names the environment variable that moves the agent's home;
+	// HomeDir is the home under $HOME when it is unset (".claude").
+	HomeVar, HomeDir string
+	// ID is the exact grammar of the agent's conversation IDs.
+	ID Grammar
+	// Resume is how the canonical resume line names a conversation, which
+	// is also the accepted resume form.
+	Resume Spelling
+	// Dropped are the launch options that select a conversation or a
+	// one-shot run: they never survive into a resume line.
+	Dropped []string
+	// Assets are the files a run of this agent needs in its private capture
+	// namespace; nothing else is written there.
+	Assets []Asset
+	// Proven are the versions the real-CLI suite passed on, oldest first.
+	Proven []string
+}
+
+// Grammar is the exact shape of one agent's conversation IDs. Every ID that
+// reaches a command line or a path passes Valid: it is the validation
+// boundary, one per agent and as strict as the agent's IDs allow.
+type Grammar struct {
+	Name   string                       // for messages: "uuid"
+	Valid  func(s string) bool          // s is a whole ID
+	Prefix func(s string, min int) bool // s may begin an ID and has at least min characters
+}
+
+// UUID is the grammar of lowercase 8-4-4-4-12 UUIDs.
+var UUID = Grammar{Name: "lowercase hex in the 8-4-4-4-12 shape", Valid: safe.UUID, Prefix: safe.UUIDPrefix}
+
+// Spelling is how a resume names a conversation after the program word:
+// Words, then the ID as its own word, or joined to the last word with '='
+// when Joined (--resume=<id>).
+type Spelling struct {
+	Words  []string
+	Joined bool
+}
+
+// Args returns the arguments that resume id.
+func (s Spelling) Args(id string) []string {
+	if s.Joined && len(s.Words) > 0 {
+		args := slices.Clone(s.Words)
+		args[len(args)-1] += "=" + id
+		return args
+	}
+	return append(slices.Clone(s.Words), id)
+}
+
+// Match returns the ID of args when they are exactly this spelling.
+func (s Spelling) Match(args []string) (string, bool) {
+	n := len(s.Words)
+	if s.Joined {
+		if len(args) != n || n == 0 || !slices.Equal(args[:n-1], s.Words[:n-1]) {
+			return "", false
+		}
+		return strings.CutPrefix(args[n-1], s.Words[n-1]+"=")
+	}
+	if len(args) != n+1 || !slices.Equal(args[:n], s.Words) {
+		return "", false
+	}
+	return args[n], true
+}
+
+// Asset is one file of a capture namespace.
+type Asset struct {
+	Name string
+	Mode os.FileMode
+	Data []byte
+}
+
+// Behaviour is the part of an agent's description that needs code. Its
+// methods keep the concerns of session capture apart: instrumenting an
+// accepted command, reading an ID from the capture payloads, from the exit
+// hint and from the agent's own store, and reading the store for a known ID.
+type Behaviour interface {
+	// Instrument returns what an accepted form gets at spawn.
+	Instrument(f Form, run Run) (Instrumentation, error)
+	// ParseCapture picks the conversation ID from a capture file's payloads,
+	// one per line in arrival order; "" when none qualifies.
+	ParseCapture(data []byte, home string) string
+	// ScrapeExit returns the ID of the last exit hint in the raw tail of
+	// terminal output; "" when there is none.
+	ScrapeExit(tail []byte) string
+	// Correlate finds the single conversation in the agent's store that a
+	// run started at spawn in cwd created; "" unless exactly one matches.
+	Correlate(home, cwd string, spawn time.Time) string
+	// Exists reports whether the store holds a resumable conversation id.
+	Exists(home, cwd, id string) bool
+	// Title returns a short, printable title of conversation id; "" when
+	// unknown.
+	Title(home, cwd, id string) string
+	Finder
+}
+
+// Diagnoser is implemented by agents with something of their own to say in
+// `fleetcom doctor` (Codex: what happens to the user's notifier).
+type Diagnoser interface {
+	Diagnose(home string) []Note
+}
+
+// Note is one line an agent adds to the doctor's report.
+type Note struct {
+	Name   string // stable, for scripts: "codex.notify"
+	OK     bool   // false: worth the user's attention, not a failure
+	Detail string
+}
+
+// Agent is one registered agent CLI.
+type Agent struct {
+	*Spec
+	Behaviour
+}
+
+// Form is an accepted command: the tool, the program word as the user typed
+// it, and the targeted ID for the resume form ("" for a bare command).
+type Form struct {
+	Tool    string
+	Program string
+	Resume  string
+
+	// Options are the user's own launch options of a bare command captured
+	// with `[capture] options = true`; they follow the instrumentation.
+	Options []string
+
+	// end is, for the command-string form, the byte offset just past the
+	// program word, where instrumentation is inserted.
+	end int
+}
+
+// Run is what an agent's instrumentation may use of one run.
+type Run struct {
+	Dir      string // the run's private namespace, holding the agent's Assets
+	Capture  string // this run's capture file, inside Dir
+	Home     string // the agent's home for this run
+	Binary   string // the real binary the run starts, when known
+	CacheDir string // a directory an agent may keep what it learned about binaries in
+	// NewID generates pinned IDs; nil means the agent's own generator.
+	NewID func() (string, error)
+}
+
+// Instrumentation is what an accepted form gets at spawn.
+type Instrumentation struct {
+	Args   []string // inserted right after the program word
+	Env    []string // KEY=value entries added to the child's environment
+	Pinned string   // the ID fixed at spawn: generated, or the resume target
+}
+
+// Environment variables fleetcom sets for the child of an instrumented run.
+const (
+	EnvCapture     = "FLEETCOM_CAPTURE_FILE"
+	EnvNotifyChain = "FLEETCOM_NOTIFY_CHAIN"
+)
+
+var registry []Agent
+
+// register adds an agent; each agent's file calls it from init. A Spec that
+// breaks the rules every other package relies on is a programming error.
+func register(s *Spec, b Behaviour) {
+	if s.Name == "" || strings.Trim(s.Name, "abcdefghijklmnopqrstuvwxyz0123456789") != "" ||
+		s.ID.Valid == nil || s.ID.Prefix == nil || len(s.Resume.Words) == 0 {
+		panic("harness: invalid agent spec " + s.Name)
+	}
+	for _, a := range registry {
+		if a.Name == s.Name {
+			panic("harness: agent registered twice: " + s.Name)
+		}
+	}
+	registry = append(registry, Agent{Spec: s, Behaviour: b})
+	slices.SortFunc(registry, func(a, b Agent) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// All returns every registered agent, ordered by name.
+func All() []Agent { return slices.Clone(registry) }
+
+// Lookup returns the agent called name.
+func Lookup(name string) (Agent, bool) {
+	for _, a := range registry {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Agent{}, false
+}
+
+// Names lists the agents' names, ordered.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, a := range registry {
+		out[i] = a.Name
+	}
+	return out
+}
+
+// ValidKey reports whether tool is a registered agent and id an ID of its
+// grammar: the validation boundary for records, whose file names and
+// contents name both.
+func ValidKey(tool, id string) bool {
+	a, ok := Lookup(tool)
+	return ok && a.ID.Valid(id)
+}
+
+// ValidPrefix reports whether s could begin an ID of some agent, with at
+// least min characters.
+func ValidPrefix(s string, min int) bool {
+	for _, a := range registry {
+		if a.ID.Prefix(s, min) {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidID reports whether id is an ID of this agent's grammar.
+func (a *Spec) ValidID(id string) bool { return a.ID.Valid(id) }
+
+// CheckID returns an error naming the value when id is not one of the
+// agent's IDs.
+func (a *Spec) CheckID(id string) error {
+	if !a.ID.Valid(id) {
+		return fmt.Errorf("invalid session id %q: %s wants %s", id, a.Name, a.ID.Name)
+	}
+	return nil
+}
+
+// Home resolves the agent's home from a launch environment: its own
+// variable, else $HOME plus its directory.
+func (a *Spec) Home(getenv func(string) string) string {
+	if v := getenv(a.HomeVar); v != "" {
+		return filepath.Clean(v)
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, a.HomeDir)
+}
+
+// BinVar names the variable that points fleetcom at the agent's real binary.
+func (a *Spec) BinVar() string { return "FLEETCOM_" + strings.ToUpper(a.Name) + "_BIN" }
+
+// HopVar names the variable that carries the agent's hop record (see shim).
+func (a *Spec) HopVar() string { return "FLEETCOM_" + strings.ToUpper(a.Name) + "_HOP" }
+
+// Detect classifies the arguments after the program word: the bare command,
+// or the canonical resume form with one valid ID.
+func (a *Spec) Detect(args []string) (Form, bool) {
+	if len(args) == 0 {
+		return Form{Tool: a.Name}, true
+	}
+	if id, ok := a.Resume.Match(args); ok && a.ID.Valid(id) {
+		return Form{Tool: a.Name, Resume: id}, true
+	}
+	return Form{}, false
+}
+
+// ResumeArgs returns the arguments after the program word that resume id.
+func (a *Spec) ResumeArgs(id string) ([]string, error) {
+	if err := a.CheckID(id); err != nil {
+		return nil, err
+	}
+	return a.Resume.Args(id), nil
+}
+
+// Proven reports whether the real-CLI suite passed on version.
+func (a *Spec) ProvenOn(version string) bool { return slices.Contains(a.Proven, version) }
+
+// newID returns a pinned ID from run.NewID, or a v4 UUID.
+func (r Run) newID(g Grammar) (string, error) {
+	if r.NewID == nil {
+		return safe.NewUUID(), nil
+	}
+	id, err := r.NewID()
+	if err != nil {
+		return "", err
+	}
+	if !g.Valid(id) {
+		return "", fmt.Errorf("generated session id %q is not %s", id, g.Name)
+	}
+	return id, nil
+}
+
+// captureEnv is the environment every instrumented run gets.
+func (r Run) captureEnv() []string {
+	return []string{EnvCapture + "=" + r.Capture}
+}
+
+// AnyID reports whether id is a whole ID of some agent.
+func AnyID(id string) bool {
+	for _, a := range registry {
+		if a.ID.Valid(id) {
+			return true
+		}
+	}
+	return false
+}
