@@ -4,6 +4,7 @@
 #   bench/run.sh              full run (a few minutes)
 #   BENCH_QUICK=1 bench/run.sh  smoke run (well under a minute)
 #   FLEETCOM_BIN=/path/to/fleetcom bench/run.sh   use that binary
+#   BENCH_ONLY=ab bench/run.sh  only the sections named (a to e)
 #
 # Without FLEETCOM_BIN, ./cmd/fleetcom is built static when it exists; without
 # a fleetcom binary the comparisons that need one are skipped, and the PTY ones
@@ -25,6 +26,9 @@ else
 fi
 
 say() { printf '%s\n' "$*"; }
+
+# want SECTION: whether BENCH_ONLY (default: all) asks for a section.
+want() { [[ ${BENCH_ONLY:-abcde} == *"$1"* ]]; }
 
 # --- build -----------------------------------------------------------------
 mkdir -p "$T/bin" "$T/real" "$T/exec" "$T/proxy" "$T/shims" "$T/rec" \
@@ -88,43 +92,53 @@ pairwith() {
 	"$PAIR" "${rest[@]}"
 }
 
-say ""
-say "# (a) opaque path: claude -p hi (target: fleetcom <= 1.2x execshim)"
-pairwith -n "$N_START" -labels execshim,direct,fleetcom \
-	-- "PATH=$T/exec:$T/real:$PATH" claude -p hi \
-	-- "PATH=$T/real:$PATH" claude -p hi \
-	-- claude -p hi
-
-say ""
-say "# (b) accepted path: bare claude on a PTY (target: fleetcom <= 1.3x ptyproxy+record)"
-pairwith -n "$N_START" -pty -labels ptyproxy+record,spawnprobe+record,fleetcom \
-	-- "${PROXYENV[@]}" claude \
-	-- "SPAWNPROBE_RECORD=$T/rec/probe.json" "$PROBE" "$REAL" \
-	-- claude
-
-for mode in "bulk $BULK 65536" "frames $FRAMES 16384"; do
-	read -r kind bytes each <<<"$mode"
+if want a; then
 	say ""
-	say "# (c) PTY throughput, $kind: $((bytes >> 20)) MiB in $each-byte writes (target: spawnprobe/fleetcom >= 0.95x script, cpu <= 1.15x)"
-	pairwith -n "$ROUNDS" -warmup 1 -pty -rusage -bytes "$bytes" -labels script,spawnprobe,ptyproxy,fleetcom \
-		-- script -qec "$REAL $mode" /dev/null \
-		-- "$PROBE" "$REAL" $mode \
-		-- "FLEETCOM_ANCHOR=$mode" "${PROXYENV[@]}" claude \
-		-- "FLEETCOM_ANCHOR=$mode" claude
-done
+	say "# (a) opaque path: claude -p hi (target: fleetcom <= 1.10x execshim)"
+	pairwith -n "$N_START" -labels execshim,direct,fleetcom \
+		-- "PATH=$T/exec:$T/real:$PATH" claude -p hi \
+		-- "PATH=$T/real:$PATH" claude -p hi \
+		-- claude -p hi
+fi
 
-say ""
-say "# (d) keystroke round trip, one byte out and back (target: median <= script, p99 < 0.5 ms)"
-pairwith -keys "$KEYS" -warmup 20 -labels script,direct,spawnprobe,ptyproxy,fleetcom \
-	-- script -qec "$REAL echo" /dev/null \
-	-- "$REAL" echo \
-	-- "$PROBE" "$REAL" echo \
-	-- FLEETCOM_ANCHOR=echo "${PROXYENV[@]}" claude \
-	-- FLEETCOM_ANCHOR=echo claude
+if want b; then
+	say ""
+	say "# (b) accepted path: bare claude on a PTY (target: fleetcom <= 1.15x ptyproxy+record)"
+	pairwith -n "$N_START" -pty -labels ptyproxy+record,spawnprobe+record,fleetcom \
+		-- "${PROXYENV[@]}" claude \
+		-- "SPAWNPROBE_RECORD=$T/rec/probe.json" "$PROBE" "$REAL" \
+		-- claude
+fi
 
-say ""
-say "# (e) peak RSS over $((RSS_BYTES >> 20)) MiB of output (target: <= 20 MiB)"
-pairwith -n 1 -warmup 0 -pty -rusage -bytes "$RSS_BYTES" -labels script,spawnprobe,fleetcom \
-	-- script -qec "$REAL bulk $RSS_BYTES 65536" /dev/null \
-	-- "$PROBE" "$REAL" bulk "$RSS_BYTES" 65536 \
-	-- "FLEETCOM_ANCHOR=bulk $RSS_BYTES 65536" claude
+if want c; then
+	for mode in "bulk $BULK 65536" "frames $FRAMES 16384"; do
+		read -r kind bytes each <<<"$mode"
+		say ""
+		say "# (c) PTY throughput, $kind: $((bytes >> 20)) MiB in $each-byte writes (target: spawnprobe/fleetcom >= 0.95x script, cpu <= 1.15x)"
+		pairwith -n "$ROUNDS" -warmup 1 -pty -rusage -bytes "$bytes" -labels script,spawnprobe,ptyproxy,fleetcom \
+			-- script -qec "$REAL $mode" /dev/null \
+			-- "$PROBE" "$REAL" $mode \
+			-- "FLEETCOM_ANCHOR=$mode" "${PROXYENV[@]}" claude \
+			-- "FLEETCOM_ANCHOR=$mode" claude
+	done
+fi
+
+if want d; then
+	say ""
+	say "# (d) keystroke round trip, one byte out and back (target: median <= script, p99 < 0.5 ms)"
+	pairwith -keys "$KEYS" -warmup 20 -labels script,direct,spawnprobe,ptyproxy,fleetcom \
+		-- script -qec "$REAL echo" /dev/null \
+		-- "$REAL" echo \
+		-- "$PROBE" "$REAL" echo \
+		-- FLEETCOM_ANCHOR=echo "${PROXYENV[@]}" claude \
+		-- FLEETCOM_ANCHOR=echo claude
+fi
+
+if want e; then
+	say ""
+	say "# (e) peak RSS over $((RSS_BYTES >> 20)) MiB of output (target: <= 20 MiB)"
+	pairwith -n 1 -warmup 0 -pty -rusage -bytes "$RSS_BYTES" -labels script,spawnprobe,fleetcom \
+		-- script -qec "$REAL bulk $RSS_BYTES 65536" /dev/null \
+		-- "$PROBE" "$REAL" bulk "$RSS_BYTES" 65536 \
+		-- "FLEETCOM_ANCHOR=bulk $RSS_BYTES 65536" claude
+fi

@@ -129,6 +129,16 @@ func stripControl(s string) string {
 // check is the whole validation boundary for a stored record: what Put writes
 // and what the readers return both pass it.
 func (s *Store) check(r Record) error {
+	if r.Source == "" {
+		return invalid("no source")
+	}
+	return s.checkInput(r)
+}
+
+// checkInput holds a caller's record to the rules that the merge cannot
+// repair (it may leave Source to the stored record); the merged result is
+// checked in full afterwards.
+func (s *Store) checkInput(r Record) error {
 	if err := s.checkKey(r.Tool, r.ID); err != nil {
 		return err
 	}
@@ -138,7 +148,7 @@ func (s *Store) check(r Record) error {
 	if err := checkPath("home", r.Home, true); err != nil {
 		return err
 	}
-	if !validSource(r.Source) {
+	if r.Source != "" && !validSource(r.Source) {
 		return invalid("unknown source %q", r.Source)
 	}
 	if err := checkProgram(r.Tool, r.Program); err != nil {

@@ -114,27 +114,6 @@ func (s *Store) Put(in Record) (Record, error) {
 	return out, nil
 }
 
-// checkInput holds a caller's record to the rules that the merge cannot
-// repair; the merged result is checked in full afterwards.
-func (s *Store) checkInput(r Record) error {
-	if err := s.checkKey(r.Tool, r.ID); err != nil {
-		return err
-	}
-	if err := checkPath("cwd", r.Cwd, false); err != nil {
-		return err
-	}
-	if err := checkPath("home", r.Home, true); err != nil {
-		return err
-	}
-	if r.Source != "" && !validSource(r.Source) {
-		return invalid("unknown source %q", r.Source)
-	}
-	if err := checkOptions(r.Options); err != nil {
-		return err
-	}
-	return checkProgram(r.Tool, r.Program)
-}
-
 // Get returns the record of one conversation; a missing or damaged record is
 // reported as not found (the damage with a warning).
 func (s *Store) Get(tool, id string) (Record, bool, error) {
