@@ -140,13 +140,17 @@ func describe(e Entry) string {
 	return fmt.Sprintf("  %s %s %s", e.Tool, e.ID, e.Cwd)
 }
 
-// Check is the precondition of running a plan: the conversation is still in
-// its agent's store. A resume of a missing one would kill the CLI at start.
+// Check is the precondition of running a plan: the conversation is in the
+// store of the home the agent will really use now, which is this
+// environment's, not the one a record names (a record is data; a planted one
+// must not point --exec at a transcript of someone else's making). A resume
+// of a missing conversation would kill the CLI at start.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
-	if !p.Agent.Exists(e.Home, e.Cwd, e.ID) {
+	home := c.Home(p.Agent)
+	if !p.Agent.Exists(home, e.Cwd, e.ID) {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
-			"%s conversation %s is no longer in %s: nothing to resume", e.Tool, e.ID, e.Home)
+			"%s conversation %s is not in %s: nothing to resume", e.Tool, e.ID, home)
 	}
 	return nil
 }

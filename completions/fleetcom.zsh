@@ -8,7 +8,7 @@
 
 _fleetcom() {
   local -a lines items
-  local line value
+  local line value desc
   lines=("${(@f)$(@FLEETCOM@ __complete -- "${(@Q)words[2,CURRENT]}" 2>/dev/null)}")
   for line in "${lines[@]}"; do
     case $line in
@@ -16,7 +16,10 @@ _fleetcom() {
       (:dirs) _directories; return ;;
       (*$'\t'*)
         value=${line%%$'\t'*}
-        items+=("${value//:/\\:}:${line#*$'\t'}") ;;
+        # _describe reads backslashes in descriptions as escapes: double
+        # them, so a title holding C:\new\dir shows as written.
+        desc=${line#*$'\t'}
+        items+=("${value//:/\\:}:${desc//\\/\\\\}") ;;
       (*) items+=("${line//:/\\:}") ;;
     esac
   done

@@ -87,11 +87,16 @@ func (s Spelling) Match(args []string) (string, bool) {
 	return args[n], true
 }
 
-// Asset is one file of a capture namespace.
+// Asset is one file a run's hook or notifier needs.
 type Asset struct {
 	Name string
 	Mode os.FileMode
 	Data []byte
+	// Stable assets outlive the run: written once per runtime root under a
+	// name carrying a hash of their content, never removed. A file the CLI
+	// may still open after the shim is gone (a notifier started just as it
+	// exits, a settings file its printed resume line names) must be stable.
+	Stable bool
 }
 
 // Behaviour is the part of an agent's description that needs code. Its
@@ -155,11 +160,11 @@ type Form struct {
 
 // Run is what an agent's instrumentation may use of one run.
 type Run struct {
-	Dir      string // the run's private namespace, holding the agent's Assets
-	Capture  string // this run's capture file, inside Dir
-	Home     string // the agent's home for this run
-	Binary   string // the real binary the run starts, when known
-	CacheDir string // a directory an agent may keep what it learned about binaries in
+	Assets   map[string]string // where each of the agent's Assets is, by name
+	Capture  string            // this run's capture file, in its private namespace
+	Home     string            // the agent's home for this run
+	Binary   string            // the real binary the run starts, when known
+	CacheDir string            // a directory an agent may keep what it learned about binaries in
 	// NewID generates pinned IDs; nil means the agent's own generator.
 	NewID func() (string, error)
 }

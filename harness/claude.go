@@ -37,7 +37,7 @@ const claudeSettingsAsset = "claude-settings.json"
 
 // Instrument implements Behaviour.
 func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
-	settings := filepath.Join(run.Dir, claudeSettingsAsset)
+	settings := run.Assets[claudeSettingsAsset]
 	if f.Resume != "" {
 		return Instrumentation{
 			Args:   []string{"--settings", settings},

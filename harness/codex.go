@@ -3,7 +3,6 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,8 +22,10 @@ var codexSpec = &Spec{
 	// resume, fork and exec are subcommands: bare words, which the second
 	// survival rule drops with the ID or prompt after them.
 	Dropped: []string{"--last"},
-	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: []byte(codexNotifyScript)}},
-	Proven:  []string{"0.171.0"},
+	// Stable: Codex may start the notifier for a turn that ends just as the
+	// user quits, after the shim has removed the run's namespace.
+	Assets: []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: []byte(codexNotifyScript), Stable: true}},
+	Proven: []string{"0.171.0"},
 }
 
 func init() { register(codexSpec, codex{}) }
@@ -51,7 +52,7 @@ func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	if !plan.Inject {
 		return in, nil
 	}
-	in.Args = []string{"-c", CodexNotifyOverride(filepath.Join(run.Dir, codexNotifyAsset))}
+	in.Args = []string{"-c", CodexNotifyOverride(run.Assets[codexNotifyAsset])}
 	in.Env = append(run.captureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
 	return in, nil
 }

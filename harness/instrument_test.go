@@ -17,7 +17,10 @@ const pinned = "11111111-2222-4333-8444-555555555555"
 
 func testNamespace(dir string) Run {
 	return Run{
-		Dir:     dir,
+		Assets: map[string]string{
+			claudeSettingsAsset: filepath.Join(dir, claudeSettingsAsset),
+			codexNotifyAsset:    filepath.Join(dir, codexNotifyAsset),
+		},
 		Capture: filepath.Join(dir, "task-1-1.json"),
 		NewID:   func() (string, error) { return pinned, nil },
 	}

@@ -3,6 +3,7 @@ package shim
 import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The runtime's own rules, exported for `fleetcom doctor`, which must judge
@@ -20,4 +21,7 @@ func FindReal(a harness.Agent, cfg config.Config, configFile, shimDir string) (s
 // CheckRoot applies the rule an existing capture-asset root must pass before
 // a run uses it: a real directory of this user that group and others cannot
 // write.
-func CheckRoot(dir string) error { return checkPrivate(dir) }
+func CheckRoot(dir string) error {
+	_, err := safe.PrivateDir(dir)
+	return err
+}

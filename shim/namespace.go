@@ -1,6 +1,8 @@
 package shim
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,12 +17,15 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Hooks and notifiers run outside the shim, so they need stable paths: each
-// instrumented run gets a private namespace <root>/<pid>-<nonce> (0700)
-// holding the hook settings, the notifier script and its capture file. The
-// nonce keeps concurrent shims and reused pids apart. The root must be a
-// directory of ours that nobody else can write to; anything else is refused
-// and the run goes uninstrumented.
+// Hooks and notifiers run outside the shim, so they need paths they can be
+// handed: each instrumented run gets a private namespace <root>/<pid>-<nonce>
+// (0700) holding its capture file and its agent's per-run assets, plus a
+// marker that proves fleetcom made it. Assets that must outlive the run
+// (a notifier the CLI may start just as it exits, a settings file a printed
+// resume line names) are stable: written once per root under a name that
+// carries a hash of their content, and never removed. The root must be a
+// directory of ours that nobody else can change (safe.PrivateDir); anything
+// else is refused and the run goes uninstrumented.
 
 // Root names the capture-asset root and whether the user chose it.
 type Root struct {
@@ -30,56 +35,49 @@ type Root struct {
 
 // namespace is one run's capture namespace.
 type namespace struct {
+	root    string // the root, resolved
 	dir     string
 	capture string
+	assets  map[string]string // asset name -> path
 }
 
-// openRoot makes sure the root exists and is private to us.
-func openRoot(r Root) error {
+// markerName is the file in a namespace that says fleetcom made it, for
+// which process and in which PID namespace.
+const markerName = ".fleetcom-namespace"
+
+// openRoot makes sure the root exists and is private to us, and returns its
+// resolved path.
+func openRoot(r Root) (string, error) {
 	if r.Dir == "" {
-		return errors.New("no runtime directory")
+		return "", errors.New("no runtime directory")
+	}
+	if !filepath.IsAbs(r.Dir) {
+		return "", fmt.Errorf("runtime directory %s is not an absolute path", r.Dir)
 	}
 	if err := os.MkdirAll(r.Dir, 0o700); err != nil {
-		return fmt.Errorf("create runtime directory: %w", err)
+		return "", fmt.Errorf("create runtime directory: %w", err)
 	}
-	return checkPrivate(r.Dir)
-}
-
-// checkPrivate refuses a directory that is a symlink, not ours, or writable
-// by group or others.
-func checkPrivate(dir string) error {
-	fi, err := os.Lstat(dir)
+	dir, err := safe.PrivateDir(r.Dir)
 	if err != nil {
-		return fmt.Errorf("runtime directory: %w", err)
+		return "", fmt.Errorf("runtime directory: %w", err)
 	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("runtime directory %s is a symlink", dir)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("runtime directory %s is not a directory", dir)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("runtime directory %s belongs to uid %d", dir, st.Uid)
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("runtime directory %s is writable by others (mode %04o)", dir, fi.Mode().Perm())
-	}
-	return nil
+	return dir, nil
 }
 
-// newNamespace creates a namespace under root with its assets installed.
-// Namespaces left by shims that died are removed on the way.
-func newNamespace(root Root, assets []harness.Asset) (*namespace, error) {
-	if err := openRoot(root); err != nil {
+// newNamespace creates a namespace under root with the agent's assets.
+// Namespaces fleetcom made for runs that are over are removed on the way.
+func newNamespace(r Root, assets []harness.Asset) (*namespace, error) {
+	root, err := openRoot(r)
+	if err != nil {
 		return nil, err
 	}
-	sweepDead(root.Dir)
+	self := currentProcess()
+	sweepDead(root, self)
 	var dir string
 	for attempt := 0; ; attempt++ {
 		// The nonce only has to differ between shims and across pid reuse
 		// (Mkdir refuses an existing name), not to be secret.
-		dir = filepath.Join(root.Dir, strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(rand.Uint64()&(1<<48-1)|1<<44, 16))
+		dir = filepath.Join(root, strconv.Itoa(self.pid)+"-"+strconv.FormatUint(rand.Uint64()&(1<<48-1)|1<<44, 16))
 		err := os.Mkdir(dir, 0o700)
 		if err == nil {
 			break
@@ -88,12 +86,19 @@ func newNamespace(root Root, assets []harness.Asset) (*namespace, error) {
 			return nil, fmt.Errorf("create capture namespace: %w", err)
 		}
 	}
-	ns := &namespace{dir: dir, capture: filepath.Join(dir, "task-"+filepath.Base(dir)+"-1.json")}
+	ns := &namespace{root: root, dir: dir, capture: filepath.Join(dir, "task-"+filepath.Base(dir)+"-1.json"),
+		assets: map[string]string{}}
+	if err := os.WriteFile(filepath.Join(dir, markerName), self.marker(), 0o600); err != nil {
+		ns.remove()
+		return nil, fmt.Errorf("create capture namespace: %w", err)
+	}
 	for _, a := range assets {
-		if err := safe.WriteFile(filepath.Join(dir, a.Name), a.Data, a.Mode); err != nil {
+		p, err := ns.install(a)
+		if err != nil {
 			ns.remove()
 			return nil, err
 		}
+		ns.assets[a.Name] = p
 	}
 	f, err := os.OpenFile(ns.capture, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
@@ -104,36 +109,143 @@ func newNamespace(root Root, assets []harness.Asset) (*namespace, error) {
 	return ns, nil
 }
 
-// remove deletes the namespace.
+// install writes one asset: into the namespace, or once into the root for a
+// stable one.
+func (ns *namespace) install(a harness.Asset) (string, error) {
+	if !a.Stable {
+		p := filepath.Join(ns.dir, a.Name)
+		return p, safe.WriteFile(p, a.Data, a.Mode)
+	}
+	sum := sha256.Sum256(append([]byte(a.Mode.String()), a.Data...))
+	ext := filepath.Ext(a.Name)
+	p := filepath.Join(ns.root, strings.TrimSuffix(a.Name, ext)+"-"+hex.EncodeToString(sum[:6])+ext)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == a.Mode.Perm() {
+		return p, nil
+	}
+	return p, safe.WriteFile(p, a.Data, a.Mode)
+}
+
+// remove deletes the namespace; stable assets stay.
 func (ns *namespace) remove() {
 	if ns != nil {
 		os.RemoveAll(ns.dir)
 	}
 }
 
-// sweepDead removes namespaces whose shim is gone. Only names of the shape
-// <pid>-<hex> are touched; every other entry of the root stays.
-func sweepDead(root string) {
+// process identifies a process across PID reuse and PID namespaces.
+type process struct {
+	pid   int
+	start string // start time in clock ticks since boot (/proc/<pid>/stat)
+	pidns string // the PID namespace, as /proc/self/ns/pid names it
+}
+
+func currentProcess() process {
+	p := process{pid: os.Getpid()}
+	p.start = startTime(p.pid)
+	p.pidns, _ = os.Readlink("/proc/self/ns/pid")
+	return p
+}
+
+func (p process) marker() []byte {
+	return []byte("fleetcom namespace\npid " + strconv.Itoa(p.pid) + "\nstart " + p.start + "\npidns " + p.pidns + "\n")
+}
+
+// parseMarker reads a namespace's marker.
+func parseMarker(data []byte) (process, bool) {
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 4 || lines[0] != "fleetcom namespace" {
+		return process{}, false
+	}
+	var p process
+	var err error
+	for _, l := range lines[1:] {
+		k, v, _ := strings.Cut(l, " ")
+		switch k {
+		case "pid":
+			p.pid, err = strconv.Atoi(v)
+		case "start":
+			p.start = v
+		case "pidns":
+			p.pidns = v
+		default:
+			return process{}, false
+		}
+	}
+	return p, err == nil && p.pid > 0
+}
+
+// startTime is a process's start time as /proc shows it, "" when unknown.
+func startTime(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// sweepDead removes the namespaces fleetcom can prove it made for a run
+// that is over: the name has the exact shape this package gives, the
+// directory is ours and holds a marker naming the same pid in our PID
+// namespace, and that process is gone (or the pid now names a process that
+// started at another time). Everything else in the root stays, whatever its
+// name: a namespace of another PID namespace (a container sharing the
+// directory) cannot be judged from here.
+func sweepDead(root string, self process) {
+	if self.pidns == "" {
+		return
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		pidText, nonce, ok := strings.Cut(e.Name(), "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || !e.IsDir() || !isHex(nonce) {
+		pid, ok := namespaceName(e.Name())
+		if !ok || !e.IsDir() || pid == self.pid {
 			continue
 		}
-		if syscall.Kill(pid, 0) == syscall.ESRCH {
-			os.RemoveAll(filepath.Join(root, e.Name()))
+		dir := filepath.Join(root, e.Name())
+		if fi, err := os.Lstat(dir); err != nil || !ownedByMe(fi) {
+			continue
+		}
+		data, err := safe.ReadFile(filepath.Join(dir, markerName), 4096, safe.NoFollow)
+		if err != nil {
+			continue
+		}
+		m, ok := parseMarker(data)
+		if !ok || m.pid != pid || m.pidns != self.pidns {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH || (m.start != "" && startTime(pid) != m.start) {
+			os.RemoveAll(dir)
 		}
 	}
 }
 
-func isHex(s string) bool {
-	if s == "" {
-		return false
+// namespaceName parses "<pid>-<nonce>" as newNamespace names them: a
+// positive decimal pid and exactly twelve lowercase hex digits.
+func namespaceName(name string) (int, bool) {
+	pidText, nonce, ok := strings.Cut(name, "-")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil || pid <= 0 || strconv.Itoa(pid) != pidText || len(nonce) != 12 {
+		return 0, false
 	}
-	_, err := hex.DecodeString(s)
-	return err == nil
+	for i := 0; i < len(nonce); i++ {
+		if c := nonce[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return 0, false
+		}
+	}
+	return pid, true
+}
+
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
 }

@@ -129,15 +129,22 @@ func (r *recorder) finished(tail []byte, st Status) {
 	}
 }
 
-// decide applies the ID precedence.
+// decide applies the ID precedence. The exit hint is text the child
+// printed, so it is taken only when it agrees with what the run already
+// knows (the captured or pinned ID) or its conversation belongs to the
+// run's directory: a child that prints another project's ID does not make
+// it this directory's newest conversation.
 func (r *recorder) decide(tail []byte) (id, source string) {
-	if id := r.a.ScrapeExit(tail); id != "" {
+	captured := ""
+	if r.capture != "" {
+		captured = r.a.ParseCapture(readCapture(r.capture), r.base.Home)
+	}
+	if id := r.a.ScrapeExit(tail); id != "" &&
+		(id == captured || id == r.pinned || r.a.Check(r.base.Home, r.base.Cwd, id) == nil) {
 		return id, "hint"
 	}
-	if r.capture != "" {
-		if id := r.a.ParseCapture(readCapture(r.capture), r.base.Home); id != "" {
-			return id, "capture"
-		}
+	if captured != "" {
+		return captured, "capture"
 	}
 	if r.pinned != "" {
 		return r.pinned, "pinned"

@@ -2,6 +2,7 @@ package shim
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -99,62 +100,109 @@ func TestFinder(t *testing.T) {
 	}
 }
 
-func TestCheckPrivate(t *testing.T) {
+func TestRuntimeRoot(t *testing.T) {
 	dir := t.TempDir()
 	private := filepath.Join(dir, "private")
-	os.Mkdir(private, 0o700)
-	if err := checkPrivate(private); err != nil {
-		t.Errorf("private dir refused: %v", err)
-	}
-	wide := filepath.Join(dir, "wide")
-	os.Mkdir(wide, 0o700)
-	os.Chmod(wide, 0o777)
-	if err := checkPrivate(wide); err == nil || !strings.Contains(err.Error(), "writable by others") {
-		t.Errorf("world-writable dir: %v", err)
-	}
-	group := filepath.Join(dir, "group")
-	os.Mkdir(group, 0o700)
-	os.Chmod(group, 0o770)
-	if err := checkPrivate(group); err == nil {
-		t.Error("group-writable dir accepted")
+	if got, err := openRoot(Root{Dir: private}); err != nil || filepath.Base(got) != "private" {
+		t.Errorf("a new private root: %q, %v", got, err)
 	}
 	link := filepath.Join(dir, "link")
 	os.Symlink(private, link)
-	if err := checkPrivate(link); err == nil || !strings.Contains(err.Error(), "symlink") {
-		t.Errorf("symlink: %v", err)
+	if got, err := openRoot(Root{Dir: link + "/", Explicit: true}); err != nil || filepath.Base(got) != "private" {
+		t.Errorf("a symlink to a private root resolves to it: %q, %v", got, err)
+	}
+	for name, mode := range map[string]os.FileMode{"wide": 0o777, "group": 0o770} {
+		d := filepath.Join(dir, name)
+		os.Mkdir(d, 0o700)
+		os.Chmod(d, mode)
+		if _, err := openRoot(Root{Dir: d, Explicit: true}); err == nil || !strings.Contains(err.Error(), "writable by others") {
+			t.Errorf("%s root: %v", name, err)
+		}
+		// A private directory below it is no better: whoever can write the
+		// parent can swap it.
+		below := filepath.Join(d, "fleetcom")
+		if _, err := openRoot(Root{Dir: below, Explicit: true}); err == nil || !strings.Contains(err.Error(), "above it") {
+			t.Errorf("root under a %s parent: %v", name, err)
+		}
+		if _, err := newNamespace(Root{Dir: below, Explicit: true}, nil); err == nil {
+			t.Errorf("a namespace was created under a %s parent", name)
+		}
 	}
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o600)
-	if err := checkPrivate(file); err == nil {
-		t.Error("a file accepted as a directory")
+	if _, err := openRoot(Root{Dir: file, Explicit: true}); err == nil {
+		t.Error("a file accepted as the root")
+	}
+	if _, err := openRoot(Root{Dir: "relative/dir", Explicit: true}); err == nil {
+		t.Error("a relative root accepted")
 	}
 	if os.Getuid() != 0 {
-		t.Skip("a directory owned by another user needs root to create; the cases above ran")
+		t.Log("a directory owned by another user needs root to create; the cases above ran")
+		return
 	}
 	other := filepath.Join(dir, "other")
-	os.Mkdir(other, 0o700)
+	os.Mkdir(other, 0o755)
 	if err := os.Chown(other, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkPrivate(other); err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
-		t.Errorf("another user's dir: %v", err)
+	if _, err := openRoot(Root{Dir: other, Explicit: true}); err == nil || !strings.Contains(err.Error(), "uid 65534") {
+		t.Errorf("another user's root: %v", err)
 	}
-	if _, err := newNamespace(Root{Dir: other, Explicit: true}, nil); err == nil {
-		t.Error("a namespace was created in another user's root")
+	// The case: <other user's dir>/fleetcom, which that user can
+	// rename away and replace.
+	if _, err := newNamespace(Root{Dir: filepath.Join(other, "fleetcom"), Explicit: true}, nil); err == nil {
+		t.Error("a namespace was created under another user's directory")
 	}
+}
+
+// plantNamespace makes a directory shaped like a namespace of process p,
+// with a marker (unless marker is false) and a file inside.
+func plantNamespace(t *testing.T, root string, p process, marker bool) string {
+	t.Helper()
+	dir := filepath.Join(root, strconv.Itoa(p.pid)+"-1a2b3c4d5e6f")
+	os.MkdirAll(dir, 0o700)
+	if marker {
+		os.WriteFile(filepath.Join(dir, markerName), p.marker(), 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, "task.json"), []byte("x"), 0o600)
+	return dir
 }
 
 func TestNamespace(t *testing.T) {
 	root := Root{Dir: filepath.Join(t.TempDir(), "fleetcom")}
-	dead := filepath.Join(root.Dir, "999999999-ab12")
-	os.MkdirAll(dead, 0o700)
+	os.MkdirAll(root.Dir, 0o700)
+	self := currentProcess()
+	if self.pidns == "" {
+		t.Skip("no /proc/self/ns/pid here: namespaces are never swept, so there is nothing to test")
+	}
+	exited := exec.Command("true")
+	exited.Run()
+	live := exec.Command("sleep", "60")
+	if err := live.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { live.Process.Kill(); live.Wait() }()
+
+	dead := plantNamespace(t, root.Dir, process{pid: exited.Process.Pid, start: "1", pidns: self.pidns}, true)
+	running := plantNamespace(t, root.Dir, process{pid: live.Process.Pid, start: startTime(live.Process.Pid), pidns: self.pidns}, true)
+	reused := filepath.Join(root.Dir, strconv.Itoa(live.Process.Pid)+"-aaaaaaaaaaaa")
+	os.MkdirAll(reused, 0o700)
+	os.WriteFile(filepath.Join(reused, markerName), process{pid: live.Process.Pid, start: "12345", pidns: self.pidns}.marker(), 0o600)
+	otherNS := plantNamespace(t, root.Dir, process{pid: 999999, start: "1", pidns: "pid:[1]"}, true)
+	// Shaped like a namespace of a dead process, but fleetcom did not make
+	// it: a user's notes, or a namespace of an older version.
+	unmarked := plantNamespace(t, root.Dir, process{pid: 999998}, false)
+	notes := filepath.Join(root.Dir, "2023-10")
+	os.MkdirAll(notes, 0o700)
+	os.WriteFile(filepath.Join(notes, "report.txt"), []byte("keep me"), 0o600)
 	keep := filepath.Join(root.Dir, "not-a-namespace")
 	os.MkdirAll(keep, 0o700)
+
 	ns, err := newNamespace(root, mustAgent("claude").Assets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]os.FileMode{"": 0o700, "claude-settings.json": 0o600, filepath.Base(ns.capture): 0o600}
+	want := map[string]os.FileMode{"": 0o700, "claude-settings.json": 0o600, markerName: 0o600, filepath.Base(ns.capture): 0o600}
 	for name, mode := range want {
 		fi, err := os.Lstat(filepath.Join(ns.dir, name))
 		if err != nil || fi.Mode().Perm() != mode {
@@ -168,16 +216,47 @@ func TestNamespace(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(ns.dir), strconv.Itoa(os.Getpid())+"-") {
 		t.Errorf("namespace %s is not <pid>-<nonce>", ns.dir)
 	}
-	if _, err := os.Stat(dead); err == nil {
-		t.Error("a dead shim's namespace was not swept")
+	for _, gone := range []string{dead, reused} {
+		if _, err := os.Stat(gone); err == nil {
+			t.Errorf("%s: the namespace of a run that is over was not swept", filepath.Base(gone))
+		}
 	}
-	if _, err := os.Stat(keep); err != nil {
-		t.Error("an unrelated entry of the root was removed")
+	for _, kept := range []string{running, otherNS, unmarked, notes, keep} {
+		if _, err := os.Stat(kept); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(kept), err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(notes, "report.txt")); string(b) != "keep me" {
+		t.Error("a user's file in the root was touched")
 	}
 	ns.remove()
 	if _, err := os.Stat(ns.dir); err == nil {
 		t.Error("namespace left behind")
 	}
+}
+
+// A stable asset lives in the root, outside the run's namespace, and stays
+// when the run ends: Codex may start the notifier as it exits.
+func TestStableAsset(t *testing.T) {
+	root := Root{Dir: filepath.Join(t.TempDir(), "fleetcom")}
+	ns, err := newNamespace(root, mustAgent("codex").Assets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := ns.assets["codex-notify.sh"]
+	if filepath.Dir(script) != ns.root || !strings.HasPrefix(filepath.Base(script), "codex-notify-") {
+		t.Fatalf("notifier at %s, want a stable name in %s", script, ns.root)
+	}
+	ns.remove()
+	fi, err := os.Stat(script)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the stable notifier did not outlive its run: %v", err)
+	}
+	again, err := newNamespace(root, mustAgent("codex").Assets)
+	if err != nil || again.assets["codex-notify.sh"] != script {
+		t.Errorf("a second run got %v, %v", again.assets, err)
+	}
+	again.remove()
 }
 
 // The tap copies output to the tail and looks at the capture file on the

@@ -62,7 +62,7 @@ func supervise(j *job, o Options) (Status, error) {
 	if err != nil {
 		warn(err)
 	} else {
-		run := harness.Run{Dir: ns.dir, Capture: ns.capture, Home: home, Binary: j.binary(), CacheDir: o.CacheDir}
+		run := harness.Run{Assets: ns.assets, Capture: ns.capture, Home: home, Binary: j.binary(), CacheDir: o.CacheDir}
 		if in, err = j.a.Instrument(j.form, run); err != nil {
 			warn(err)
 			ns.remove()

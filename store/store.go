@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -61,18 +62,42 @@ func Open(dir string, cfg Config) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open session store: %w", err)
 	}
+	if err := private(dir); err != nil {
+		return nil, err
+	}
 	for _, sub := range []string{"records", "dirs", "locks"} {
 		p := filepath.Join(dir, sub)
 		if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("open session store: %w", err)
 		}
-		if fi, err := os.Lstat(p); err != nil {
-			return nil, fmt.Errorf("open session store: %w", err)
-		} else if !fi.IsDir() {
-			return nil, fmt.Errorf("open session store: %s is not a directory", p)
+		if err := private(p); err != nil {
+			return nil, err
 		}
 	}
 	return &Store{dir: dir, cfg: cfg}, nil
+}
+
+// ErrNotPrivate is returned by Open for a store that someone else could
+// write to: a record planted there could name any program.
+var ErrNotPrivate = errors.New("session store is not private")
+
+// private checks one folder of the store: a directory (not a symlink) of
+// this user that group and others cannot write to.
+func private(p string) error {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("open session store: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.IsDir():
+		return fmt.Errorf("open session store: %s is not a directory", p)
+	case ok && int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%w: %s belongs to uid %d", ErrNotPrivate, p, st.Uid)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%w: %s is writable by others (mode %04o)", ErrNotPrivate, p, fi.Mode().Perm())
+	}
+	return nil
 }
 
 // Put validates a record, merges it under the conversation's lock with the one

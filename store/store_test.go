@@ -333,3 +333,22 @@ func TestConcurrentGoroutines(t *testing.T) {
 		t.Errorf("warnings: %q", m)
 	}
 }
+
+// A store others can write to is not read: a record planted there could
+// name any program for resume --exec to run.
+func TestOpenRefusesSharedStore(t *testing.T) {
+	for _, sub := range []string{"", "records", "dirs", "locks"} {
+		dir := filepath.Join(t.TempDir(), "fleetcom")
+		if _, err := Open(dir, Config{Valid: testValid}); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(filepath.Join(dir, sub), 0o777)
+		if _, err := Open(dir, Config{Valid: testValid}); !errors.Is(err, ErrNotPrivate) {
+			t.Errorf("store with %q world-writable: %v", sub, err)
+		}
+		os.Chmod(filepath.Join(dir, sub), 0o770)
+		if _, err := Open(dir, Config{Valid: testValid}); !errors.Is(err, ErrNotPrivate) {
+			t.Errorf("store with %q group-writable: %v", sub, err)
+		}
+	}
+}

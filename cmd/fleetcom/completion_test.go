@@ -31,12 +31,16 @@ func buildFleetcom(t *testing.T) string {
 	return bin
 }
 
-// needShell skips the test when a shell is missing; CI installs them all.
+// needShell skips the test when a shell is missing, except in CI, which
+// installs them all: there a missing shell is a failure.
 func needShell(t *testing.T, shell string) string {
 	t.Helper()
 	p, err := exec.LookPath(shell)
 	if err != nil {
-		t.Skipf("%s is not installed: its completion is not tested here (CI installs it)", shell)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed, and .ci/run installs it", shell)
+		}
+		t.Skipf("%s is not installed: not tested here (.ci/run installs it)", shell)
 	}
 	return p
 }
@@ -175,7 +179,7 @@ func TestCompletionShells(t *testing.T) {
 	}
 	ids := putSessions(t, filepath.Join(state, "fleetcom"), project, []session{
 		{"claude", "fix the flaky test", 26 * time.Hour},
-		{"codex", "add a --dry-run flag", 3 * time.Hour},
+		{"codex", `fix C:\new\dir`, 3 * time.Hour},
 		{"claude", "", 5 * time.Minute},
 	})
 	putSessions(t, filepath.Join(state, "fleetcom"), home, []session{{"grok", "not here", time.Minute}})
@@ -205,7 +209,7 @@ func TestCompletionShells(t *testing.T) {
 				t.Fatalf("fleetcom resume <TAB> (-want +got):\n%s\nfull output:\n%s", diff, strings.Join(lines, "\n"))
 			}
 			if shell != "bash" {
-				for i, want := range []string{"claude, 5m", "codex, 3h, add a --dry-run flag", "claude, 26h, fix the flaky test"} {
+				for i, want := range []string{"claude, 5m", `codex, 3h, fix C:\new\dir`, "claude, 26h, fix the flaky test"} {
 					if !strings.Contains(descs[3+i], want) {
 						t.Errorf("%s: description of %s is %q, want it to hold %q", shell, vals[3+i], descs[3+i], want)
 					}

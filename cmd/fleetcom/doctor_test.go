@@ -136,7 +136,7 @@ func TestDoctorRuntimeNotPrivate(t *testing.T) {
 	if err := os.Chmod(w.runtime, 0o770); err != nil {
 		t.Fatal(err)
 	}
-	wantDoctor(t, 1, "problem  runtime: runtime directory "+w.runtime+" is writable by others (mode 0770)",
+	wantDoctor(t, 1, "problem  runtime: "+w.runtime+" is writable by others (mode 0770)",
 		"fleetcom: hint: chmod 700 "+w.runtime)
 	os.Remove(w.runtime)
 	wantDoctor(t, 0, "ok       runtime: "+w.runtime+" will be created on first use")

@@ -54,6 +54,12 @@ func resolvePaths() shim.Paths {
 // that is not in the environment is not guessed at.
 func runtimeRoot() shim.Root {
 	if dir := os.Getenv("FLEETCOM_RUNTIME_DIR"); dir != "" {
+		// A relative one is taken against the directory fleetcom started
+		// in, once: a run that changes directory (resume --exec -C) must
+		// not put its namespaces inside the project.
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
 		return shim.Root{Dir: dir, Explicit: true}
 	}
 	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {

@@ -87,6 +87,9 @@ func printTable(rows []listed, withDir bool) {
 			cols = append(cols, r.Cwd)
 		}
 		cols = append(cols, title)
+		for i := range cols {
+			cols[i] = printable(cols[i], false)
+		}
 		fmt.Fprintln(w, strings.Join(cols, "\t"))
 	}
 	w.Flush()

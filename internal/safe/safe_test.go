@@ -175,3 +175,60 @@ func TestTOMLDepth(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivateDir(t *testing.T) {
+	base := t.TempDir() // under /tmp: sticky and root-owned, which is fine
+	mine := filepath.Join(base, "mine")
+	os.Mkdir(mine, 0o700)
+	got, err := PrivateDir(mine)
+	if err != nil {
+		t.Fatalf("a private dir refused: %v", err)
+	}
+	if want, _ := filepath.EvalSymlinks(mine); got != want {
+		t.Errorf("PrivateDir = %q, want %q", got, want)
+	}
+	// A trailing slash and a symlink on the way are resolved, and the
+	// target is what is checked.
+	link := filepath.Join(base, "link")
+	os.Symlink(mine, link)
+	if got, err := PrivateDir(link + "/"); err != nil || got != filepath.Clean(got) || filepath.Base(got) != "mine" {
+		t.Errorf("PrivateDir(link/) = %q, %v", got, err)
+	}
+	wide := filepath.Join(base, "wide")
+	os.Mkdir(wide, 0o700)
+	os.Chmod(wide, 0o777)
+	if _, err := PrivateDir(wide); err == nil {
+		t.Error("a world-writable dir accepted")
+	}
+	// A private dir under a parent others can write to (no sticky bit).
+	under := filepath.Join(wide, "fleetcom")
+	os.Mkdir(under, 0o700)
+	if _, err := PrivateDir(under); err == nil || !strings.Contains(err.Error(), "above it") {
+		t.Errorf("a dir under a world-writable parent: %v", err)
+	}
+	os.Chmod(wide, 0o777|os.ModeSticky)
+	if _, err := PrivateDir(under); err != nil {
+		t.Errorf("a dir under a sticky parent refused: %v", err)
+	}
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	if _, err := PrivateDir(file); err == nil {
+		t.Error("a file accepted")
+	}
+	if os.Getuid() != 0 {
+		return
+	}
+	// As root, directories of another user can be made: one as the dir
+	// itself, one as a parent.
+	other := filepath.Join(base, "other")
+	os.Mkdir(other, 0o755)
+	os.Chown(other, 65534, 65534)
+	if _, err := PrivateDir(other); err == nil || !strings.Contains(err.Error(), "uid 65534") {
+		t.Errorf("another user's dir: %v", err)
+	}
+	inside := filepath.Join(other, "fleetcom")
+	os.Mkdir(inside, 0o700)
+	if _, err := PrivateDir(inside); err == nil || !strings.Contains(err.Error(), "above it, belongs to uid 65534") {
+		t.Errorf("a dir under another user's parent: %v", err)
+	}
+}
