@@ -72,8 +72,11 @@ func Bin(path, tool string) (string, error) {
 		return "", nil
 	}
 	data, err := read(path)
-	if err != nil || !mayNameBin(data) {
-		return "", err
+	if err != nil {
+		return "", fmt.Errorf("config %s: %w", path, err)
+	}
+	if !mayNameBin(data) {
+		return "", nil
 	}
 	c, err := Load(path)
 	return c.Bin(tool), err
@@ -129,13 +132,22 @@ func cached(path string) entry {
 	return e
 }
 
-// read returns the file's bytes, bounded; a missing file is no bytes.
+// read returns the file's bytes, bounded; a missing file is no bytes. Its
+// errors say what is wrong without the path, which callers add.
 func read(path string) ([]byte, error) {
 	data, err := safe.ReadFile(path, maxSize, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
+	case errors.Is(err, safe.ErrNotRegular):
+		return nil, errors.New("not a regular file")
+	case errors.Is(err, safe.ErrTooLarge):
+		return nil, fmt.Errorf("too large (at most %d bytes)", maxSize)
 	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
 		return nil, err
 	}
 	return data, nil

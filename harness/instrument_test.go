@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
@@ -281,5 +282,26 @@ func TestQuoteInShell(t *testing.T) {
 		if diff := cmp.Diff(words, got); diff != "" {
 			t.Errorf("%s: words (-want +got):\n%s", shell, diff)
 		}
+	}
+}
+
+// The --help probe of a grok binary is bounded even when the binary leaves
+// a grandchild holding its output pipe: the probe must not last as long as
+// the grandchild.
+func TestGrokProbeGrandchild(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "grok")
+	script := "#!/bin/sh\n(sleep 60) &\necho '  -s, --session-id <UUID>'\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool, 1)
+	go func() { done <- grokSessionFlag(p, t.TempDir()) }()
+	select {
+	case ok := <-done:
+		if !ok {
+			t.Error("the help text was lost")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the probe waited for the grandchild")
 	}
 }
