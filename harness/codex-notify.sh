@@ -8,6 +8,14 @@
 # chain, nothing waits on the chained notifier, and the exit status is always 0
 # so a capture problem never becomes a Codex problem.
 
+# Deaf to SIGHUP from the first line on, and so is everything started from
+# here: when Codex exits, the kernel hangs up its terminal's foreground
+# process group, which this script and the user's notifier belong to, and
+# Codex may exit the moment it has started us. An ignored signal stays
+# ignored across fork and exec, so the chain below is covered before it
+# runs a single line of its own.
+trap '' HUP
+
 # The payload is the last argument; "for" without "in" walks "$@" and leaves it.
 notify_payload=
 for notify_payload do :; done
@@ -63,13 +71,10 @@ if [ -n "$notify_chain" ]; then
 	'' | -*) ;; # nothing to run, or a name exec would take for an option
 	*)
 		if ! notify_is_fleetcom "$1"; then
-			# Detached and deaf to SIGHUP, like nohup: when Codex exits, the
-			# terminal fleetcom gave it hangs up, and the user's notifier
-			# must still finish.
-			(
-				trap '' HUP
-				exec "$@" "$notify_payload"
-			) </dev/null >/dev/null 2>&1 &
+			# Detached, and deaf to SIGHUP like nohup (inherited from the
+			# trap above): the user's notifier must finish after the
+			# terminal fleetcom gave Codex hangs up.
+			exec "$@" "$notify_payload" </dev/null >/dev/null 2>&1 &
 		fi
 		;;
 	esac
