@@ -40,6 +40,9 @@ type Spec struct {
 	Assets []Asset
 	// Proven are the versions the real-CLI suite passed on, oldest first.
 	Proven []string
+	// Banners are texts the CLI prints with its exit hint ("Resume this
+	// session with:"): seeing one without reading a hint is drift.
+	Banners []string
 }
 
 // Grammar is the exact shape of one agent's conversation IDs. Every ID that

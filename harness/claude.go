@@ -26,6 +26,7 @@ var claudeSpec = &Spec{
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"},
 	Assets:  []Asset{{Name: claudeSettingsAsset, Mode: 0o600, Data: []byte(claudeSettings)}},
 	Proven:  []string{"2.1.197"},
+	Banners: []string{"Resume this session with:"},
 }
 
 func init() { register(claudeSpec, claude{}) }

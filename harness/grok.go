@@ -25,6 +25,7 @@ var grokSpec = &Spec{
 	// opaque.
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt"},
+	Banners: []string{"Resume this session with:"},
 }
 
 func init() { register(grokSpec, grok{}) }

@@ -305,3 +305,31 @@ func TestGrokProbeGrandchild(t *testing.T) {
 		t.Fatal("the probe waited for the grandchild")
 	}
 }
+
+// A binary's facts are learned once per file and kept, each beside the
+// others: a version probe does not forget the --help answer.
+func TestProbeCache(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	bin := filepath.Join(dir, "grok")
+	count := filepath.Join(dir, "runs")
+	script := "#!/bin/sh\necho x >> " + safe.Quote(count) + "\ncase $1 in --version) echo 'grok 1.0.41 (4220f3b224a6)';; *) echo '  --session-id';; esac\n"
+	os.WriteFile(bin, []byte(script), 0o755)
+	runs := func() int { b, _ := os.ReadFile(count); return strings.Count(string(b), "x") }
+	for i := 0; i < 3; i++ {
+		if v := Version(bin, cache); v != "1.0.41" {
+			t.Fatalf("Version = %q", v)
+		}
+		if !grokSessionFlag(bin, cache) {
+			t.Fatal("session flag lost")
+		}
+	}
+	if n := runs(); n != 2 {
+		t.Errorf("the binary ran %d times for two facts", n)
+	}
+	// A new file at the same path is probed again.
+	os.WriteFile(bin, []byte(strings.Replace(script, "1.0.41", "1.0.42", 1)), 0o755)
+	os.Chtimes(bin, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	if v := Version(bin, cache); v != "1.0.42" {
+		t.Errorf("after an update Version = %q", v)
+	}
+}

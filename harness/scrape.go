@@ -9,6 +9,21 @@ import "bytes"
 // which the words of a hint are separated by whitespace, then each harness
 // looks for its own hint shapes from the end backwards.
 
+// BannerShown reports whether the end of the terminal output shows one of
+// the agent's exit banners, words separated by any whitespace.
+func (a *Spec) BannerShown(tail []byte) bool {
+	if len(tail) > scrapeWindow {
+		tail = tail[len(tail)-scrapeWindow:]
+	}
+	text := bytes.Join(bytes.Fields(plainText(tail)), []byte(" "))
+	for _, b := range a.Banners {
+		if bytes.Contains(text, []byte(b)) {
+			return true
+		}
+	}
+	return false
+}
+
 // scrapeWindow is how much of the end of a tail is searched first: exit
 // hints are the last thing a CLI prints.
 const scrapeWindow = 32 << 10

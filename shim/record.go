@@ -32,12 +32,17 @@ type recorder struct {
 	done       bool // finished or abandoned: nothing provisional any more
 	warned     bool // a write already failed and was reported
 	options    []string
+	// instrumented: the run's capture channel was set up (the agent asked
+	// for the capture file), so it should answer.
+	instrumented bool
+	final        *finalRun // set by finished, for the last write
 }
 
-// put writes one record, reporting failures as warnings.
-func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
+// put writes one record, reporting failures as warnings, and returns
+// whether the conversation is resumable.
+func (r *recorder) put(id, source string, ended *time.Time, exit *int) bool {
 	if r.st == nil || !r.a.ValidID(id) {
-		return
+		return false
 	}
 	rec := r.base
 	rec.ID = id
@@ -47,10 +52,13 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
 	rec.Options = r.options
 	rec.Resumable = r.a.Exists(rec.Home, rec.Cwd, id)
 	if r.targeted && id == r.pinned && !rec.Resumable {
-		return // a resume of something that is not there: nothing to keep
+		return false // a resume of something that is not there: nothing to keep
 	}
 	if ended != nil && rec.Resumable {
 		rec.Title = r.a.Title(rec.Home, rec.Cwd, id)
+	}
+	if r.final != nil && ended != nil {
+		rec.Version, rec.Evidence, rec.Disagreed = r.final.version, r.final.evidence, r.final.disagreed
 	}
 	if _, err := r.st.Put(rec); err != nil && !r.warned {
 		// One warning per run: a store that failed once (a full or
@@ -58,6 +66,7 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) {
 		r.warned = true
 		r.warn(err)
 	}
+	return rec.Resumable
 }
 
 // starting records the pinned or targeted ID of a run that has started, so
@@ -113,20 +122,51 @@ func (r *recorder) captured() {
 	r.put(id, "capture", nil, nil)
 }
 
-// finished records how the run ended.
-func (r *recorder) finished(tail []byte, st Status) {
+// evidence is what each channel said at the end of a run.
+type evidence struct {
+	hint, captured, fs string
+	banner             bool // the CLI printed its exit banner
+}
+
+// finished records how the run ended, and notes how each evidence channel
+// fared in the drift tally. version is the CLI's, "" when unknown.
+func (r *recorder) finished(tail []byte, st Status, version string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done = true
-	id, source := r.decide(tail)
+	ev := evidence{hint: r.a.ScrapeExit(tail), banner: r.a.BannerShown(tail)}
+	if r.capture != "" {
+		ev.captured = r.a.ParseCapture(readCapture(r.capture), r.base.Home)
+	}
+	id, source := r.decide(&ev)
 	now := time.Now()
 	code := st.Code
 	if r.open != "" && r.open != id {
 		r.put(r.open, r.openSource, &now, &code)
 	}
-	if id != "" {
-		r.put(id, source, &now, &code)
+	if id == "" {
+		return
 	}
+	r.final = &finalRun{version: version, evidence: ev.channels(r.pinned), disagreed: ev.against(id, r.pinned)}
+	resumable := r.put(id, source, &now, &code)
+	if r.st == nil {
+		return
+	}
+	run := store.Run{Time: now, Version: version, Hint: ev.hintOutcome(id), Capture: store.NotExpected}
+	if r.instrumented {
+		run.Capture = ev.captureOutcome(id, resumable)
+	}
+	if err := r.st.NoteRun(r.a.Name, run); err != nil && !r.warned {
+		r.warned = true
+		r.warn(err)
+	}
+}
+
+// finalRun is what the record of a finished run keeps about its evidence.
+type finalRun struct {
+	version   string
+	evidence  []string
+	disagreed []string
 }
 
 // decide applies the ID precedence. The exit hint is text the child
@@ -134,23 +174,69 @@ func (r *recorder) finished(tail []byte, st Status) {
 // knows (the captured or pinned ID) or its conversation belongs to the
 // run's directory: a child that prints another project's ID does not make
 // it this directory's newest conversation.
-func (r *recorder) decide(tail []byte) (id, source string) {
-	captured := ""
-	if r.capture != "" {
-		captured = r.a.ParseCapture(readCapture(r.capture), r.base.Home)
+func (r *recorder) decide(ev *evidence) (id, source string) {
+	if h := ev.hint; h != "" &&
+		(h == ev.captured || h == r.pinned || r.a.Check(r.base.Home, r.base.Cwd, h) == nil) {
+		return h, "hint"
 	}
-	if id := r.a.ScrapeExit(tail); id != "" &&
-		(id == captured || id == r.pinned || r.a.Check(r.base.Home, r.base.Cwd, id) == nil) {
-		return id, "hint"
-	}
-	if captured != "" {
-		return captured, "capture"
+	if ev.captured != "" {
+		return ev.captured, "capture"
 	}
 	if r.pinned != "" {
 		return r.pinned, "pinned"
 	}
-	if id := r.a.Correlate(r.base.Home, r.base.Cwd, r.base.Started); id != "" {
-		return id, "fs"
+	if ev.fs = r.a.Correlate(r.base.Home, r.base.Cwd, r.base.Started); ev.fs != "" {
+		return ev.fs, "fs"
 	}
 	return "", ""
+}
+
+// channels lists the channels that named an ID, in precedence order.
+func (ev evidence) channels(pinned string) []string {
+	var out []string
+	for _, c := range []struct{ name, id string }{{"hint", ev.hint}, {"capture", ev.captured}, {"pinned", pinned}, {"fs", ev.fs}} {
+		if c.id != "" {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// against lists the channels that named another ID than id.
+func (ev evidence) against(id, pinned string) []string {
+	var out []string
+	for _, c := range []struct{ name, id string }{{"hint", ev.hint}, {"capture", ev.captured}, {"pinned", pinned}, {"fs", ev.fs}} {
+		if c.id != "" && c.id != id {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// hintOutcome: a banner without a readable hint is the hint channel gone
+// silent, the sign of a CLI that changed how it prints it.
+func (ev evidence) hintOutcome(id string) store.Outcome {
+	switch {
+	case ev.hint == id:
+		return store.Agreed
+	case ev.hint != "":
+		return store.Disagreed
+	case ev.banner:
+		return store.Silent
+	}
+	return store.NotExpected
+}
+
+// captureOutcome: an instrumented run whose conversation exists should have
+// captured it.
+func (ev evidence) captureOutcome(id string, resumable bool) store.Outcome {
+	switch {
+	case ev.captured == id:
+		return store.Agreed
+	case ev.captured != "":
+		return store.Disagreed
+	case resumable:
+		return store.Silent
+	}
+	return store.NotExpected
 }

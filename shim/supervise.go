@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,7 +88,14 @@ func supervise(j *job, o Options) (Status, error) {
 	}}
 	if ns != nil {
 		rec.capture = ns.capture
+		rec.instrumented = slices.ContainsFunc(in.Env, func(kv string) bool {
+			return strings.HasPrefix(kv, harness.EnvCapture+"=")
+		})
 	}
+	// The CLI's version, for the drift tally: a stat and a small read when
+	// it is known, else learned while the child runs; never waited for.
+	version := make(chan string, 1)
+	go func() { version <- harness.Version(j.binary(), o.CacheDir) }()
 	if cwd != "" {
 		st, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey, SkipSync: true, LockWait: shimLockWait})
 		if err != nil {
@@ -135,7 +143,12 @@ func supervise(j *job, o Options) (Status, error) {
 	if err != nil {
 		warn(err)
 	}
-	rec.finished(t.tail.Bytes(), status)
+	v := ""
+	select {
+	case v = <-version:
+	default:
+	}
+	rec.finished(t.tail.Bytes(), status, v)
 	return status, nil
 }
 

@@ -23,6 +23,8 @@ import (
 //   - Resumable is never downgraded; pruning removes dead conversations.
 //   - Options keep the old value unless there is none, so the launch options
 //     survive resumes and resuming never compounds them.
+//   - Version, Evidence and Disagreed describe the latest finished run: a
+//     write that carries evidence replaces them.
 //   - Updated is now, on every write.
 func merge(old, in Record, now time.Time) Record {
 	out := old
@@ -54,6 +56,9 @@ func merge(old, in Record, now time.Time) Record {
 	out.Resumable = old.Resumable || in.Resumable
 	if len(out.Options) == 0 {
 		out.Options = slices.Clone(in.Options)
+	}
+	if len(in.Evidence) > 0 {
+		out.Version, out.Evidence, out.Disagreed = in.Version, slices.Clone(in.Evidence), slices.Clone(in.Disagreed)
 	}
 	out.Updated = now
 	return out

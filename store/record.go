@@ -33,6 +33,13 @@ type Record struct {
 	Title     string     `json:"title"`             // first prompt, when known; display only
 	Updated   time.Time  `json:"updated"`           // stamped by the store on every write
 	Options   []string   `json:"options,omitempty"` // launch options replayed on resume
+
+	// What the last run learned, for drift reports: the CLI's version, the
+	// evidence channels that named an ID (hint, capture, pinned, fs) and
+	// those of them that named another one than the record's.
+	Version   string   `json:"version,omitempty"`
+	Evidence  []string `json:"evidence,omitempty"`
+	Disagreed []string `json:"disagreed,omitempty"`
 }
 
 // sources are the ways a record's ID can have been learned.
@@ -139,6 +146,11 @@ func (s *Store) check(r Record) error {
 // repair (it may leave Source to the stored record); the merged result is
 // checked in full afterwards.
 func (s *Store) checkInput(r Record) error {
+	for _, c := range append(slices.Clone(r.Evidence), r.Disagreed...) {
+		if !validSource(c) || c == "adopted" {
+			return invalid("unknown evidence channel %q", c)
+		}
+	}
 	if err := s.checkKey(r.Tool, r.ID); err != nil {
 		return err
 	}
@@ -186,6 +198,9 @@ func normalize(r Record) Record {
 		r.Exit = &x
 	}
 	r.Options = slices.Clone(r.Options)
+	r.Evidence = slices.Clone(r.Evidence)
+	r.Disagreed = slices.Clone(r.Disagreed)
+	r.Version = stripControl(r.Version)
 	return r
 }
 

@@ -112,6 +112,9 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 			reals[i].Hint = ""
 		}
 		add(reals[i])
+		if reals[i].Status == statusOK {
+			add(checkVersion(a, reals[i].Path, p.CacheDir))
+		}
 	}
 	if none {
 		add(doctorCheck{Name: "agents", Status: statusNote,
@@ -121,6 +124,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	add(checkDir("store", p.StoreDir, storePrivate, "move "+safe.Quote(p.StoreDir)+" aside"))
 	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, "set FLEETCOM_RUNTIME_DIR to a private directory of yours"))
 	add(cfgCheck)
+	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
 	for _, a := range harness.All() {
 		d, ok := a.Behaviour.(harness.Diagnoser)
 		if !ok {

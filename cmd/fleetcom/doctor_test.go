@@ -207,7 +207,7 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("problem %s has no hint", c.Name)
 			}
 		}
-		want := "fleetcom shims claude.path claude.real codex.path codex.real grok.path grok.real store runtime config codex.notify"
+		want := "fleetcom shims claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("check names:\n got %s\nwant %s", got, want)
 		}

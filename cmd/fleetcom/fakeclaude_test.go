@@ -17,6 +17,9 @@ import (
 
 // fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it.
 func fakeClaude() int {
+	if printVersion("2.1.197 (Claude Code)") {
+		return 0
+	}
 	logArgv("claude")
 	var sessionID, resume, settings, prompt string
 	print, fork := false, false

@@ -16,6 +16,9 @@ import (
 
 // fakeCodex behaves like Codex CLI 0.171.0 as CLI-FACTS.md records it.
 func fakeCodex() int {
+	if printVersion("codex-cli 0.171.0") {
+		return 0
+	}
 	logArgv("codex")
 	c := &codexFake{home: fakeHome("CODEX_HOME", ".codex"), cwd: physicalWd(), started: map[string]bool{}}
 	var overrides []string

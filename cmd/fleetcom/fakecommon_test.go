@@ -48,6 +48,16 @@ type fakeRun struct {
 	Cwd     string   `json:"cwd"`
 }
 
+// printVersion answers `--version` as the real CLI does, before anything a
+// run does (no argv log, no store): fleetcom asks it of every binary once.
+func printVersion(line string) bool {
+	if len(os.Args) != 2 || os.Args[1] != "--version" {
+		return false
+	}
+	fmt.Println(line)
+	return true
+}
+
 func logArgv(tool string) {
 	path := os.Getenv("FAKE_ARGV_LOG")
 	if path == "" {

@@ -13,6 +13,9 @@ import (
 // and dies if it exists; --resume/-r continues one from any directory and
 // dies on an unknown ID.
 func fakeGrok() int {
+	if printVersion("grok 1.0.41 (4220f3b224a6)") {
+		return 0
+	}
 	logArgv("grok")
 	home := fakeHome("GROK_HOME", ".grok")
 	cwd := physicalWd()
@@ -74,6 +77,9 @@ func fakeGrok() int {
 // fakeGrokCommunity is the community CLI also installed as grok: no session
 // flags at all.
 func fakeGrokCommunity() int {
+	if printVersion("0.0.34") {
+		return 0
+	}
 	logArgv("grok-community")
 	for _, a := range os.Args[1:] {
 		switch a {

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// The drift tally: one line per instrumented run that reached its end,
+// saying how each evidence channel fared, so a CLI release that moved its
+// exit hint or broke a hook shows up in `fleetcom doctor` before it costs a
+// conversation. It lives in drift/<tool>, is appended to with one write
+// (no temp file on the way to the user's prompt), and is cut back to its
+// last maxDriftRuns lines when it grows past maxDriftSize. It is local:
+// nothing of it leaves the machine.
+
+const (
+	maxDriftSize = 64 << 10
+	maxDriftRuns = 200
+)
+
+// Outcome is how one evidence channel fared in one run.
+type Outcome string
+
+// Outcomes of a channel.
+const (
+	// Agreed: it named the conversation the run was recorded as.
+	Agreed Outcome = "ok"
+	// Silent: it should have answered and did not (the CLI printed its
+	// resume banner but no hint was read; an instrumented run's capture
+	// stayed empty though the conversation exists).
+	Silent Outcome = "silent"
+	// Disagreed: it named another conversation.
+	Disagreed Outcome = "disagree"
+	// NotExpected: nothing was to be had from it in this run.
+	NotExpected Outcome = "-"
+)
+
+// Run is one line of the tally.
+type Run struct {
+	Time    time.Time
+	Version string // the CLI's version; "" when unknown
+	Hint    Outcome
+	Capture Outcome
+}
+
+// NoteRun appends one run to tool's tally.
+func (s *Store) NoteRun(tool string, r Run) error {
+	if err := checkToolName(tool); err != nil {
+		return err
+	}
+	dir := filepath.Join(s.dir, "drift")
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("note run: %w", err)
+	}
+	p := filepath.Join(dir, tool)
+	version := r.Version
+	if version == "" || strings.ContainsAny(version, " \t\n") {
+		version = "?"
+	}
+	line := fmt.Sprintf("%d %s hint=%s capture=%s\n", r.Time.Unix(), version, r.Hint, r.Capture)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("note run: %w", err)
+	}
+	_, err = f.WriteString(line)
+	fi, serr := f.Stat()
+	f.Close()
+	if err == nil && serr == nil && fi.Size() > maxDriftSize {
+		err = s.trimDrift(p)
+	}
+	if err != nil {
+		return fmt.Errorf("note run: %w", err)
+	}
+	return nil
+}
+
+// trimDrift keeps the last maxDriftRuns lines of a tally.
+func (s *Store) trimDrift(p string) error {
+	runs, err := readDrift(p)
+	if err != nil {
+		return err
+	}
+	if len(runs) > maxDriftRuns {
+		runs = runs[len(runs)-maxDriftRuns:]
+	}
+	var b bytes.Buffer
+	for _, l := range runs {
+		b.WriteString(l + "\n")
+	}
+	return safe.WriteFile(p, b.Bytes(), 0o600)
+}
+
+// Runs returns tool's tally in the store at dir, oldest first, without
+// opening (or creating) the store. Lines that do not parse are skipped: the
+// tally is advice, never a reason to fail.
+func Runs(dir, tool string) ([]Run, error) {
+	if err := checkToolName(tool); err != nil {
+		return nil, err
+	}
+	lines, err := readDrift(filepath.Join(dir, "drift", tool))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 4 || !strings.HasPrefix(f[2], "hint=") || !strings.HasPrefix(f[3], "capture=") {
+			continue
+		}
+		sec, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			continue
+		}
+		r := Run{Time: time.Unix(sec, 0), Version: f[1], Hint: Outcome(f[2][5:]), Capture: Outcome(f[3][8:])}
+		if r.Version == "?" {
+			r.Version = ""
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func readDrift(p string) ([]string, error) {
+	data, err := safe.ReadFile(p, 4*maxDriftSize, safe.NoFollow)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, nil
+}
+
+// checkToolName checks that a tool name can name a file: the shape every
+// agent's name has.
+func checkToolName(tool string) error {
+	if tool == "" || strings.Trim(tool, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return invalid("unknown tool %q", tool)
+	}
+	return nil
+}
