@@ -5,8 +5,9 @@
 // SSE or plain JSON, count_tokens), of the OpenAI Responses API (POST
 // /v1/responses, streaming SSE or plain JSON, GET /v1/models) and of the
 // OpenAI Chat Completions API (POST /v1/chat/completions, streaming SSE or
-// plain JSON, forced tool calls) for one text turn at a time. Replies are deterministic (see Reply), so a test can tell from
-// the screen whether the model saw the earlier turns of a resumed conversation.
+// plain JSON, forced tool calls) for one text turn at a time. Replies are
+// deterministic (see Reply), so a test can tell from the screen whether the
+// model saw the earlier turns of a resumed conversation.
 // Every request is logged as one JSON line for debugging; anything it does not
 // know gets an empty JSON object with 404, which the CLIs treat as "feature not
 // available".
