@@ -12,6 +12,9 @@ import (
 // TestDirectGrok pins, ahead of fleetcom's Grok harness: see README.md for
 // which checks today's fleetcom fails.
 func TestShimGrok(t *testing.T) {
+	if os.Getenv("FLEETCOM_E2E_GROK_SHIM") != "1" {
+		t.Skip("draft ahead of fleetcom's Grok harness: run with FLEETCOM_E2E_GROK_SHIM=1")
+	}
 	w, fc := shimGrokWorld(t)
 	home := w.GrokHome()
 	proj := w.Project("my project")
