@@ -45,9 +45,12 @@ prompt_suggestions = false
 }
 
 // grokHookRecorder appends one JSON line per run: the GROK_SESSION_ID the
-// hook's environment carries, and the payload Grok wrote on stdin.
+// hook's environment carries, its label, and the payload Grok wrote on
+// stdin. The line goes out in one write: Grok runs the SessionEnd hooks of
+// all its sessions at once, and pieces written separately interleave.
 const grokHookRecorder = `out="$1"
-{ printf '{"env_session_id":"%s","label":"%s","payload":' "$GROK_SESSION_ID" "$2"; cat; echo '}'; } >> "$out"
+payload=$(cat)
+printf '{"env_session_id":"%s","label":"%s","payload":%s}\n' "$GROK_SESSION_ID" "$2" "${payload:-null}" >> "$out"
 `
 
 // GrokHookPayload is what a Grok command hook gets on stdin (both the
