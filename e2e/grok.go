@@ -33,24 +33,22 @@ func GrokLatest() (string, error) {
 }
 
 // InstallGrok installs one version of the Grok CLI with npm into prefix and
-// returns the directory holding its command. version is a version number or
-// "latest", which is resolved with npm first so the installed binary can be
-// checked against it. Grok gets a prefix of its own: npm prunes what an
+// returns the directory holding its command and the version installed.
+// version is a version number or "latest", which is resolved with npm first
+// so the installed binary can be checked against it. Grok gets a prefix of its own: npm prunes what an
 // earlier install put in a prefix that no package.json names.
 //
 // The package's postinstall script also copies the binary to
 // $GROK_HOME/bin (default ~/.grok/bin) and writes $GROK_HOME/config.toml, so
 // npm runs with GROK_HOME pointing into prefix: the real home is not touched.
-func InstallGrok(prefix, cache, version string) (string, error) {
+func InstallGrok(prefix, cache, version string) (bin, installed string, err error) {
 	if _, err := exec.LookPath("npm"); err != nil {
-		return "", fmt.Errorf("npm is needed to install the real CLIs: %w", err)
+		return "", "", fmt.Errorf("npm is needed to install the real CLIs: %w", err)
 	}
 	if version == "latest" {
-		v, err := GrokLatest()
-		if err != nil {
-			return "", err
+		if version, err = GrokLatest(); err != nil {
+			return "", "", err
 		}
-		version = v
 	}
 	args := []string{
 		"install", "--prefix", prefix, "--cache", cache,
@@ -59,7 +57,7 @@ func InstallGrok(prefix, cache, version string) (string, error) {
 	}
 	home := filepath.Join(prefix, "install-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return "", err
+		return "", "", err
 	}
 	cmd := exec.Command("npm", args...)
 	cmd.Dir = prefix
@@ -67,13 +65,13 @@ func InstallGrok(prefix, cache, version string) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("npm %s: %v\n%s", strings.Join(args, " "), err, out.String())
+		return "", "", fmt.Errorf("npm %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
-	bin := filepath.Join(prefix, "node_modules", ".bin")
+	bin = filepath.Join(prefix, "node_modules", ".bin")
 	if err := checkGrokVersion(bin, home, version); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return bin, nil
+	return bin, version, nil
 }
 
 // checkGrokVersion runs "grok --version" (which prints "grok 1.0.41

@@ -42,7 +42,11 @@ func realGrok(t *testing.T) string {
 		if grokErr = os.MkdirAll(prefix, 0o755); grokErr != nil {
 			return
 		}
-		grokBin, grokErr = InstallGrok(prefix, cache, grokVersion)
+		var installed string
+		if grokBin, installed, grokErr = InstallGrok(prefix, cache, grokVersion); grokErr != nil {
+			return
+		}
+		grokVersion = installed
 		fmt.Fprintf(os.Stderr, "e2e: installed grok %s in %v (npm cache %s)\n",
 			grokVersion, time.Since(start).Round(time.Second), cache)
 	})
