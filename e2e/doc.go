@@ -11,8 +11,8 @@
 // and what recording hooks and notifiers received; fleetcom.go builds and
 // runs fleetcom. Grok has files of its own: grok.go (install, screen cues,
 // exit hint), grok_config.go (its config and hooks in a World), grok_store.go
-// (its session folders) and grok_rig_test.go (installing it once per test
-// process). The tests are *_test.go: Direct* need no fleetcom, Shim* drive
+// (its session folders), grok_rig_test.go (installing it once per test
+// process) and grok_helpers_test.go (what the Grok tests check with). The tests are *_test.go: Direct* need no fleetcom, Shim* drive
 // the CLIs through fleetcom's shims.
 //
 // Nothing here touches the real user's home: every process runs with an
