@@ -1,11 +1,13 @@
-// Package fakeapi is a small stand-in for the model APIs that Claude Code and
-// Codex talk to, so the real CLIs can be driven offline on 127.0.0.1.
+// Package fakeapi is a small stand-in for the model APIs that Claude Code,
+// Codex and Grok talk to, so the real CLIs can be driven offline on 127.0.0.1.
 //
 // It speaks enough of the Anthropic Messages API (POST /v1/messages, streaming
-// SSE or plain JSON, count_tokens) and of the OpenAI Responses API (POST
-// /v1/responses, streaming SSE or plain JSON, GET /v1/models) for one text turn
-// at a time. Replies are deterministic (see Reply), so a test can tell from
-// the screen whether the model saw the earlier turns of a resumed conversation.
+// SSE or plain JSON, count_tokens), of the OpenAI Responses API (POST
+// /v1/responses, streaming SSE or plain JSON, GET /v1/models) and of the
+// OpenAI Chat Completions API (POST /v1/chat/completions, streaming SSE or
+// plain JSON, forced tool calls) for one text turn at a time. Replies are
+// deterministic (see Reply), so a test can tell from the screen whether the
+// model saw the earlier turns of a resumed conversation.
 // Every request is logged as one JSON line for debugging; anything it does not
 // know gets an empty JSON object with 404, which the CLIs treat as "feature not
 // available".
@@ -157,6 +159,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		anthropicCountTokens(w, body, &rec)
 	case r.Method == http.MethodPost && path == "/v1/responses":
 		openaiResponses(w, body, &rec)
+	case r.Method == http.MethodPost && path == "/v1/chat/completions":
+		openaiChat(w, body, &rec)
 	case r.Method == http.MethodGet && path == "/v1/models":
 		openaiModels(w, &rec)
 	case r.Method == http.MethodHead || path == "" || path == "/":
@@ -208,6 +212,23 @@ func startSSE(w http.ResponseWriter, rec *Request) *sse {
 func (e *sse) event(name string, data any) {
 	b, _ := json.Marshal(data)
 	fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", name, b)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+// data writes one unnamed event, as the Chat Completions API streams them.
+func (e *sse) data(v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(e.w, "data: %s\n\n", b)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+// done ends a Chat Completions stream.
+func (e *sse) done() {
+	fmt.Fprint(e.w, "data: [DONE]\n\n")
 	if e.f != nil {
 		e.f.Flush()
 	}
