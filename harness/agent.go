@@ -43,6 +43,11 @@ type Spec struct {
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
+	// Live names a file in the agent's home where the agent itself keeps
+	// the session each of its running processes has open. A run whose
+	// instrumentation sets up no capture file follows it instead, through
+	// ParseCapture.
+	Live string
 }
 
 // Grammar is the exact shape of one agent's conversation IDs. Every ID that
@@ -109,9 +114,10 @@ type Asset struct {
 type Behaviour interface {
 	// Instrument returns what an accepted form gets at spawn.
 	Instrument(f Form, run Run) (Instrumentation, error)
-	// ParseCapture picks the conversation ID from a capture file's payloads,
-	// one per line in arrival order; "" when none qualifies.
-	ParseCapture(data []byte, home string) string
+	// ParseCapture picks the conversation ID from what the run's capture
+	// channel holds (its capture file's payloads, one per line in arrival
+	// order, or the agent's Live file); "" when none qualifies.
+	ParseCapture(data []byte, c Capture) string
 	// ScrapeExit returns the ID of the last exit hint in the raw tail of
 	// terminal output; "" when there is none.
 	ScrapeExit(tail []byte) string
@@ -170,6 +176,14 @@ type Run struct {
 	CacheDir string            // a directory an agent may keep what it learned about binaries in
 	// NewID generates pinned IDs; nil means the agent's own generator.
 	NewID func() (string, error)
+}
+
+// Capture is what a capture channel's reader knows of the run.
+type Capture struct {
+	Home    string    // the agent's home
+	Cwd     string    // the run's directory, physical
+	PID     int       // the child's process ID, 0 before it started
+	Started time.Time // when the run began
 }
 
 // Instrumentation is what an accepted form gets at spawn.

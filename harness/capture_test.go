@@ -31,7 +31,7 @@ func TestClaudeParseCapture(t *testing.T) {
 		{"crlf", claudeStart(uid, "startup") + "\r\n", uid},
 	}
 	for _, c := range cases {
-		if got := (claudeA()).ParseCapture([]byte(c.data), ""); got != c.want {
+		if got := (claudeA()).ParseCapture([]byte(c.data), Capture{}); got != c.want {
 			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -65,14 +65,34 @@ func TestCodexParseCapture(t *testing.T) {
 		{"garbage", "\x00garbage\n" + codexNotify(main) + "\n{", main},
 	}
 	for _, c := range cases {
-		if got := (codexA()).ParseCapture([]byte(c.data), home); got != c.want {
+		if got := (codexA()).ParseCapture([]byte(c.data), Capture{Home: home}); got != c.want {
 			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
 
+// Grok's live channel is its own active_sessions.json: the session the
+// run's process has open, else the one opened in the run's directory since
+// the run began.
 func TestGrokParseCapture(t *testing.T) {
-	if got := (grokA()).ParseCapture([]byte(claudeStart(uid, "startup")), ""); got != "" {
-		t.Errorf("grok has no capture channel, got %q", got)
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	c := Capture{PID: 4242, Cwd: "/w/proj", Started: at}
+	list := `[{"session_id":"` + other + `","pid":1,"cwd":"/w/proj","opened_at":"2026-12-01T09:00:00Z"},
+		{"session_id":"` + uid + `","pid":4242,"cwd":"/w/proj","opened_at":"2026-12-01T10:00:01Z"}]`
+	if got := grokA().ParseCapture([]byte(list), c); got != uid {
+		t.Errorf("by pid: %q", got)
+	}
+	c.PID = 99 // a shell started grok: match by directory and time
+	if got := grokA().ParseCapture([]byte(list), c); got != uid {
+		t.Errorf("by directory and time: %q", got)
+	}
+	two := strings.Replace(list, "2026-12-01T09:00:00Z", "2026-12-01T10:00:02Z", 1)
+	if got := grokA().ParseCapture([]byte(two), c); got != "" {
+		t.Errorf("two candidates: %q, want no guess", got)
+	}
+	for _, bad := range []string{claudeStart(uid, "startup"), `[{"session_id":"$(rm -rf ~)","pid":4242}]`, "not json", `{"a":1}`} {
+		if got := grokA().ParseCapture([]byte(bad), Capture{PID: 4242}); got != "" {
+			t.Errorf("ParseCapture(%.30q) = %q", bad, got)
+		}
 	}
 }

@@ -94,7 +94,7 @@ type claudePayload struct {
 
 // ParseCapture implements Behaviour: the latest SessionStart payload of the
 // main conversation wins (a payload carrying agent_id is a subagent's).
-func (claude) ParseCapture(data []byte, _ string) string {
+func (claude) ParseCapture(data []byte, _ Capture) string {
 	id := ""
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		var p claudePayload

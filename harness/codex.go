@@ -123,7 +123,7 @@ type codexPayload struct {
 // ParseCapture implements Behaviour: the latest notified thread whose rollout
 // exists and is not a subagent's. The TUI's first turn also notifies for a
 // title-generation side thread that never gets a rollout.
-func (codex) ParseCapture(data []byte, home string) string {
+func (codex) ParseCapture(data []byte, c Capture) string {
 	var ids []string
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		var p codexPayload
@@ -141,7 +141,7 @@ func (codex) ParseCapture(data []byte, home string) string {
 			continue
 		}
 		checked[id] = true
-		if _, meta, ok := codexRollout(home, id); ok && !meta.subagent() {
+		if _, meta, ok := codexRollout(c.Home, id); ok && !meta.subagent() {
 			return id
 		}
 	}

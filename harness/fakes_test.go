@@ -102,16 +102,28 @@ func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt stri
 	return path
 }
 
-// writeGrokSession writes a Grok session directory.
+// writeGrokSession writes a Grok session directory as Grok 1.0.41 does: at
+// start a summary and a history holding the system lines; with a prompt,
+// Grok's <user_info> context first, then the prompt wrapped in
+// <user_query>, and the update log. An empty prompt is a session quit
+// before its first one.
 func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
 	t.Helper()
 	dir := filepath.Join(home, "sessions", GrokDirName(cwd), id)
-	writeFile(t, filepath.Join(dir, "summary.json"), `{"id":"`+id+`"}`)
-	data := ""
+	n := 0
+	history := jsonLine(t, map[string]any{"type": "system", "content": "You are Grok."}) +
+		jsonLine(t, map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})
 	if prompt != "" {
-		data = jsonLine(t, map[string]any{"role": "user", "content": prompt})
+		n = 3
+		history += jsonLine(t, map[string]any{"type": "user", "content": "<user_info>\nOS Version: linux\nWorkspace Path: " + cwd + "\n</user_info>\n\n<rules>…"}) +
+			jsonLine(t, map[string]any{"type": "user", "content": "<user_query>\n" + prompt + "\n</user_query>", "prompt_index": 0}) +
+			jsonLine(t, map[string]any{"type": "assistant", "content": "ACK", "model_id": "fake-model"})
+		writeFile(t, filepath.Join(dir, "updates.jsonl"), jsonLine(t, map[string]any{"method": "session/update", "params": map[string]any{
+			"sessionId": id, "update": map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": prompt}}}}))
 	}
-	writeFile(t, filepath.Join(dir, "chat_history.jsonl"), data)
+	writeFile(t, filepath.Join(dir, "summary.json"), jsonLine(t, map[string]any{
+		"info": map[string]any{"id": id, "cwd": cwd}, "created_at": "2026-12-01T10:00:00.000Z", "num_messages": n}))
+	writeFile(t, filepath.Join(dir, "chat_history.jsonl"), history)
 	return dir
 }
 

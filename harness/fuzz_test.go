@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -102,7 +103,7 @@ func FuzzParseCapture(f *testing.F) {
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, h := range All() {
-			id := h.ParseCapture(data, home)
+			id := h.ParseCapture(data, Capture{Home: home, PID: 4242, Cwd: "/w", Started: time.Unix(1e9, 0)})
 			if id != "" && !safe.UUID(id) {
 				t.Fatalf("%s parsed invalid %q", h.Name, id)
 			}

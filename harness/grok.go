@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// The xAI Grok CLI. A bare command gets a pinned ID (--session-id creates
-// the session); the exit hint and the session directory are the other
-// evidence. The community build of the same name has no session flags: a
-// run on it gets no pinned ID (see grokprobe.go).
+// The xAI Grok CLI (measured on 1.0.41, e2e/README.md). A bare command gets
+// a pinned ID (--session-id creates the session). Grok has no way to add a
+// hook for one run without editing the user's files, but it keeps
+// $GROK_HOME/active_sessions.json, naming the session each running process
+// has open (following /new): that is its live channel. The exit hint and the
+// session folder are the other evidence. The community build of the same
+// name has no session flags: a run on it gets no pinned ID (probe.go).
 var grokSpec = &Spec{
 	Name:    "grok",
 	Display: "Grok",
@@ -24,7 +28,9 @@ var grokSpec = &Spec{
 	// Only --resume is accepted; -r is an alternate spelling and stays
 	// opaque.
 	Resume:  Spelling{Words: []string{"--resume"}},
-	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt"},
+	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt", "--fork-session"},
+	Live:    "active_sessions.json",
+	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
 }
 
@@ -47,21 +53,100 @@ func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 }
 
-// ParseCapture implements Behaviour: Grok has no capture channel.
-func (grok) ParseCapture([]byte, string) string { return "" }
+// grokActive is one entry of active_sessions.json.
+type grokActive struct {
+	SessionID string          `json:"session_id"`
+	PID       int             `json:"pid"`
+	Cwd       string          `json:"cwd"`
+	OpenedAt  json.RawMessage `json:"opened_at"`
+}
+
+func readGrokActive(data []byte) []grokActive {
+	var list []grokActive
+	if json.Unmarshal(data, &list) != nil {
+		return nil
+	}
+	return list
+}
+
+// ParseCapture implements Behaviour over active_sessions.json: the session
+// the run's process has open, or, when that process is not Grok itself (a
+// shell or a wrapper started it), the single session opened in the run's
+// directory since the run began.
+func (grok) ParseCapture(data []byte, c Capture) string {
+	var candidates []string
+	for _, a := range readGrokActive(data) {
+		if !safe.UUID(a.SessionID) {
+			continue
+		}
+		if c.PID > 0 && a.PID == c.PID {
+			return a.SessionID
+		}
+		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-spawnSlack)) {
+			candidates = append(candidates, a.SessionID)
+		}
+	}
+	if len(candidates) == 1 {
+		return candidates[0]
+	}
+	return ""
+}
 
 var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: safe.UUID}
 
-// ScrapeExit implements Behaviour: the last `grok --resume <id>` or
-// `grok -r <id>`.
+// ScrapeExit implements Behaviour: the last `grok --resume <id>` (or
+// `grok -r <id>`), which Grok prints under "Resume this session with:".
 func (grok) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, grokHint.last)
 }
 
 // GrokDirName encodes a working directory the way Grok names its session
-// folders: '%' becomes %25 and '/' becomes %2F.
+// folders: every byte outside A-Z a-z 0-9 - . _ ~ becomes %XX, capital hex.
 func GrokDirName(cwd string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(cwd, "%", "%25"), "/", "%2F")
+	const hexdig = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(cwd); i++ {
+		c := cwd[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexdig[c>>4])
+		b.WriteByte(hexdig[c&15])
+	}
+	return b.String()
+}
+
+// grokDecode inverts GrokDirName; a folder name GrokDirName would not have
+// produced, or one that is not an absolute clean path, is refused.
+func grokDecode(name string) (string, bool) {
+	var b []byte
+	for i := 0; i < len(name); i++ {
+		if name[i] != '%' {
+			b = append(b, name[i])
+			continue
+		}
+		if i+2 >= len(name) {
+			return "", false
+		}
+		v, err := strconv.ParseUint(name[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", false
+		}
+		b = append(b, byte(v))
+		i += 2
+	}
+	cwd := string(b)
+	if !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || GrokDirName(cwd) != name {
+		return "", false
+	}
+	return cwd, true
+}
+
+// grokFolder is the folder of cwd's sessions.
+func grokFolder(home, cwd string) string {
+	return filepath.Join(home, "sessions", GrokDirName(cwd))
 }
 
 // grokSession finds the session directory of id: under cwd's folder, else
@@ -71,7 +156,7 @@ func grokSession(home, cwd, id string) (string, bool) {
 		return "", false
 	}
 	if cwd != "" {
-		p := filepath.Join(home, "sessions", GrokDirName(cwd), id)
+		p := filepath.Join(grokFolder(home, cwd), id)
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			return p, true
 		}
@@ -85,13 +170,47 @@ func grokSession(home, cwd, id string) (string, bool) {
 	return "", false
 }
 
-// Exists implements Behaviour: the session directory.
-func (grok) Exists(home, cwd, id string) bool {
-	_, ok := grokSession(home, cwd, id)
-	return ok
+// grokSummary is the part of a session's summary.json fleetcom reads.
+type grokSummary struct {
+	Info struct {
+		ID  string `json:"id"`
+		Cwd string `json:"cwd"`
+	} `json:"info"`
+	CreatedAt      json.RawMessage `json:"created_at"`
+	LastActiveAt   json.RawMessage `json:"last_active_at"`
+	NumMessages    int             `json:"num_messages"`
+	GeneratedTitle string          `json:"generated_title"`
 }
 
-// Title implements Behaviour: the first user message of chat_history.jsonl.
+func readGrokSummary(dir string) (grokSummary, bool) {
+	var s grokSummary
+	return s, readSmallJSON(filepath.Join(dir, "summary.json"), &s)
+}
+
+// grokConversation reports whether a session directory holds a
+// conversation: Grok makes the directory when it starts, so one quit before
+// its first prompt is there too, empty. summary.json counts the session's
+// updates; the prompt lines of chat_history.jsonl decide when it cannot be
+// read.
+func grokConversation(dir string) bool {
+	if s, ok := readGrokSummary(dir); ok && s.NumMessages > 0 {
+		return true
+	}
+	found := false
+	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		found = grokPrompt(line) != ""
+		return !found
+	})
+	return found
+}
+
+// Exists implements Behaviour: a session directory holding a conversation.
+func (grok) Exists(home, cwd, id string) bool {
+	dir, ok := grokSession(home, cwd, id)
+	return ok && grokConversation(dir)
+}
+
+// Title implements Behaviour.
 func (grok) Title(home, cwd, id string) string {
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
@@ -100,34 +219,70 @@ func (grok) Title(home, cwd, id string) string {
 	return grokTitle(dir)
 }
 
-// grokTitle reads the title of the session directory dir.
+// grokTitle reads a session's title: the one Grok generated, else the first
+// prompt the user typed (chat_history.jsonl, where Grok wraps it in
+// <user_query>, else the first user_message_chunk of updates.jsonl). The
+// first user line of chat_history.jsonl is Grok's own <user_info> context,
+// never a title.
 func grokTitle(dir string) string {
+	if s, ok := readGrokSummary(dir); ok && strings.TrimSpace(s.GeneratedTitle) != "" {
+		return CleanTitle(s.GeneratedTitle)
+	}
 	title := ""
 	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
-		if !bytes.Contains(line, []byte(`"user"`)) {
-			return true
-		}
-		var m struct {
-			Role    string          `json:"role"`
-			Type    string          `json:"type"`
-			Content json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(line, &m) != nil || (m.Role != "user" && m.Type != "user") {
-			return true
-		}
-		if t := promptText(m.Content); t != "" {
-			title = CleanTitle(t)
-			return false
-		}
-		return true
+		title = grokPrompt(line)
+		return title == ""
 	})
-	return title
+	if title != "" {
+		return CleanTitle(title)
+	}
+	eachLine(filepath.Join(dir, "updates.jsonl"), func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"user_message_chunk"`)) {
+			return true
+		}
+		var u struct {
+			Params struct {
+				Update struct {
+					Kind    string `json:"sessionUpdate"`
+					Content struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &u) == nil && u.Params.Update.Kind == "user_message_chunk" {
+			title = strings.TrimSpace(u.Params.Update.Content.Text)
+		}
+		return title == ""
+	})
+	return CleanTitle(title)
 }
 
-// Correlate implements Behaviour: the single session directory under cwd's
+// grokPrompt returns the prompt a chat_history.jsonl line holds, when it is
+// one the user typed (a user line with a prompt_index), unwrapped.
+func grokPrompt(line []byte) string {
+	if !bytes.Contains(line, []byte(`"prompt_index"`)) {
+		return ""
+	}
+	var m struct {
+		Type        string          `json:"type"`
+		Role        string          `json:"role"`
+		Content     json.RawMessage `json:"content"`
+		PromptIndex *int            `json:"prompt_index"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.PromptIndex == nil || (m.Type != "user" && m.Role != "user") {
+		return ""
+	}
+	t := promptText(m.Content)
+	t = strings.TrimPrefix(t, "<user_query>")
+	t = strings.TrimSuffix(t, "</user_query>")
+	return strings.TrimSpace(t)
+}
+
+// Correlate implements Behaviour: the single conversation under cwd's
 // folder that was created or changed since the spawn.
 func (grok) Correlate(home, cwd string, spawn time.Time) string {
-	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
+	dir := grokFolder(home, cwd)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
@@ -137,11 +292,8 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 		if !e.IsDir() || !safe.UUID(e.Name()) {
 			continue
 		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		if fi.ModTime().Before(spawn.Add(-spawnSlack)) {
+		p := filepath.Join(dir, e.Name())
+		if grokModified(p).Before(spawn.Add(-spawnSlack)) || !grokConversation(p) {
 			continue
 		}
 		if found != "" {
@@ -150,4 +302,34 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 		found = e.Name()
 	}
 	return found
+}
+
+// grokModified is the newest change to a session: its files are appended
+// to in place.
+func grokModified(dir string) time.Time {
+	mod := modTime(dir)
+	for _, name := range []string{"summary.json", "chat_history.jsonl", "updates.jsonl"} {
+		if t := modTime(filepath.Join(dir, name)); t.After(mod) {
+			mod = t
+		}
+	}
+	return mod
+}
+
+// grokTime reads a time Grok wrote: RFC 3339 text, or Unix seconds or
+// milliseconds; zero when it is neither.
+func grokTime(raw json.RawMessage) time.Time {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		t, _ := time.Parse(time.RFC3339Nano, s)
+		return t
+	}
+	var n float64
+	if json.Unmarshal(raw, &n) == nil && n > 0 {
+		if n > 1e12 {
+			return time.UnixMilli(int64(n))
+		}
+		return time.Unix(int64(n), 0)
+	}
+	return time.Time{}
 }

@@ -11,32 +11,30 @@ import (
 // the percent-encoded cwd, so a directory's sessions are one listing and an
 // ID's directory is the decoded folder name.
 
-// Discover implements Finder: the session directories under cwd's folder.
+// Discover implements Finder: the conversations under cwd's folder; the
+// empty sessions of runs quit before their first prompt are not.
 func (grok) Discover(home, cwd, _ string) ([]Found, error) {
-	dir := filepath.Join(home, "sessions", GrokDirName(cwd))
+	dir := grokFolder(home, cwd)
 	entries, _ := os.ReadDir(dir)
 	var out []Found
 	for _, e := range entries {
-		if !e.IsDir() || !safe.UUID(e.Name()) {
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() || !safe.UUID(e.Name()) || !grokConversation(p) {
 			continue
 		}
-		out = append(out, grokFound(home, cwd, e.Name(), filepath.Join(dir, e.Name())))
+		out = append(out, grokFound(home, cwd, e.Name(), p))
 	}
 	newestFound(out)
 	return out, nil
 }
 
-// grokFound describes one session directory. Its files are appended to in
-// place, so the newest of their times is the session's. Grok records no
-// creation time fleetcom relies on, so Started stays zero.
+// grokFound describes one session directory.
 func grokFound(home, cwd, id, dir string) Found {
-	mod := modTime(dir)
-	for _, name := range []string{"chat_history.jsonl", "summary.json"} {
-		if t := modTime(filepath.Join(dir, name)); t.After(mod) {
-			mod = t
-		}
+	f := Found{Tool: "grok", ID: id, Cwd: cwd, Home: home, Title: grokTitle(dir), Modified: grokModified(dir)}
+	if s, ok := readGrokSummary(dir); ok {
+		f.Started = grokTime(s.CreatedAt)
 	}
-	return Found{Tool: "grok", ID: id, Cwd: cwd, Home: home, Title: grokTitle(dir), Modified: mod}
+	return f
 }
 
 // Lookup implements Finder: the single sessions/*/<id> directory, in the
@@ -57,6 +55,8 @@ func (grok) Lookup(home, id string) (Found, error) {
 		return Found{}, refuse(ErrNoConversation, "no grok session %s in %s", id, filepath.Join(home, "sessions"))
 	case len(dirs) > 1:
 		return Found{}, refuse(ErrElsewhere, "grok session %s is in %d folders", id, len(dirs))
+	case !grokConversation(dirs[0]):
+		return Found{}, refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
 	}
 	folder := filepath.Base(filepath.Dir(dirs[0]))
 	cwd, ok := grokDecode(folder)
@@ -66,12 +66,16 @@ func (grok) Lookup(home, id string) (Found, error) {
 	return grokFound(home, cwd, id, dirs[0]), nil
 }
 
-// Check implements Finder: the session directory under dir's folder.
+// Check implements Finder: a conversation under dir's folder.
 func (g grok) Check(home, dir, id string) error {
 	if err := grokSpec.CheckID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
-	if fi, err := os.Lstat(filepath.Join(home, "sessions", GrokDirName(dir), id)); err == nil && fi.IsDir() {
+	p := filepath.Join(grokFolder(home, dir), id)
+	if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+		if !grokConversation(p) {
+			return refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
+		}
 		return nil
 	}
 	f, err := g.Lookup(home, id)
@@ -81,34 +85,18 @@ func (g grok) Check(home, dir, id string) error {
 	return refuse(ErrElsewhere, "grok session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
-// Holders implements Finder: Grok keeps no record of running sessions.
-func (grok) Holders(string, string) []int { return nil }
-
-// grokDecode inverts GrokDirName; a folder name GrokDirName would not have
-// produced, or one that is not an absolute clean path, is refused.
-func grokDecode(name string) (string, bool) {
-	var b []byte
-	for i := 0; i < len(name); i++ {
-		if name[i] != '%' {
-			b = append(b, name[i])
-			continue
-		}
-		if i+2 >= len(name) {
-			return "", false
-		}
-		switch name[i+1 : i+3] {
-		case "2F":
-			b = append(b, '/')
-		case "25":
-			b = append(b, '%')
-		default:
-			return "", false
-		}
-		i += 2
+// Holders implements Finder: the processes active_sessions.json names as
+// having id open.
+func (grok) Holders(home, id string) []int {
+	data, err := safe.ReadFile(filepath.Join(home, grokSpec.Live), 1<<20, 0)
+	if err != nil {
+		return nil
 	}
-	cwd := string(b)
-	if !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || GrokDirName(cwd) != name {
-		return "", false
+	var pids []int
+	for _, a := range readGrokActive(data) {
+		if a.SessionID == id && a.PID > 0 {
+			pids = append(pids, a.PID)
+		}
 	}
-	return cwd, true
+	return pids
 }

@@ -45,6 +45,48 @@ func TestGrokDiscover(t *testing.T) {
 	}
 }
 
+// An empty session, left by a run quit before its first prompt, is no
+// conversation: not discovered, not resumable, not adoptable.
+func TestGrokEmptySession(t *testing.T) {
+	home := t.TempDir()
+	cwd := "/work/proj"
+	empty, real := mustID(t), mustID(t)
+	writeGrokSession(t, home, cwd, empty, "")
+	writeGrokSession(t, home, cwd, real, "a real one")
+	h := grokA()
+	if h.Exists(home, cwd, empty) || !h.Exists(home, cwd, real) {
+		t.Error("Exists counts an empty session")
+	}
+	if found, _ := h.Discover(home, cwd, ""); len(found) != 1 || found[0].ID != real {
+		t.Errorf("Discover = %v", ids(found))
+	}
+	if err := h.Check(home, cwd, empty); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Check of an empty session: %v", err)
+	}
+	if _, err := h.Lookup(home, empty); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Lookup of an empty session: %v", err)
+	}
+}
+
+// The title is what Grok generated, else the first typed prompt: never the
+// <user_info> context Grok puts first in its history.
+func TestGrokTitle(t *testing.T) {
+	home := t.TempDir()
+	id := mustID(t)
+	dir := writeGrokSession(t, home, "/w", id, "fix the build")
+	if got := grokTitle(dir); got != "fix the build" {
+		t.Errorf("title from the history = %q", got)
+	}
+	os.Remove(filepath.Join(dir, "chat_history.jsonl"))
+	if got := grokTitle(dir); got != "fix the build" {
+		t.Errorf("title from the update log = %q", got)
+	}
+	writeFile(t, filepath.Join(dir, "summary.json"), `{"info":{"id":"`+id+`"},"num_messages":3,"generated_title":"Build fix"}`)
+	if got := grokTitle(dir); got != "Build fix" {
+		t.Errorf("generated title = %q", got)
+	}
+}
+
 func TestGrokLookupAndCheck(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/100%/a b"
@@ -69,14 +111,14 @@ func TestGrokLookupAndCheck(t *testing.T) {
 	}
 	// A folder name that does not decode to a directory.
 	odd := mustID(t)
-	writeFile(t, filepath.Join(home, "sessions", "relative%2Fpath", odd, "summary.json"), "{}")
+	writeFile(t, filepath.Join(home, "sessions", "relative%2Fpath", odd, "summary.json"), `{"num_messages":2}`)
 	if _, err := h.Lookup(home, odd); !errors.Is(err, ErrElsewhere) {
 		t.Errorf("Lookup under an undecodable folder: %v", err)
 	}
 	// The same ID under two folders is not guessed between.
 	twice := mustID(t)
-	writeGrokSession(t, home, "/a", twice, "")
-	writeGrokSession(t, home, "/b", twice, "")
+	writeGrokSession(t, home, "/a", twice, "one")
+	writeGrokSession(t, home, "/b", twice, "two")
 	if _, err := h.Lookup(home, twice); !errors.Is(err, ErrElsewhere) {
 		t.Errorf("Lookup of an ID in two folders: %v", err)
 	}
@@ -90,7 +132,10 @@ func TestGrokDecode(t *testing.T) {
 		"%2F":                "/",
 		"%2Fwork%2F":         "", // not clean
 		"work%2Fproj":        "", // not absolute
-		"%2Fwork%2Fa%20b":    "", // not what GrokDirName writes
+		"%2Fwork%2Fa%20b":    "/work/a b",
+		"%2Fw%C3%BC":         "/wü",
+		"%2Fw%c3%bc":         "", // not what GrokDirName writes
+		"%2Fa+b":             "", // + is encoded
 		"%2Fwork%2":          "",
 		"%2Fwork%2F..%2Fetc": "",
 		"%2fwork":            "",

@@ -190,8 +190,8 @@ func TestClaudeSettingsHook(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("%s: capture = %q, want %q", shell, got, want)
 		}
-		if (claudeA()).ParseCapture(got, "") != pinned {
-			t.Errorf("%s: capture parses to %q", shell, (claudeA()).ParseCapture(got, ""))
+		if (claudeA()).ParseCapture(got, Capture{}) != pinned {
+			t.Errorf("%s: capture parses to %q", shell, (claudeA()).ParseCapture(got, Capture{}))
 		}
 		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 			t.Fatalf("%s: the payload was evaluated", shell)

@@ -204,6 +204,10 @@ func TestGrokStore(t *testing.T) {
 		t.Errorf("Correlate = %q, want %q", got, id)
 	}
 	writeGrokSession(t, home, cwd, mustID(t), "")
+	if got := h.Correlate(home, cwd, spawn); got != id {
+		t.Errorf("an empty session must not count, got %s", got)
+	}
+	writeGrokSession(t, home, cwd, mustID(t), "second")
 	if got := h.Correlate(home, cwd, spawn); got != "" {
 		t.Errorf("two candidates must give no match, got %s", got)
 	}

@@ -36,6 +36,21 @@ type recorder struct {
 	// for the capture file), so it should answer.
 	instrumented bool
 	final        *finalRun // set by finished, for the last write
+	pid          int       // the child's, once started
+	seen         string    // the last ID the capture channel named
+}
+
+// setPID notes the child's process ID once it has started.
+func (r *recorder) setPID(pid int) {
+	r.mu.Lock()
+	r.pid = pid
+	r.mu.Unlock()
+}
+
+// captureContext is what a capture channel's reader knows of the run; the
+// caller holds r.mu.
+func (r *recorder) captureContext() harness.Capture {
+	return harness.Capture{Home: r.base.Home, Cwd: r.base.Cwd, PID: r.pid, Started: r.base.Started}
 }
 
 // put writes one record, reporting failures as warnings, and returns
@@ -105,12 +120,16 @@ func (r *recorder) abandon() {
 // captured follows the capture file: when it names another conversation,
 // the previous one is closed and the new one recorded as running.
 func (r *recorder) captured() {
-	id := r.a.ParseCapture(readCapture(r.capture), r.base.Home)
+	r.mu.Lock()
+	c := r.captureContext()
+	r.mu.Unlock()
+	id := r.a.ParseCapture(readCapture(r.capture), c)
 	if id == "" {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.seen = id
 	if id == r.open {
 		return
 	}
@@ -136,7 +155,12 @@ func (r *recorder) finished(tail []byte, st Status, version string) {
 	r.done = true
 	ev := evidence{hint: r.a.ScrapeExit(tail), banner: r.a.BannerShown(tail)}
 	if r.capture != "" {
-		ev.captured = r.a.ParseCapture(readCapture(r.capture), r.base.Home)
+		ev.captured = r.a.ParseCapture(readCapture(r.capture), r.captureContext())
+	}
+	if ev.captured == "" {
+		// A live channel forgets a session when the CLI exits: what it
+		// said last while the run went on is its answer.
+		ev.captured = r.seen
 	}
 	id, source := r.decide(&ev)
 	now := time.Now()

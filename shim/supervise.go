@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -86,11 +87,17 @@ func supervise(j *job, o Options) (Status, error) {
 		Tool: j.a.Name, Cwd: cwd, Command: commandLine(j), Program: j.form.Program,
 		Home: home, Started: started,
 	}}
-	if ns != nil {
+	// The capture channel: the namespace's capture file when the agent's
+	// instrumentation set it up, else the agent's own live record of its
+	// running sessions (read, never written), else nothing to expect.
+	hooked := slices.ContainsFunc(in.Env, func(kv string) bool { return strings.HasPrefix(kv, harness.EnvCapture+"=") })
+	switch {
+	case ns != nil && hooked:
+		rec.capture, rec.instrumented = ns.capture, true
+	case j.a.Live != "":
+		rec.capture, rec.instrumented = filepath.Join(home, j.a.Live), true
+	case ns != nil:
 		rec.capture = ns.capture
-		rec.instrumented = slices.ContainsFunc(in.Env, func(kv string) bool {
-			return strings.HasPrefix(kv, harness.EnvCapture+"=")
-		})
 	}
 	// The CLI's version, for the drift tally: a stat and a small read when
 	// it is known, else learned while the child runs; never waited for.
@@ -131,8 +138,9 @@ func supervise(j *job, o Options) (Status, error) {
 	provisional := time.AfterFunc(provisionalDelay, rec.starting)
 	status, err := Spawn(cmd, SpawnOptions{
 		Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
-		Tail: t,
-		Warn: warn,
+		Tail:    t,
+		Started: rec.setPID,
+		Warn:    warn,
 	})
 	provisional.Stop()
 	stopFollow()

@@ -102,6 +102,13 @@ func (t *tap) follow(onChange func()) (stop func()) {
 		for {
 			select {
 			case <-quit:
+				// A change seen just before the child exited is still
+				// read: a live channel may forget the session at exit.
+				select {
+				case <-t.changed:
+					onChange()
+				default:
+				}
 				return
 			case <-t.changed:
 				onChange()

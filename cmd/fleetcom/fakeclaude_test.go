@@ -105,12 +105,6 @@ func fakeClaude() int {
 			c.leave()
 			c.id = fakeV4()
 			c.hook("clear")
-		case "/shell":
-			// What an agent's shell tool does: run a command as a child.
-			cmd := exec.Command("/bin/sh", "-c", arg)
-			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-			err := cmd.Run()
-			fmt.Printf("shell done: %v\r\n", err)
 		case "/resume":
 			if !c.exists(arg) {
 				fmt.Printf("No conversation found with session ID: %s\r\n", arg)

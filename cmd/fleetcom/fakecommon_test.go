@@ -17,6 +17,7 @@ package main
 //	/ignore-term   ignore SIGTERM from now on
 //	/sleep         wait for a signal
 //	/spew N        write N bytes of output
+//	/shell CMD     run CMD with /bin/sh, as an agent's shell tool does
 //
 // Every fake appends its argv (and the per-run variables it saw) to
 // $FAKE_ARGV_LOG as one JSON line, so tests can check what reached it.
@@ -28,6 +29,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -184,6 +186,12 @@ func (t *tui) run() (int, bool) {
 			case "/spew":
 				n, _ := strconv.Atoi(arg)
 				spew(n)
+			case "/shell":
+				// What an agent's shell tool does: run a command as a child.
+				cmd := exec.Command("/bin/sh", "-c", arg)
+				cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+				err := cmd.Run()
+				fmt.Printf("shell done: %v\r\n", err)
 			default:
 				if t.onCmd == nil || !t.onCmd(cmd, arg) {
 					fmt.Printf("unknown command %s\r\n", cmd)

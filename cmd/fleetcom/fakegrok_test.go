@@ -1,17 +1,26 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// fakeGrok behaves like the xAI Grok CLI: --session-id creates a session
-// and dies if it exists; --resume/-r continues one from any directory and
-// dies on an unknown ID.
+// fakeGrok behaves like the xAI Grok CLI 1.0.41 (e2e/README.md): the
+// session directory exists from the start, under the percent-encoded cwd,
+// with summary.json and the history's system lines; a prompt adds Grok's
+// <user_info> context, the prompt in <user_query> with its prompt_index,
+// the update log and a generated title; active_sessions.json lists the
+// session for this process while it runs (following /new) and forgets it on
+// a clean exit; the exit text names the session, also one with no prompt.
+// --session-id creates (refused when the ID is in use in this cwd or not a
+// UUID); --resume continues a session from any directory, running in the
+// session's own.
 func fakeGrok() int {
 	if printVersion("grok 1.0.41 (4220f3b224a6)") {
 		return 0
@@ -24,9 +33,9 @@ func fakeGrok() int {
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "--help", "-h":
-			fmt.Println("Usage: grok [options]\n  --session-id <uuid>  start a new session with this id\n  -r, --resume <uuid>  continue a session")
+			fmt.Println("Usage: grok [OPTIONS] [PROMPT]\n  -s, --session-id <UUID>  Start a new session with this ID\n  -r, --resume [<ID|TITLE>]  Resume a session")
 			return 0
-		case "--session-id":
+		case "--session-id", "-s":
 			if i+1 < len(args) {
 				i++
 				create = args[i]
@@ -38,40 +47,135 @@ func fakeGrok() int {
 			}
 		}
 	}
-	var dir string
+	var s *grokSession
 	switch {
 	case resume != "":
 		matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", resume))
-		if !safe.UUID(resume) || len(matches) != 1 {
-			fmt.Fprintf(os.Stderr, "Error: session %s not found (404)\n", resume)
+		if len(matches) != 1 {
+			fmt.Fprintf(os.Stderr, "Session %q not found locally, restoring conversation from remote...\nError: Failed to authenticate for session restore\n", resume)
 			return 1
 		}
-		dir = matches[0]
+		s = loadGrokSession(home, matches[0])
 	default:
 		id := create
 		if id == "" {
-			id = fakeV4()
+			id = fakeV7()
 		} else if !safe.UUID(id) {
-			fmt.Fprintln(os.Stderr, "Error: --session-id must be a UUID")
+			fmt.Fprintf(os.Stderr, "Error: Error: --session-id must be a valid UUID (got '%s').\n", id)
 			return 1
 		}
-		if m, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id)); len(m) > 0 {
-			fmt.Fprintf(os.Stderr, "Error: session %s already in use\n", id)
+		if _, err := os.Stat(filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)); err == nil {
+			fmt.Fprintf(os.Stderr, "Error: Error: Session ID %s is already in use.\n", id)
 			return 1
 		}
-		dir = filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)
-		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"id":"`+id+`"}`), 0o644)
+		s = newGrokSession(home, cwd, id)
 	}
-	id := filepath.Base(dir)
-	fmt.Print("\x1b[1mGrok\x1b[0m ready\r\n")
-	t := &tui{onPrompt: func(text string) {
-		appendJSONL(filepath.Join(dir, "chat_history.jsonl"), map[string]any{"role": "user", "content": text})
-		fmt.Printf("ACK %s\r\n", text)
+	s.activate()
+	fmt.Print("\x1b[1mGrok Build\x1b[0m ready\r\n")
+	t := &tui{onPrompt: func(text string) { s.prompt(text) }, onCmd: func(cmd, _ string) bool {
+		if cmd != "/new" && cmd != "/clear" {
+			return false
+		}
+		s = newGrokSession(home, cwd, fakeV7())
+		s.activate()
+		fmt.Printf("Session %s\r\n", s.id)
+		return true
 	}}
-	code, _ := t.run()
-	fmt.Print("To resume this session: \x1b[36mgrok --resume " + id + "\x1b[0m\r\n")
+	code, signaled := t.run()
+	if !signaled {
+		s.deactivate()
+	}
+	if !signaled || s.prompts > 0 {
+		fmt.Print("\r\nResume this session with:\r\n  grok --resume " + s.id + "\r\n")
+	}
+	if signaled {
+		return 0 // Grok exits 0 on SIGTERM
+	}
 	return code
+}
+
+// grokSession is one session directory of the fake.
+type grokSession struct {
+	home, dir, id, cwd string
+	prompts            int
+}
+
+func newGrokSession(home, cwd, id string) *grokSession {
+	s := &grokSession{home: home, dir: filepath.Join(home, "sessions", harness.GrokDirName(cwd), id), id: id, cwd: cwd}
+	os.MkdirAll(s.dir, 0o755)
+	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "system", "content": "You are Grok."})
+	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})
+	s.summary("")
+	return s
+}
+
+func loadGrokSession(home, dir string) *grokSession {
+	s := &grokSession{home: home, dir: dir, id: filepath.Base(dir)}
+	var sum struct {
+		Info struct{ Cwd string } `json:"info"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
+		json.Unmarshal(b, &sum)
+	}
+	s.cwd = sum.Info.Cwd
+	if b, err := os.ReadFile(filepath.Join(dir, "updates.jsonl")); err == nil {
+		s.prompts = strings.Count(string(b), "user_message_chunk")
+	}
+	os.Chdir(s.cwd) // a resume runs in the session's own directory
+	return s
+}
+
+// summary writes summary.json; a session with prompts has a title.
+func (s *grokSession) summary(title string) {
+	m := map[string]any{"info": map[string]any{"id": s.id, "cwd": s.cwd}, "created_at": stamp(), "updated_at": stamp(),
+		"num_messages": 3 * s.prompts, "session_summary": title}
+	if title != "" {
+		m["generated_title"], m["last_active_at"] = title, stamp()
+	}
+	b, _ := json.Marshal(m)
+	os.WriteFile(filepath.Join(s.dir, "summary.json"), b, 0o644)
+}
+
+func (s *grokSession) prompt(text string) {
+	if s.prompts == 0 {
+		appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "user",
+			"content": "<user_info>\nOS Version: linux\nShell: /bin/sh\nWorkspace Path: " + s.cwd + "\n</user_info>\n\n<rules>…"})
+	}
+	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "user", "content": "<user_query>\n" + text + "\n</user_query>", "prompt_index": s.prompts})
+	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "assistant", "content": "ACK " + text, "model_id": "fake-model"})
+	appendJSONL(filepath.Join(s.dir, "updates.jsonl"), map[string]any{"method": "session/update", "params": map[string]any{"sessionId": s.id,
+		"update": map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": text}}}})
+	s.prompts++
+	s.summary(text)
+	fmt.Printf("ACK %s\r\n", text)
+}
+
+// activate puts this process's entry in active_sessions.json, replacing
+// the one it had.
+func (s *grokSession) activate() { s.setActive(s.id) }
+
+func (s *grokSession) deactivate() { s.setActive("") }
+
+func (s *grokSession) setActive(id string) {
+	p := filepath.Join(s.home, "active_sessions.json")
+	var list []map[string]any
+	if b, err := os.ReadFile(p); err == nil {
+		json.Unmarshal(b, &list)
+	}
+	kept := []map[string]any{}
+	for _, e := range list {
+		if pid, _ := e["pid"].(float64); int(pid) != os.Getpid() {
+			kept = append(kept, e)
+		}
+	}
+	if id != "" {
+		kept = append(kept, map[string]any{"session_id": id, "pid": os.Getpid(), "cwd": s.cwd, "opened_at": stamp()})
+	}
+	b, _ := json.Marshal(kept)
+	os.MkdirAll(s.home, 0o755)
+	tmp := p + ".tmp"
+	os.WriteFile(tmp, b, 0o644)
+	os.Rename(tmp, p)
 }
 
 // fakeGrokCommunity is the community CLI also installed as grok: no session
