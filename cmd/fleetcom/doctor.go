@@ -68,12 +68,13 @@ func cmdDoctor(in input) error {
 			return err
 		}
 	} else {
+		// Each hint stands under the check it fixes, once.
 		hinted := map[string]bool{}
 		for _, c := range rep.Checks {
-			fmt.Fprintf(stdout, "%-8s %s: %s\n", c.Status, c.Name, c.Detail)
+			fmt.Fprintf(stdout, "%-8s %s: %s\n", c.Status, c.Name, printable(c.Detail, false))
 			if c.Hint != "" && !hinted[c.Hint] {
 				hinted[c.Hint] = true
-				hintf("%s", c.Hint)
+				fmt.Fprintf(stdout, "%-8s hint: %s\n", "", printable(c.Hint, false))
 			}
 		}
 	}
@@ -95,6 +96,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	add(doctorCheck{Name: "fleetcom", Status: statusOK, Detail: version + " at " + exe, Path: exe})
 	cfg, cfgCheck := checkConfig(p.ConfigFile)
 	add(checkShims(shimDir, self, me))
+	add(checkFleetcomOnPath(shimDir, self, exe, me))
 	// With no CLI at all, one note and hint stand for the three.
 	var reals []doctorCheck
 	missing := 0
@@ -204,18 +206,55 @@ func checkOnPath(tool string, self os.FileInfo, exe string) doctorCheck {
 			first = cand
 			if self != nil && os.SameFile(fi, self) {
 				c.Status, c.Path, c.Detail = statusOK, cand, "the shim comes first on PATH ("+cand+")"
+				if tool == "fleetcom" {
+					c.Detail = "fleetcom runs this binary (" + cand + ")"
+				}
 				return c
 			}
 			break
 		}
 	}
-	if first == "" {
+	switch {
+	case first == "" && tool == "fleetcom":
+		c.Detail = "fleetcom is not on PATH: typing fleetcom would say command not found"
+	case first == "":
 		c.Detail = "no " + tool + " on PATH: the shim directory is not on it"
-	} else {
+	case tool == "fleetcom":
+		c.Path, c.Detail = first, "fleetcom on PATH is "+first+", another binary than this one"
+	default:
 		c.Path, c.Detail = first, first+" comes before the shim on PATH"
 	}
 	c.Hint = initHint(exe)
 	return c
+}
+
+// checkFleetcomOnPath wants `fleetcom` typed at a prompt to run this
+// binary. The shim directory holds a fleetcom link for that, so a shim
+// directory on PATH without it (an install older than the link) needs the
+// shims installed again rather than another rc line.
+func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) doctorCheck {
+	c := checkOnPath("fleetcom", self, exe)
+	if c.Status == statusOK {
+		return c
+	}
+	if _, err := os.Lstat(filepath.Join(shimDir, "fleetcom")); err != nil && onPath(shimDir) {
+		c.Hint = me + " shims install"
+	}
+	return c
+}
+
+// onPath reports whether dir is one of PATH's directories.
+func onPath(dir string) bool {
+	di, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, di) {
+			return true
+		}
+	}
+	return false
 }
 
 // initHint names the rc-file line for the user's shell.

@@ -39,7 +39,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	for _, tool := range []string{"claude", "codex", "grok"} {
+	for _, tool := range []string{"claude", "codex", "grok", "fleetcom"} {
 		if err := os.Symlink(exe, filepath.Join(w.shims, tool)); err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestDoctorHealthy(t *testing.T) {
 		"ok       claude.path: the shim comes first on PATH",
 		"ok       claude.real: real cli "+filepath.Join(w.real, "claude"),
 		"note     codex.real: not installed",
-		"fleetcom: hint: install codex, or set FLEETCOM_CODEX_BIN to its path",
+		"hint: install codex, or set FLEETCOM_CODEX_BIN to its path",
 		"ok       store: "+w.store+" is private and writable",
 		"ok       runtime: "+w.runtime+" is private and writable",
 		"ok       config: no "+w.config+": defaults apply",
@@ -118,7 +118,7 @@ func TestDoctorShimNotFirst(t *testing.T) {
 	wantDoctor(t, 1,
 		"problem  claude.path: "+filepath.Join(w.real, "claude")+" comes before the shim on PATH",
 		"ok       codex.path",
-		`fleetcom: hint: add this line to ~/.bashrc and open a new shell: eval "$(`)
+		`hint: add this line to ~/.bashrc and open a new shell: eval "$(`)
 	t.Setenv("SHELL", "/usr/bin/zsh")
 	wantDoctor(t, 1, "add this line to ~/.zshrc", "init zsh)")
 	t.Setenv("PATH", w.real)
@@ -137,7 +137,7 @@ func TestDoctorRuntimeNotPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDoctor(t, 1, "problem  runtime: "+w.runtime+" is writable by others (mode 0770)",
-		"fleetcom: hint: chmod 700 "+w.runtime)
+		"hint: chmod 700 "+w.runtime)
 	os.Remove(w.runtime)
 	wantDoctor(t, 0, "ok       runtime: "+w.runtime+" will be created on first use")
 }
@@ -148,7 +148,7 @@ func TestDoctorStoreNotPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDoctor(t, 1, "problem  store: "+w.store+" is not private (mode 0755)",
-		"fleetcom: hint: chmod 700 "+w.store)
+		"hint: chmod 700 "+w.store)
 	os.Remove(w.store)
 	wantDoctor(t, 0, "ok       store: "+w.store+" will be created on first use")
 }
@@ -159,7 +159,7 @@ func TestDoctorNoRealCLI(t *testing.T) {
 	wantDoctor(t, 0,
 		"note     claude.real: not installed",
 		"note     agents: none of claude, codex, grok is installed yet",
-		"fleetcom: hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
+		"hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
 	_, _, errs := doctor(t)
 	if strings.Contains(errs, "install claude") {
 		t.Errorf("with no CLI at all, each tool still gets its own hint:\n%s", errs)
@@ -170,7 +170,7 @@ func TestDoctorBadOverride(t *testing.T) {
 	newDoctorWorld(t)
 	t.Setenv("FLEETCOM_CODEX_BIN", "/nonexistent/codex")
 	wantDoctor(t, 1, "problem  codex.real: FLEETCOM_CODEX_BIN is set to /nonexistent/codex",
-		"fleetcom: hint: point FLEETCOM_CODEX_BIN at the real codex, or unset it")
+		"hint: point FLEETCOM_CODEX_BIN at the real codex, or unset it")
 }
 
 func TestDoctorBadConfig(t *testing.T) {
@@ -178,12 +178,12 @@ func TestDoctorBadConfig(t *testing.T) {
 	if err := os.WriteFile(w.config, []byte("[claude]\nbin = \n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	wantDoctor(t, 1, "problem  config: config "+w.config, "fleetcom: hint: fix or remove "+w.config)
+	wantDoctor(t, 1, "problem  config: config "+w.config, "hint: fix or remove "+w.config)
 	if err := os.WriteFile(w.config, []byte("[claude]\nbin = \"/nonexistent/claude\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	wantDoctor(t, 1, "ok       config: "+w.config+" is valid", "problem  claude.real",
-		"fleetcom: hint: fix bin in the [claude] table of "+w.config)
+		"hint: fix bin in the [claude] table of "+w.config)
 }
 
 func TestDoctorJSON(t *testing.T) {
@@ -207,7 +207,7 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("problem %s has no hint", c.Name)
 			}
 		}
-		want := "fleetcom shims claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify"
+		want := "fleetcom shims fleetcom.path claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("check names:\n got %s\nwant %s", got, want)
 		}

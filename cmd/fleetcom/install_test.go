@@ -130,6 +130,26 @@ func TestInstallScript(t *testing.T) {
 	if want := "hop=set\n-p\nhi\ntwo words\n"; err != nil || string(got) != want {
 		t.Errorf("the real claude got %q (%v), want %q: argv unchanged, through the shim", got, err, want)
 	}
+
+	// After the two documented steps, fleetcom itself runs in every shell,
+	// with the binary's directory not on PATH at all: the line install.sh
+	// prints for that shell is all it takes.
+	lines := map[string]string{
+		"bash": `eval "$("$BIN" init bash)"`,
+		"zsh":  `eval "$("$BIN" init zsh)"`,
+		"fish": `"$BIN" init fish | source`,
+	}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		needShell(t, shell)
+		argv := []string{shell, "-c", lines[shell] + "; fleetcom version; command -v fleetcom"}
+		if shell == "fish" {
+			argv = []string{"fish", "--no-config", "-c", strings.ReplaceAll(lines[shell], `"$BIN"`, "$BIN") + "; fleetcom version; command -v fleetcom"}
+		}
+		out := runShell(t, tmp, runEnv, argv...)
+		if !strings.HasPrefix(out, "fleetcom ") || !strings.Contains(out, filepath.Join(shims, "fleetcom")) {
+			t.Errorf("%s: after the init line, fleetcom gave %q", shell, out)
+		}
+	}
 }
 
 func TestInstallScriptUsage(t *testing.T) {

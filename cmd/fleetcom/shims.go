@@ -32,30 +32,53 @@ func cmdShims(in input) error {
 // claude link), so fleetcom only ever creates, replaces or removes links
 // that lead to fleetcom. Anything else is refused, saying what is there.
 
-// ourLink reports whether link is a symlink leading to fleetcom: to this
-// very binary, or to a file named fleetcom (another install of it).
-func ourLink(link string) (ours bool, target string, err error) {
+// linkNames are the links a shim directory holds: one per agent, and
+// fleetcom itself, so that the one line of `fleetcom init` that puts the
+// shim directory first on PATH also puts fleetcom on it.
+func linkNames() []string { return append(harness.Names(), "fleetcom") }
+
+// entry is what a shim directory holds under one name.
+type entry int
+
+const (
+	missing    entry = iota
+	ourLink          // a symlink to fleetcom: ours to replace or remove
+	selfFile         // fleetcom's binary itself (the directory is its bin dir)
+	otherLink        // a symlink to something else
+	otherFile        // anything else
+)
+
+// inspect says what link is, and where a symlink leads.
+func inspect(link string) (entry, string, error) {
 	fi, err := os.Lstat(link)
+	if errors.Is(err, os.ErrNotExist) {
+		return missing, "", nil
+	}
 	if err != nil {
-		return false, "", err
-	}
-	if fi.Mode()&os.ModeSymlink == 0 {
-		return false, "", nil
-	}
-	target, err = os.Readlink(link)
-	if err != nil {
-		return false, "", err
-	}
-	if filepath.Base(target) == "fleetcom" {
-		return true, target, nil
+		return otherFile, "", err
 	}
 	self, serr := os.Stat("/proc/self/exe")
-	fi, err = os.Stat(link)
-	return serr == nil && err == nil && os.SameFile(fi, self), target, nil
+	if fi.Mode()&os.ModeSymlink == 0 {
+		if serr == nil && os.SameFile(fi, self) {
+			return selfFile, "", nil
+		}
+		return otherFile, "", nil
+	}
+	target, err := os.Readlink(link)
+	if err != nil {
+		return otherFile, "", err
+	}
+	if filepath.Base(target) == "fleetcom" {
+		return ourLink, target, nil
+	}
+	if ti, err := os.Stat(link); err == nil && serr == nil && os.SameFile(ti, self) {
+		return ourLink, target, nil
+	}
+	return otherLink, target, nil
 }
 
-// installShims makes dir hold one symlink per agent pointing at this
-// executable. Re-running it repairs or updates fleetcom's links and touches
+// installShims makes dir hold one symlink per agent, and one named
+// fleetcom, pointing at this executable. Re-running it repairs or updates fleetcom's links and touches
 // nothing else in dir.
 func installShims(dir string) error {
 	exe, err := os.Executable()
@@ -69,21 +92,23 @@ func installShims(dir string) error {
 		return fmt.Errorf("create shim directory: %w", err)
 	}
 	// Check every name first, so a refusal leaves the directory as it was.
-	for _, a := range harness.All() {
-		link := filepath.Join(dir, a.Name)
-		ours, target, err := ourLink(link)
+	for _, name := range linkNames() {
+		link := filepath.Join(dir, name)
+		kind, target, err := inspect(link)
 		switch {
-		case errors.Is(err, os.ErrNotExist), ours:
 		case err != nil:
 			return err
-		case target != "":
+		case kind == otherLink:
 			return fmt.Errorf("%s is a symlink to %s, not to fleetcom: not replacing it (choose another --dir)", link, target)
-		default:
+		case kind == otherFile:
 			return fmt.Errorf("%s exists and is not a symlink: not replacing it (choose another --dir)", link)
 		}
 	}
-	for _, a := range harness.All() {
-		link := filepath.Join(dir, a.Name)
+	for _, name := range linkNames() {
+		link := filepath.Join(dir, name)
+		if kind, _, _ := inspect(link); kind == selfFile {
+			continue
+		}
 		if target, err := os.Readlink(link); err == nil && target == exe {
 			continue
 		}
@@ -103,18 +128,18 @@ func installShims(dir string) error {
 // removeShims deletes fleetcom's links from dir, and dir when it is left
 // empty. Anything else named like an agent is left alone, with a warning.
 func removeShims(dir string) error {
-	for _, a := range harness.All() {
-		link := filepath.Join(dir, a.Name)
-		ours, target, err := ourLink(link)
+	for _, name := range linkNames() {
+		link := filepath.Join(dir, name)
+		kind, target, err := inspect(link)
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			continue
 		case err != nil:
 			return err
-		case !ours && target != "":
+		case kind == missing, kind == selfFile:
+			continue
+		case kind == otherLink:
 			warnf("%s is a symlink to %s, not to fleetcom: left in place", link, target)
 			continue
-		case !ours:
+		case kind == otherFile:
 			warnf("%s is not a fleetcom shim: left in place", link)
 			continue
 		}
