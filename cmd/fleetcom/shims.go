@@ -41,11 +41,11 @@ func linkNames() []string { return append(harness.Names(), "fleetcom") }
 type entry int
 
 const (
-	missing    entry = iota
-	ourLink          // a symlink to fleetcom: ours to replace or remove
-	selfFile         // fleetcom's binary itself (the directory is its bin dir)
-	otherLink        // a symlink to something else
-	otherFile        // anything else
+	missing   entry = iota
+	ourLink         // a symlink to fleetcom: ours to replace or remove
+	selfFile        // fleetcom's binary itself (the directory is its bin dir)
+	otherLink       // a symlink to something else
+	otherFile       // anything else
 )
 
 // inspect says what link is, and where a symlink leads.
