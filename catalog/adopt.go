@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
@@ -34,6 +35,8 @@ func (c *Catalog) Settle(p *Plan) error {
 	if err != nil {
 		return err
 	}
+	// Asked for by name: no longer forgotten, if it was.
+	c.st.Remember(e.Tool, e.ID)
 	p.Entry = Entry{Record: r}
 	return nil
 }
@@ -96,6 +99,10 @@ func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
 	return found, nil
 }
 
+// openForever is how long a record can stay open before prune takes it
+// for the record of a run whose shim was killed.
+const openForever = 24 * time.Hour
+
 // Gone returns the records whose conversation is no longer in its agent's
 // store, for prune.
 func (c *Catalog) Gone() ([]store.Record, error) {
@@ -105,8 +112,9 @@ func (c *Catalog) Gone() ([]store.Record, error) {
 	}
 	var out []store.Record
 	for _, r := range recs {
-		a, ok := harness.Lookup(r.Tool)
-		if ok && !a.Exists(r.Home, r.Cwd, r.ID) {
+		// An open record is a run still going, unless it is old enough
+		// to be one whose shim was killed.
+		if e := c.Refresh(r); !e.Resumable && (!e.Open() || time.Since(e.Updated) > openForever) {
 			out = append(out, r)
 		}
 	}

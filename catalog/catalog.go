@@ -33,11 +33,17 @@ func (c *Catalog) Store() *store.Store { return c.st }
 
 // Entry is one conversation as list, completion and resume see it: a
 // record, or a conversation found in its agent's store (Found) presented
-// with a record's fields.
+// with a record's fields. Resumable says what the agent's store holds now:
+// a recorded conversation whose files were moved away or deleted is Gone.
 type Entry struct {
 	store.Record
 	Found bool
+	Gone  bool // recorded as resumable once, not in the agent's store now
 }
+
+// Open reports a run that has not finished (or whose shim was killed): its
+// conversation may still appear.
+func (e Entry) Open() bool { return e.Ended == nil && !e.Found }
 
 // Kind says what went wrong, which is what decides the exit status.
 type Kind int
@@ -87,24 +93,25 @@ func (c *Catalog) Line(e Entry) (string, error) {
 	return harness.ResumeLine(a, e.Program, e.ID, opts)
 }
 
-// Refresh completes an open record (its run still going, or its shim
-// killed) from the agent's store: the conversation, and with it its title,
-// may have appeared since the record was written.
-func (c *Catalog) Refresh(r store.Record) store.Record {
-	if r.Ended != nil || (r.Resumable && r.Title != "") {
-		return r
-	}
+// Refresh holds a record to what the agent's store says now: whether the
+// conversation is there (it may have appeared since an open run was
+// recorded, or been moved away since), and its title when the record has
+// none yet.
+func (c *Catalog) Refresh(r store.Record) Entry {
 	a, ok := harness.Lookup(r.Tool)
 	if !ok {
-		return r
+		return Entry{Record: r}
 	}
-	if !r.Resumable {
-		r.Resumable = a.Exists(r.Home, r.Cwd, r.ID)
+	home := r.Home
+	if home == "" {
+		home = c.Home(a)
 	}
+	was := r.Resumable
+	r.Resumable = a.Exists(home, r.Cwd, r.ID)
 	if r.Resumable && r.Title == "" {
-		r.Title = a.Title(r.Home, r.Cwd, r.ID)
+		r.Title = a.Title(home, r.Cwd, r.ID)
 	}
-	return r
+	return Entry{Record: r, Gone: was && !r.Resumable}
 }
 
 // Dir returns the entries of the physical directory dir (of one tool when
@@ -122,13 +129,13 @@ func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
 	var out []Entry
 	for _, r := range recs {
 		if tool == "" || r.Tool == tool {
-			out = append(out, Entry{Record: c.Refresh(r)})
+			out = append(out, c.Refresh(r))
 		}
 	}
 	if !found {
 		return out, nil
 	}
-	list, errs := c.discover(dir, tool, knownKeys(recs))
+	list, errs := c.discover(dir, tool, c.skipped(recs))
 	for _, f := range list {
 		out = append(out, foundEntry(f))
 	}
@@ -178,6 +185,18 @@ func (c *Catalog) indexOf(a harness.Agent) string {
 
 // key names a conversation across agents.
 func key(tool, id string) string { return tool + "-" + id }
+
+// skipped are the conversations discovery leaves out: those recorded
+// already, and those the user forgot.
+func (c *Catalog) skipped(recs []store.Record) map[string]bool {
+	out := knownKeys(recs)
+	if c.st != nil {
+		for k := range c.st.Forgotten() {
+			out[k] = true
+		}
+	}
+	return out
+}
 
 // knownKeys indexes records by conversation.
 func knownKeys(recs []store.Record) map[string]bool {

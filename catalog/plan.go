@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/store"
 )
 
 // MinPrefix is the shortest ID prefix a resume accepts.
@@ -65,9 +66,9 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 	}
 	var all []Entry
 	for _, r := range recs {
-		all = append(all, Entry{Record: r})
+		all = append(all, c.Refresh(r))
 	}
-	found, _ := c.discover(q.Dir, "", knownKeys(recs))
+	found, _ := c.discover(q.Dir, "", c.skipped(recs))
 	for _, f := range found {
 		all = append(all, foundEntry(f))
 	}
@@ -117,11 +118,11 @@ func (c *Catalog) newest(q Query) (Plan, error) {
 			return Plan{Entry: e}, nil
 		}
 	}
-	known := map[string]bool{}
+	var recs []store.Record
 	for _, e := range entries {
-		known[key(e.Tool, e.ID)] = true
+		recs = append(recs, e.Record)
 	}
-	if found, _ := c.discover(q.Dir, q.Tool, known); len(found) > 0 {
+	if found, _ := c.discover(q.Dir, q.Tool, c.skipped(recs)); len(found) > 0 {
 		return Plan{Entry: foundEntry(found[0]), Fallback: true}, nil
 	}
 	what := "session"

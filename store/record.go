@@ -211,10 +211,21 @@ func utc(t time.Time) time.Time {
 	return t.UTC().Round(0)
 }
 
-// newestFirst orders records by Updated, then Started, both descending, then
-// by ID and tool so the order is total.
+// Activity is when the conversation was last active: the end of its last
+// run when that is known (an adopted conversation's is its last change on
+// disk, which may be days before it was recorded), else the record's last
+// write.
+func (r Record) Activity() time.Time {
+	if r.Ended != nil {
+		return *r.Ended
+	}
+	return r.Updated
+}
+
+// newestFirst orders records by last activity, then Started, both
+// descending, then by ID and tool so the order is total.
 func newestFirst(a, b Record) int {
-	if c := b.Updated.Compare(a.Updated); c != 0 {
+	if c := b.Activity().Compare(a.Activity()); c != 0 {
 		return c
 	}
 	if c := b.Started.Compare(a.Started); c != 0 {

@@ -155,7 +155,9 @@ func (s *Store) Get(tool, id string) (Record, bool, error) {
 	return Record{}, false, err
 }
 
-// Forget removes one conversation's record and its index entry. An absent
+// Forget removes one conversation's record and its index entry, and
+// remembers that it was forgotten (Forgotten), so a conversation found in
+// its agent's store is not offered again as if it were new. An absent
 // record is an error wrapping fs.ErrNotExist (the same as os.ErrNotExist).
 func (s *Store) Forget(tool, id string) error {
 	if err := s.checkKey(tool, id); err != nil {
@@ -179,6 +181,9 @@ func (s *Store) Forget(tool, id string) error {
 		if r, derr := s.decode(filepath.Base(p), data); derr == nil {
 			cwd = r.Cwd
 		}
+	}
+	if err := s.tombstone(tool, id); err != nil {
+		return fmt.Errorf("forget session: %w", err)
 	}
 	if err := os.Remove(p); err != nil {
 		return fmt.Errorf("forget session: %w", err)

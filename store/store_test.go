@@ -352,3 +352,36 @@ func TestOpenRefusesSharedStore(t *testing.T) {
 		}
 	}
 }
+
+func TestForgetLeavesTombstone(t *testing.T) {
+	s, _ := openTest(t)
+	dir := physicalTempDir(t)
+	mustPut(t, s, rec("claude", 5, dir))
+	if err := s.Forget("claude", testID(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Forgotten(); !got["claude-"+testID(5)] || len(got) != 1 {
+		t.Errorf("Forgotten = %v", got)
+	}
+	s.Remember("claude", testID(5))
+	if got := s.Forgotten(); len(got) != 0 {
+		t.Errorf("after Remember: %v", got)
+	}
+}
+
+// An adopted conversation keeps its real last activity: it does not jump
+// ahead of conversations active since.
+func TestOrderByActivity(t *testing.T) {
+	s, _ := openTest(t)
+	dir := physicalTempDir(t)
+	recent := rec("claude", 1, dir)
+	recent.Ended, recent.Exit = ptr(at(3600)), ptr(0)
+	mustPut(t, s, recent)
+	old := rec("codex", 2, dir)
+	old.Source, old.Ended = "adopted", ptr(at(-9*24*3600))
+	mustPut(t, s, old) // written last, active long ago
+	got, _ := s.Dir(dir)
+	if len(got) != 2 || got[0].ID != testID(1) {
+		t.Errorf("Dir order = %v, want the recently active one first", ids(got))
+	}
+}

@@ -219,33 +219,28 @@ func savedIDs(dir, tool string, found bool) []candidate {
 }
 
 // sessionWords turns a directory's entries, newest first, into candidates:
-// those that are or may still be resumable keep their order, found ones
-// follow, and the ones known to be gone come last, marked.
+// those that are or may still be resumable keep their order, and found
+// ones follow.
 func sessionWords(entries []catalog.Entry, now time.Time) []candidate {
-	var live, found, gone []candidate
+	var live, found []candidate
 	for _, e := range entries {
-		dead := !e.Resumable && e.Ended != nil
-		desc := e.Tool + ", " + age(now.Sub(e.Updated))
+		desc := e.Tool + ", " + age(now.Sub(e.Activity()))
 		title := harness.CleanTitle(e.Title)
-		switch {
-		case e.Found:
+		switch state(e) {
+		case "found":
 			desc += ", found"
 			if title != "" {
 				desc += ": " + title
 			}
 			found = append(found, candidate{e.ID, desc})
-			continue
-		case dead:
-			title = strings.TrimSpace("(not resumable) " + title)
-		}
-		if title != "" {
-			desc += ", " + title
-		}
-		if dead {
-			gone = append(gone, candidate{e.ID, desc})
-		} else {
+		case "saved", "running":
+			if title != "" {
+				desc += ", " + title
+			}
 			live = append(live, candidate{e.ID, desc})
 		}
+		// Gone and empty conversations are not offered: resuming them
+		// would start the CLI on nothing.
 	}
-	return append(append(live, gone...), found...)
+	return append(live, found...)
 }

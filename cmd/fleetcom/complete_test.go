@@ -138,16 +138,18 @@ func TestSessionWords(t *testing.T) {
 	ended := now.Add(-time.Hour)
 	recs := []catalog.Entry{
 		{Record: store.Record{Tool: "claude", ID: "a", Updated: now.Add(-90 * time.Second), Resumable: true, Title: "fix\tthe\nflaky \x1b[31mtest"}},
-		{Record: store.Record{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended}},
-		{Record: store.Record{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}}, // open: may still become resumable
+		{Record: store.Record{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended}},             // empty: quit before a prompt
+		{Record: store.Record{Tool: "codex", ID: "e", Updated: now.Add(-2 * time.Hour), Ended: &ended}, Gone: true}, // moved away
+		{Record: store.Record{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}},                             // open: may still become resumable
 		{Record: store.Record{Tool: "claude", ID: "d", Updated: now.Add(-72 * time.Hour), Resumable: true, Title: strings.Repeat("long ", 40)}},
+		{Record: store.Record{Tool: "grok", ID: "f", Updated: now.Add(-9 * 24 * time.Hour), Resumable: true, Title: "old"}, Found: true},
 	}
 	got := sessionWords(recs, now)
 	want := []candidate{
 		{"a", "claude, 1m, fix the flaky [31mtest"},
 		{"c", "grok, 3h"},
-		{"d", "claude, 3d, " + harness.CleanTitle(recs[3].Title)},
-		{"b", "codex, 2h, (not resumable)"},
+		{"d", "claude, 3d, " + harness.CleanTitle(recs[4].Title)},
+		{"f", "grok, 9d, found: old"},
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(candidate{})); diff != "" {
 		t.Errorf("sessionWords (-want +got):\n%s", diff)

@@ -25,6 +25,18 @@ __fleetcom_rest=${__fleetcom_rest#:}
 __fleetcom_rest=${__fleetcom_rest%:}
 export PATH="${__fleetcom_dir}${__fleetcom_rest:+:${__fleetcom_rest}}"
 unset __fleetcom_dir __fleetcom_rest
+
+# fleetcom: fr resumes (fr, fr TOOL, fr ID: as fleetcom resume takes them)
+# and, with nothing to resume, says so and fails, where a bare
+# eval "$(fleetcom resume)" would quietly do nothing. Yours wins if you
+# have one.
+if ! type fr >/dev/null 2>&1; then
+  fr() {
+    local __fleetcom_line
+    __fleetcom_line=$(@EXE@ resume "$@") || return
+    eval "$__fleetcom_line"
+  }
+fi
 `
 
 // fishPath puts @DIR@ first on PATH in fish.
@@ -34,6 +46,15 @@ while set -l __fleetcom_i (contains -i -- $__fleetcom_dir $PATH)
     set -e PATH[$__fleetcom_i]
 end
 set -gx PATH $__fleetcom_dir $PATH
+
+# fleetcom: fr resumes (fr, fr TOOL, fr ID: as fleetcom resume takes them)
+# and, with nothing to resume, says so and fails. Yours wins if you have one.
+if not functions -q fr; and not command -q fr
+    function fr --description 'resume a saved conversation'
+        set -l __fleetcom_line (@EXE@ resume $argv); or return
+        eval $__fleetcom_line
+    end
+end
 `
 
 func cmdInit(in input) error {
@@ -54,6 +75,7 @@ func cmdInit(in input) error {
 		code = fishPath
 	}
 	script, _ := completions.Script(shell, safe.Quote(exe))
-	fmt.Fprint(stdout, strings.Replace(code, "@DIR@", safe.Quote(dir), 1), "\n", script)
+	code = strings.NewReplacer("@DIR@", safe.Quote(dir), "@EXE@", safe.Quote(exe)).Replace(code)
+	fmt.Fprint(stdout, code, "\n", script)
 	return nil
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -86,5 +89,57 @@ func TestInitCommand(t *testing.T) {
 		if code != exitUsage {
 			t.Errorf("init %q: exit %d, want a usage error", args, code)
 		}
+	}
+}
+
+// fr, defined by the init code, resumes like eval "$(fleetcom resume)" but
+// fails visibly when there is nothing to resume, in every shell.
+func TestFrInEveryShell(t *testing.T) {
+	bin := buildFleetcom(t)
+	home := t.TempDir()
+	state := filepath.Join(home, "state")
+	log := filepath.Join(home, "ran.log")
+	real := fakeRealClaude(t, log)
+	project := filepath.Join(home, "project")
+	empty := filepath.Join(home, "empty")
+	os.MkdirAll(project, 0o755)
+	os.MkdirAll(empty, 0o755)
+	ids := putSessions(t, filepath.Join(state, "fleetcom"), project, []session{{"claude", "a title", time.Minute}})
+	// putSessions records conversations as resumable; give this one a
+	// transcript so the truth agrees.
+	writeTranscript(t, filepath.Join(home, ".claude"), project, ids[0])
+	env := append(shellEnv(home, state), "PATH="+real+":/usr/bin:/bin", "FLEETCOM_SHIM_DIR="+filepath.Join(home, "shims"), "BIN="+bin)
+	init := map[string]string{"bash": `eval "$("$BIN" init bash)"`, "zsh": `eval "$("$BIN" init zsh)"`, "fish": `$BIN init fish | source`}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			path := needShell(t, shell)
+			run := func(dir string) (string, error) {
+				cmd := exec.Command(path, "-c", init[shell]+"; fr; echo status=$"+map[bool]string{true: "status", false: "?"}[shell == "fish"])
+				cmd.Dir, cmd.Env = dir, env
+				out, err := cmd.CombinedOutput()
+				return string(out), err
+			}
+			os.Remove(log)
+			out, _ := run(empty)
+			if !strings.Contains(out, "fleetcom: error: no resumable session") || !strings.Contains(out, "status=1") {
+				t.Errorf("fr with nothing to resume: %q", out)
+			}
+			out, _ = run(project)
+			got, _ := os.ReadFile(log)
+			if want := project + "|--resume " + ids[0] + "\n"; string(got) != want || !strings.Contains(out, "status=0") {
+				t.Errorf("fr ran %q (want %q), output %q", got, want, out)
+			}
+		})
+	}
+}
+
+// writeTranscript gives a claude conversation a transcript with a message.
+func writeTranscript(t *testing.T, home, cwd, id string) {
+	t.Helper()
+	p := filepath.Join(home, "projects", harness.ClaudeSlug(cwd), id+".jsonl")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	line := `{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","message":{"role":"user","content":"a title"}}` + "\n"
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

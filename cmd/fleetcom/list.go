@@ -5,21 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
-	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
-// listed is one row of list --json: a record, or a conversation found in a
-// tool's store (source "fs", marked discovered) that resume would adopt.
+// listed is one row of list --json: a record, with resumable saying what
+// the agent's store holds now, or a conversation found in an agent's store
+// (source "fs", marked discovered) that resume would adopt.
 type listed struct {
 	store.Record
 	Resume     string `json:"resume"`
 	Discovered bool   `json:"discovered,omitempty"`
+	Gone       bool   `json:"gone,omitempty"`
 }
 
 func cmdList(in input) error {
@@ -35,64 +40,156 @@ func cmdList(in input) error {
 		return err
 	}
 	var entries []catalog.Entry
+	dir := ""
 	if all {
+		// Records only: finding every directory's conversations would
+		// mean reading every agent's store in full (the help says so).
 		recs, err := cat.Store().All()
 		if err != nil {
 			return err
 		}
 		for _, r := range recs {
-			entries = append(entries, catalog.Entry{Record: cat.Refresh(r)})
+			entries = append(entries, cat.Refresh(r))
 		}
 	} else {
-		dir, err := targetDir(in.get("-C"))
-		if err != nil {
+		if dir, err = targetDir(in.get("-C")); err != nil {
 			return err
 		}
-		// The conversations of the directory that no record knows follow
-		// the records. --all stays records only: finding every
-		// directory's would mean reading every tool store in full.
 		entries, _ = cat.Dir(dir, "", true)
 	}
-	rows := make([]listed, 0, len(entries))
-	for _, e := range entries {
-		line, _ := cat.Line(e)
-		rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found})
-	}
 	if in.has("--json") {
+		rows := make([]listed, 0, len(entries))
+		for _, e := range entries {
+			line, _ := cat.Line(e)
+			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone})
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	printTable(rows, all)
+	if len(entries) == 0 {
+		if all {
+			hintf("no conversation saved yet: run claude, codex or grok through the shims, then 'fleetcom list'")
+		} else {
+			hintf("no conversation saved or found for %s; 'fleetcom list --all' shows every directory's", dir)
+		}
+		return nil
+	}
+	if width, ok := terminalWidth(); ok {
+		printTable(entries, all, width, time.Now())
+	} else {
+		printTSV(entries)
+	}
 	return nil
 }
 
-// printTable prints rows for people: tool, ID, age, title, and the
-// directory with --all. A conversation that can no longer be resumed is
-// marked, and so is one found rather than recorded.
-func printTable(rows []listed, withDir bool) {
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	now := time.Now()
-	for _, row := range rows {
-		r := row.Record
-		title := r.Title
-		if !r.Resumable {
-			title = strings.TrimSpace("(not resumable) " + title)
-		}
-		if row.Discovered {
-			title = strings.TrimSpace("(found) " + title)
-		}
-		cols := []string{r.Tool, r.ID, age(now.Sub(r.Updated))}
-		if withDir {
-			cols = append(cols, r.Cwd)
-		}
-		cols = append(cols, title)
+// terminalWidth is stdout's width when it is a terminal.
+func terminalWidth() (int, bool) {
+	f, ok := stdout.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0, false
+	}
+	w, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || w <= 0 {
+		w = 80
+	}
+	return w, true
+}
+
+// state names what an entry is, for people and scripts alike.
+func state(e catalog.Entry) string {
+	switch {
+	case e.Found:
+		return "found"
+	case e.Resumable:
+		return "saved"
+	case e.Open():
+		return "running"
+	case e.Gone:
+		return "gone"
+	}
+	return "empty"
+}
+
+// printTSV prints the stable form for scripts: one line per conversation,
+// tab-separated, the same columns with or without --all: tool, ID, state
+// (saved, found, running, gone, empty), last activity (RFC 3339, UTC),
+// directory, title.
+func printTSV(entries []catalog.Entry) {
+	for _, e := range entries {
+		cols := []string{e.Tool, e.ID, state(e), e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Title}
 		for i := range cols {
-			cols[i] = printable(cols[i], false)
+			cols[i] = strings.ReplaceAll(printable(cols[i], false), "\t", " ")
 		}
-		fmt.Fprintln(w, strings.Join(cols, "\t"))
+		fmt.Fprintln(stdout, strings.Join(cols, "\t"))
+	}
+}
+
+// printTable prints entries for people: a header, IDs shortened to the
+// shortest prefix that is still unique among them (at least 8
+// characters), the age, the directory with --all, and the title, marked
+// when the conversation is not a saved, resumable one, cut to the width.
+func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time) {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	short := uniquePrefixes(ids, 8)
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	head := []string{"TOOL", "ID", "AGE"}
+	if withDir {
+		head = append(head, "DIRECTORY")
+	}
+	fmt.Fprintln(w, strings.Join(append(head, "TITLE"), "\t"))
+	for i, e := range entries {
+		title := printable(e.Title, false)
+		if s := state(e); s != "saved" {
+			title = strings.TrimSpace("(" + s + ") " + title)
+		}
+		cols := []string{e.Tool, short[i], age(now.Sub(e.Activity()))}
+		if withDir {
+			cols = append(cols, printable(e.Cwd, false))
+		}
+		fmt.Fprintln(w, strings.Join(append(cols, title), "\t"))
 	}
 	w.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		fmt.Fprint(stdout, cut(line, width))
+	}
+}
+
+// cut shortens a line to width characters, with an ellipsis.
+func cut(line string, width int) string {
+	body := strings.TrimSuffix(line, "\n")
+	if utf8.RuneCountInString(body) <= width || width < 2 {
+		return line
+	}
+	r := []rune(body)
+	return string(r[:width-1]) + "…" + line[len(body):]
+}
+
+// uniquePrefixes shortens each ID to the shortest prefix that no other of
+// the IDs shares, and never to fewer than least characters.
+func uniquePrefixes(ids []string, least int) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		n := least
+		for ; n < len(id); n++ {
+			unique := true
+			for j, other := range ids {
+				if j != i && other != id && strings.HasPrefix(other, id[:n]) {
+					unique = false
+					break
+				}
+			}
+			if unique {
+				break
+			}
+		}
+		out[i] = id[:min(n, len(id))]
+	}
+	return out
 }
 
 // age formats a duration the way people say it: 45s, 12m, 3h, 5d.
@@ -110,31 +207,35 @@ func age(d time.Duration) string {
 
 func cmdForget(in input) error {
 	if len(in.args) == 0 {
-		return mustCommand("forget").misuse("forget needs at least one session id")
+		return mustCommand("forget").misuse("forget needs at least one session id or prefix")
 	}
-	st, err := openStore()
+	dir, err := targetDir("")
 	if err != nil {
 		return err
 	}
-	// Check every ID first, so an unknown one changes nothing.
-	var drop []store.Record
-	for _, id := range in.args {
-		if !harness.AnyID(id) {
-			return usagef("%q is not a session id", id)
-		}
-		recs, err := st.Find(id)
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	// Every reference is resolved first, so one that matches nothing, or
+	// more than one conversation, changes nothing at all.
+	var drop []catalog.Entry
+	for _, ref := range in.args {
+		p, err := cat.Resolve(catalog.Query{Ref: ref, Dir: dir})
 		if err != nil {
 			return err
 		}
-		if len(recs) == 0 {
-			return notFoundError{msg: fmt.Sprintf("no recorded session %s", id)}
-		}
-		drop = append(drop, recs...)
+		drop = append(drop, p.Entry)
 	}
-	for _, r := range drop {
-		if err := st.Forget(r.Tool, r.ID); err != nil {
+	for _, e := range drop {
+		if e.Found {
+			if err := cat.Store().Tombstone(e.Tool, e.ID); err != nil {
+				return err
+			}
+		} else if err := cat.Store().Forget(e.Tool, e.ID); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		fmt.Fprintf(stdout, "forgot %s %s %s\n", e.Tool, e.ID, printable(e.Cwd, false))
 	}
 	return nil
 }
@@ -162,7 +263,10 @@ func cmdPrune(in input) error {
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, r.Cwd)
+		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, printable(r.Cwd, false))
+	}
+	if len(gone) == 0 {
+		hintf("nothing to prune: every recorded conversation is still in its agent's store")
 	}
 	return nil
 }

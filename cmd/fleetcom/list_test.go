@@ -1,0 +1,50 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// The table for people: a header, IDs cut to unique prefixes, ages from the
+// last activity, states marked, lines cut to the terminal's width.
+func TestPrintTable(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	nineDays := now.Add(-9 * 24 * time.Hour)
+	entries := []catalog.Entry{
+		{Record: store.Record{Tool: "claude", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now.Add(-time.Minute), Resumable: true, Title: "fix the build"}},
+		{Record: store.Record{Tool: "codex", ID: "0f8b2c3e-1111-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Ended: &nineDays, Source: "adopted"}, Gone: true},
+		{Record: store.Record{Tool: "grok", ID: "77777777-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Resumable: true, Title: strings.Repeat("a long title ", 20)}, Found: true},
+	}
+	var b strings.Builder
+	stdout = &b
+	defer func(w io.Writer) { stdout = w }(stdout)
+	printTable(entries, false, 60, now)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "TOOL") || !strings.Contains(lines[0], "TITLE") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for _, want := range []string{"0f8b2c3e-4 ", "1m", "fix the build"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("row 1 lacks %q: %q", want, lines[1])
+		}
+	}
+	if !strings.Contains(lines[2], "0f8b2c3e-1 ") || !strings.Contains(lines[2], "9d") || !strings.Contains(lines[2], "(gone)") {
+		t.Errorf("row 2: %q", lines[2])
+	}
+	if !strings.Contains(lines[3], "77777777 ") || !strings.Contains(lines[3], "(found)") {
+		t.Errorf("row 3: %q", lines[3])
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 60 {
+			t.Errorf("a line of %d characters in a 60-column terminal: %q", n, l)
+		}
+	}
+	if !strings.HasSuffix(lines[3], "…") {
+		t.Errorf("a long title was not cut: %q", lines[3])
+	}
+}
