@@ -1,0 +1,75 @@
+package picker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// Row is one choice: the key the caller gets back (and the preview command
+// is given), and the columns shown, in the order of Options.Header.
+type Row struct {
+	Key  string
+	Cols []string
+}
+
+// Options say where and how to pick.
+type Options struct {
+	// Header names the columns.
+	Header []string
+	// In and Out are the terminal to pick on; when either is nil, /dev/tty
+	// is opened for it. fzf always draws on the process's controlling
+	// terminal and is handed Out as its stderr, where fzf draws.
+	In, Out *os.File
+	// FZF is the fzf program: "" looks for fzf on PATH and falls back to
+	// the built-in picker when there is none, "-" never uses fzf, anything
+	// else is the program to run (a path, or a name looked up on PATH), and
+	// not finding it is an error.
+	FZF string
+	// Preview, when not empty, is the command whose output fzf shows for
+	// the highlighted row: this argv with the row's key appended. The
+	// built-in picker has no preview.
+	Preview []string
+}
+
+var (
+	// ErrCancelled is returned when the user left without choosing.
+	ErrCancelled = errors.New("cancelled")
+	// ErrNoMatch is returned when there was nothing to choose from, or fzf
+	// was left with nothing matching its query; it wraps ErrCancelled.
+	ErrNoMatch = fmt.Errorf("nothing matched: %w", ErrCancelled)
+	// ErrNoTerminal is returned when there is no terminal to pick on.
+	ErrNoTerminal = errors.New("picking needs a terminal")
+	// ErrBadKey is returned for a row key outside [A-Za-z0-9:._-].
+	ErrBadKey = errors.New("invalid row key")
+)
+
+// SignalError is returned when SIGINT, SIGTERM or SIGHUP arrived while the
+// picker was open. The terminal has been restored by then; the caller
+// decides whether to end the process with the signal (after its own
+// cleanup), as a program killed by it would. It wraps ErrCancelled.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string { return "cancelled by signal: " + e.Signal.String() }
+
+// Unwrap makes errors.Is(err, ErrCancelled) hold for a signal too.
+func (e *SignalError) Unwrap() error { return ErrCancelled }
+
+// ValidKey reports whether k can be a row key: not empty, at most 256
+// bytes of letters, digits and : . _ -. Keys reach a command line (the
+// preview's), so nothing a shell could read as syntax is allowed in them.
+func ValidKey(k string) bool {
+	if k == "" || len(k) > 256 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == ':', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
