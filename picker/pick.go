@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
+
+	"golang.org/x/term"
 )
 
 // Row is one choice: the key the caller gets back (and the preview command
@@ -72,4 +75,59 @@ func ValidKey(k string) bool {
 		}
 	}
 	return true
+}
+
+// Pick shows rows, newest first as given, and returns the index of the one
+// the user chose. It returns an error wrapping ErrCancelled when none was
+// chosen (a *SignalError when a signal ended the picker), ErrNoTerminal when
+// there is no terminal, and ErrBadKey before anything is drawn when a key
+// is invalid. The terminal is left as it was found on every path, panics
+// included. Pick writes only to the terminal it was given or opened, and
+// fzf's own output never reaches the caller's stdout.
+func Pick(rows []Row, o Options) (int, error) {
+	for _, r := range rows {
+		if !ValidKey(r.Key) {
+			return -1, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
+		}
+	}
+	for _, a := range o.Preview {
+		if strings.IndexByte(a, 0) >= 0 {
+			return -1, fmt.Errorf("preview command %q: holds a NUL byte", a)
+		}
+	}
+	if len(rows) == 0 {
+		return -1, ErrNoMatch
+	}
+	in, out, done, err := terminal(o.In, o.Out)
+	if err != nil {
+		return -1, err
+	}
+	defer done()
+	return builtin(rows, o.Header, in, out)
+}
+
+// terminal returns the terminal to pick on, opening /dev/tty for what the
+// caller left nil, and a function that closes what it opened.
+func terminal(in, out *os.File) (*os.File, *os.File, func(), error) {
+	done := func() {}
+	if in == nil || out == nil {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: %w", ErrNoTerminal, err)
+		}
+		done = func() { tty.Close() }
+		if in == nil {
+			in = tty
+		}
+		if out == nil {
+			out = tty
+		}
+	}
+	for _, f := range []*os.File{in, out} {
+		if !term.IsTerminal(int(f.Fd())) {
+			done()
+			return nil, nil, nil, fmt.Errorf("%w: %s is not one", ErrNoTerminal, f.Name())
+		}
+	}
+	return in, out, done, nil
 }
