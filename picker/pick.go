@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 
@@ -103,6 +104,13 @@ func Pick(rows []Row, o Options) (int, error) {
 		return -1, err
 	}
 	defer done()
+	fzf, err := findFZF(o.FZF)
+	if err != nil {
+		return -1, err
+	}
+	if fzf != "" {
+		return runFZF(fzf, rows, o, out)
+	}
 	return builtin(rows, o.Header, in, out)
 }
 
@@ -130,4 +138,23 @@ func terminal(in, out *os.File) (*os.File, *os.File, func(), error) {
 		}
 	}
 	return in, out, done, nil
+}
+
+// findFZF resolves Options.FZF to a program, or "" for the built-in picker.
+func findFZF(spec string) (string, error) {
+	switch spec {
+	case "-":
+		return "", nil
+	case "":
+		p, err := exec.LookPath("fzf")
+		if err != nil {
+			return "", nil
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath(spec)
+	if err != nil {
+		return "", fmt.Errorf("fzf: %w", err)
+	}
+	return p, nil
 }

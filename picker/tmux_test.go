@@ -118,6 +118,64 @@ func checkStdout(t *testing.T, path, want string) {
 	}
 }
 
+func TestFZFFilterChooses(t *testing.T) {
+	fzf := needTool(t, "fzf")
+	r, result, stdout := startPickerInTmux(t, helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf}, 120, 20)
+	r.waitText("DIRECTORY")
+	r.waitText("3/3")
+	r.keys(true, "parser")
+	r.waitText("1/3")
+	r.keys(false, "Enter")
+	if got := waitResult(t, result, r.pane); got != "chosen "+sample[1].Key+"\n" {
+		t.Errorf("result %q", got)
+	}
+	checkStdout(t, stdout, sample[1].Key+"\n")
+}
+
+func TestFZFEscCancels(t *testing.T) {
+	fzf := needTool(t, "fzf")
+	r, result, stdout := startPickerInTmux(t, helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf}, 120, 20)
+	r.waitText("3/3")
+	r.keys(false, "Escape")
+	if got := waitResult(t, result, r.pane); got != "cancelled\n" {
+		t.Errorf("result %q", got)
+	}
+	checkStdout(t, stdout, "")
+}
+
+// TestFZFPreview has fzf preview the highlighted row with a command whose
+// path and first argument hold spaces, quotes, a backslash, shell syntax
+// and fzf's own placeholders: the preview must get exactly those words and
+// the row's key.
+func TestFZFPreview(t *testing.T) {
+	fzf := needTool(t, "fzf")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), `it's a "dir" \ with $(spaces)`)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, `pre view{2}`)
+	if err := os.Symlink(exe, link); err != nil {
+		t.Fatal(err)
+	}
+	hostile := []string{previewFlag, `a "quoted" it's $HOME \n {} {2} {q} $(id) ;x`}
+	cfg := helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf, Preview: append([]string{link}, hostile...)}
+
+	env, result := writeConfig(t, t.TempDir(), cfg)
+	env = append(env, wantEnv+"="+strings.Join(hostile[1:], "\x1f"), "TERM=tmux-256color")
+	r := startTmux(t, 160, 24, env, exe)
+	r.waitText("PREVIEW key=" + sample[0].Key + " argv-exact=true")
+	r.keys(false, "Down")
+	r.waitText("PREVIEW key=" + sample[1].Key + " argv-exact=true")
+	r.keys(false, "Enter")
+	if got := waitResult(t, result, r.pane); got != "chosen "+sample[1].Key+"\n" {
+		t.Errorf("result %q", got)
+	}
+}
+
 // TestBuiltinInTmux draws the built-in picker in a real terminal emulator:
 // wide characters and a narrow window, then a narrower one, never wrap.
 func TestBuiltinInTmux(t *testing.T) {
