@@ -1,0 +1,233 @@
+package picker
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// The built-in picker on a real PTY (ptyrun_test.go), driven as a user
+// would: keys typed, the screen read back, the terminal's modes compared
+// with what they were before it started.
+
+func TestBuiltinFilterChooses(t *testing.T) {
+	// The helper opens /dev/tty itself, as fleetcom does; afterwards it reads
+	// a line from the terminal: the picker must have left no read behind
+	// that would take it.
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, ReadAfter: true}, 100, 20)
+	r.waitOpen()
+	r.send("PARSER\r")
+	r.waitModes(true)
+	r.send("typed after\r")
+	result, status, out := r.finish()
+	if want := "chosen " + sample[1].Key + "\nnext typed after\n"; result != want || status != "exit 0" {
+		t.Errorf("result %q, %s; want %q", result, status, want)
+	}
+	v := newVT(100, 20)
+	v.write(out)
+	if v.onAlt || len(v.faults) > 0 {
+		t.Errorf("after the picker: alternate screen %v, faults %v", v.onAlt, v.faults)
+	}
+}
+
+func TestBuiltinArrows(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
+	r.waitOpen()
+	r.waitScreen("the first row selected", selectedIs("> claude"))
+	r.send("\x1b[B")
+	r.waitScreen("Down to select the second row", selectedIs("> codex"))
+	r.send("\x1b[B")
+	r.waitScreen("Down to select the third row", selectedIs("> grok"))
+	r.send("\x1b[A")
+	r.waitScreen("Up to select the second row", selectedIs("> codex"))
+	r.send("\x10")
+	r.waitScreen("Ctrl-P to select the first row", selectedIs("> claude"))
+	r.send("\x0e\x1b[F\x1b[H\x1b[6~\r")
+	result, status, _ := r.finish()
+	if want := "chosen " + sample[2].Key + "\n"; result != want || status != "exit 0" {
+		t.Errorf("result %q, %s; want %q", result, status, want)
+	}
+}
+
+func TestBuiltinEscCancels(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
+	r.waitOpen()
+	r.send("par\x1b")
+	result, status, out := r.finish()
+	if result != "cancelled\n" || status != "exit 1" {
+		t.Errorf("result %q, %s; want cancelled", result, status)
+	}
+	if !bytes.HasSuffix(out, []byte(leaveSeq)) {
+		t.Errorf("the alternate screen was not left last: %q", out[max(len(out)-60, 0):])
+	}
+}
+
+// TestBuiltinSignals sends each signal while the picker is open: the
+// terminal is restored, Pick reports the signal, and the helper, like
+// fleetcom, then dies of it.
+func TestBuiltinSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
+			r.waitOpen()
+			if err := r.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			result, status, out := r.finish()
+			if result != "signal "+sig.String()+"\n" || status != sig.String() {
+				t.Errorf("result %q, %s; want the signal", result, status)
+			}
+			v := newVT(100, 20)
+			v.write(out)
+			if v.onAlt {
+				t.Error("the alternate screen was not left")
+			}
+		})
+	}
+}
+
+func TestBuiltinPanicRestores(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true, PanicAfter: 2}, 100, 20)
+	r.waitOpen()
+	r.send("x") // the second frame panics
+	_, status, out := r.finish()
+	if status != "exit 2" {
+		t.Errorf("the helper ended with %s, want a panic's exit 2", status)
+	}
+	leave, panicked := bytes.Index(out, []byte(leaveSeq)), bytes.Index(out, []byte("panic: boom"))
+	if panicked < 0 || leave < 0 || leave > panicked {
+		t.Errorf("want the screen left before the panic is printed; output %q", out)
+	}
+}
+
+// TestBuiltinHostileTitles shows rows whose titles and directories hold
+// escape sequences and other controls: none of their bytes reach the
+// terminal as they are; every sequence written is one of the picker's own.
+func TestBuiltinHostileTitles(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: hostileRows, Header: sampleHeader, Stdio: true}, 120, 20)
+	r.waitOpen()
+	r.waitScreen("the titles, escaped", func(v *vt) bool { return strings.Contains(v.text(), "^[]0;pwned^Gtitle ^[[31mred") })
+	r.send("\x1b")
+	_, _, out := r.finish()
+	for _, bad := range []string{"\x07", "\x1b]", "\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b[1;1Hdir", "\xc2\x9b", "\xff", "\u202e", "\t"} {
+		if bytes.Contains(out, []byte(bad)) {
+			t.Errorf("%q reached the terminal", bad)
+		}
+	}
+	v := newVT(120, 20)
+	v.write(out)
+	if len(v.faults) > 0 || len(v.rest) > 0 {
+		t.Errorf("sequences the picker does not write: %v %q", v.faults, v.rest)
+	}
+}
+
+// TestBuiltinNarrowAndResize starts on a narrow terminal, where lines are
+// cut and never wrap, then narrows it further: the picker redraws at the
+// new width.
+func TestBuiltinNarrowAndResize(t *testing.T) {
+	rows := append(append([]Row(nil), sample...), hostileRows[2])
+	r := startBuiltin(t, helperConfig{Rows: rows, Header: sampleHeader, Stdio: true}, 36, 10)
+	r.waitOpen()
+	v := r.screen()
+	if len(v.faults) > 0 || v.widest > 35 {
+		t.Fatalf("faults %v, widest column %d; screen:\n%s", v.faults, v.widest, v.text())
+	}
+	lines := v.lines()
+	if !strings.HasPrefix(lines[2], "> claude") || !strings.HasPrefix(lines[5], "  grok") || !strings.Contains(lines[5], "…") {
+		t.Errorf("rows not cut to fit:\n%s", v.text())
+	}
+
+	from := len(r.output())
+	if err := pty.Setsize(r.master, &pty.Winsize{Rows: 8, Cols: 24}); err != nil {
+		t.Fatal(err)
+	}
+	want := newModel(newTable(sampleHeader, rows)).frame(24, 8)
+	deadline := time.Now().Add(60 * time.Second)
+	for !bytes.Contains(r.output()[from:], want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no redraw at 24×8 after the resize; output since: %q", r.output()[from:])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	small := newVT(24, 8)
+	small.write([]byte(enterSeq))
+	small.write(want)
+	if !strings.HasPrefix(small.lines()[2], "> cla…  2h") || len(small.faults) > 0 {
+		t.Errorf("at 24×8: faults %v\n%s", small.faults, small.text())
+	}
+	r.send("\r")
+	if result, _, _ := r.finish(); result != "chosen "+sample[0].Key+"\n" {
+		t.Errorf("result %q", result)
+	}
+}
+
+// TestBuiltinStopContinue stops the picker with SIGTSTP, run as a job of a
+// shell: it gives the terminal back before stopping, and takes it again on
+// SIGCONT.
+func TestBuiltinStopContinue(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see the process stopped")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r := startOnPTY(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20,
+		[]string{roleEnv + "=shell", pidEnv + "=" + pidFile})
+	r.waitOpen()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.send("\x1b[B")
+	r.waitScreen("the second row selected", selectedIs("> codex"))
+	if err := syscall.Kill(pid, syscall.SIGTSTP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !stopped(pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("the picker did not stop")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !r.modesRestored() || r.screen().onAlt {
+		t.Error("stopped with the terminal still the picker's")
+	}
+	from := len(r.output())
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen("the picker back", func(v *vt) bool {
+		return len(r.output()) > from && v.onAlt && strings.HasPrefix(v.selected(), "> codex")
+	})
+	r.waitModes(false)
+	r.send("\r")
+	if result, status, _ := r.finish(); result != "chosen "+sample[1].Key+"\n" || status != "exit 0" {
+		t.Errorf("result %q, %s", result, status)
+	}
+}
+
+// TestBuiltinOrphanIgnoresStop sends SIGTSTP to a picker that leads a
+// session of its own: nothing could continue it, so it does not stop.
+func TestBuiltinOrphanIgnoresStop(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
+	r.waitOpen()
+	if err := r.cmd.Process.Signal(syscall.SIGTSTP); err != nil {
+		t.Fatal(err)
+	}
+	r.send("\x1b[B")
+	r.waitScreen("the second row selected", selectedIs("> codex"))
+	r.send("\r")
+	if result, status, _ := r.finish(); result != "chosen "+sample[1].Key+"\n" || status != "exit 0" {
+		t.Errorf("result %q, %s", result, status)
+	}
+}

@@ -1,0 +1,96 @@
+package picker
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestPreviewCommandInShells runs the preview template in every shell fzf
+// might be configured to use, with fzf's quoting of the key: each shell must
+// pass the argv words through exactly.
+func TestPreviewCommandInShells(t *testing.T) {
+	argv := []string{"printf", `[%s]`, `it's "x" \ $HOME $(id) ` + "`id`" + ` {q} {} ;&|<>*?~ ünï`, "", "new\nline", "-n"}
+	key := sample[0].Key
+	cmd := strings.Replace(previewCommand(len(argv)), "{2}", "'"+key+"'", 1)
+	var want strings.Builder
+	for _, a := range argv[2:] {
+		want.WriteString("[" + a + "]")
+	}
+	want.WriteString("[" + key + "]")
+	for _, sh := range []string{"sh", "bash", "zsh", "dash", "fish"} {
+		path, err := exec.LookPath(sh)
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Errorf("%s is not installed; .ci/run installs it", sh)
+			} else {
+				t.Logf("skipping %s: not installed (.ci/run installs it)", sh)
+			}
+			continue
+		}
+		c := exec.Command(path, "-c", cmd)
+		c.Env = append(os.Environ(), previewEnv(argv)...)
+		out, err := c.Output()
+		if err != nil || string(out) != want.String() {
+			t.Errorf("%s -c %s: %q (%v), want %q", sh, cmd, out, err, want.String())
+		}
+	}
+}
+
+// TestFZFArgsFilter runs the installed fzf with the picker's arguments and
+// input in filter mode (no terminal): it must accept every option, match
+// only the shown columns, and print lines fzfResult reads back.
+func TestFZFArgsFilter(t *testing.T) {
+	fzf := needTool(t, "fzf")
+	list, window := fzfLayout(120, true)
+	input, header := fzfInput(newTable(sampleHeader, sample), sample, list)
+	if strings.ContainsAny(header, "\t\n") || !strings.HasPrefix(header, "TOOL    AGE  TITLE") {
+		t.Errorf("header %q", header)
+	}
+	run := func(query string) ([]byte, error) {
+		// --sync: with --no-sort, filter mode would stream the lines as
+		// shown (fzf 0.38), where the interactive mode prints them whole.
+		args := append(fzfArgs(header, 2, window), "--sync", "--filter="+query)
+		c := exec.Command(fzf, args...)
+		c.Stdin = bytes.NewReader(input)
+		c.Env = append(os.Environ(), "FZF_DEFAULT_OPTS=--multi --print-query --read0 --tac --nth=1 --with-nth=1 --exact")
+		return c.Output()
+	}
+	out, err := run("parser")
+	if i, rerr := fzfResult(err, out, sample); rerr != nil || i != 1 {
+		t.Errorf("filter parser: %q %v: %d, %v", out, err, i, rerr)
+	}
+	// The keys are not shown, so they do not match.
+	out, err = run("0f8b2c3e")
+	if _, rerr := fzfResult(err, out, sample); !errors.Is(rerr, ErrNoMatch) {
+		t.Errorf("filter on a key: %q %v: %v", out, err, rerr)
+	}
+}
+
+func TestFZFResult(t *testing.T) {
+	exit := func(code string) error { return exec.Command("/bin/sh", "-c", "exit "+code).Run() }
+	for _, c := range []struct {
+		err  error
+		out  string
+		want int
+		is   error
+	}{
+		{nil, "1\t" + sample[1].Key + "\tcodex  3d\n", 1, nil},
+		{nil, "query\nctrl-x\n2\t" + sample[2].Key + "\tgrok\n", 2, nil}, // --print-query, --expect
+		{nil, "0\t" + sample[0].Key + "\tclaude\x00", 0, nil},            // --print0
+		{nil, "1\t" + sample[0].Key + "\tclaude\n", -1, nil},             // index and key disagree
+		{nil, "7\t" + sample[0].Key + "\tclaude\n", -1, nil},
+		{nil, "", -1, nil},
+		{exit("1"), "", -1, ErrNoMatch},
+		{exit("130"), "", -1, ErrCancelled},
+		{exit("2"), "", -1, nil},
+	} {
+		i, err := fzfResult(c.err, []byte(c.out), sample)
+		if i != c.want || (c.want < 0) != (err != nil) || c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("fzfResult(%v, %q) = %d, %v", c.err, c.out, i, err)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package picker
+
+import (
+	"strings"
+	"unicode"
+)
+
+// maxFilter bounds the filter, in characters.
+const maxFilter = 256
+
+// model is the built-in picker's state, with no terminal in it: the rows,
+// the filter typed so far, the rows that match it, which of them is
+// selected and which is shown first.
+type model struct {
+	t       *table
+	hay     []string // each row's cells, lowercased, for filtering
+	filter  []rune
+	matches []int // indexes of rows, in the order given
+	sel     int   // index into matches
+	top     int   // first match on screen
+}
+
+// outcome is what a key press led to.
+type outcome int
+
+const (
+	stay outcome = iota
+	chosen
+	cancelled
+)
+
+func newModel(t *table) *model {
+	m := &model{t: t, hay: make([]string, len(t.cells))}
+	for i, cells := range t.cells {
+		m.hay[i] = strings.ToLower(strings.Join(cells, " "))
+	}
+	m.refilter()
+	return m
+}
+
+// refilter keeps the rows holding every word of the filter, ignoring case,
+// and selects the first of them.
+func (m *model) refilter() {
+	words := strings.Fields(strings.ToLower(string(m.filter)))
+	m.matches = m.matches[:0]
+	for i, h := range m.hay {
+		ok := true
+		for _, w := range words {
+			if !strings.Contains(h, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			m.matches = append(m.matches, i)
+		}
+	}
+	m.sel, m.top = 0, 0
+}
+
+// choice is the index of the selected row, or -1 when nothing matches.
+func (m *model) choice() int {
+	if len(m.matches) == 0 {
+		return -1
+	}
+	return m.matches[m.sel]
+}
+
+// press applies one key; page is the number of rows on screen.
+//
+// Keys: Up, Ctrl-P, Ctrl-K, Shift-Tab move up; Down, Ctrl-N, Ctrl-J, Tab
+// down; PgUp and PgDn by a screenful; Home and End to the ends. Characters
+// add to the filter, Backspace (Ctrl-H) takes one off, Ctrl-W a word,
+// Ctrl-U all. Enter chooses (nothing happens when nothing matches). Esc,
+// Ctrl-C, Ctrl-G, and Ctrl-D on an empty filter cancel.
+func (m *model) press(k key, page int) outcome {
+	page = max(page, 1)
+	switch k.kind {
+	case keyRune:
+		if len(m.filter) < maxFilter && unicode.IsPrint(k.r) {
+			m.filter = append(m.filter, k.r)
+			m.refilter()
+		}
+	case keyBackspace:
+		if len(m.filter) > 0 {
+			m.filter = m.filter[:len(m.filter)-1]
+			m.refilter()
+		}
+	case keyEnter:
+		if len(m.matches) > 0 {
+			return chosen
+		}
+	case keyEsc:
+		return cancelled
+	case keyUp, keyBacktab:
+		m.move(-1, page)
+	case keyDown:
+		m.move(1, page)
+	case keyPgUp:
+		m.move(-page, page)
+	case keyPgDn:
+		m.move(page, page)
+	case keyHome:
+		m.move(-len(m.matches), page)
+	case keyEnd:
+		m.move(len(m.matches), page)
+	case keyCtrl:
+		return m.ctrl(k.r, page)
+	}
+	return stay
+}
+
+func (m *model) ctrl(r rune, page int) outcome {
+	switch r {
+	case 'c', 'g':
+		return cancelled
+	case 'd':
+		if len(m.filter) == 0 {
+			return cancelled
+		}
+	case 'p', 'k':
+		m.move(-1, page)
+	case 'n', 'j', 'i':
+		m.move(1, page)
+	case 'u':
+		if len(m.filter) > 0 {
+			m.filter = m.filter[:0]
+			m.refilter()
+		}
+	case 'w':
+		n := len(m.filter)
+		for n > 0 && unicode.IsSpace(m.filter[n-1]) {
+			n--
+		}
+		for n > 0 && !unicode.IsSpace(m.filter[n-1]) {
+			n--
+		}
+		if n != len(m.filter) {
+			m.filter = m.filter[:n]
+			m.refilter()
+		}
+	}
+	return stay
+}
+
+// move moves the selection by d rows, stopping at the ends, and scrolls so
+// that it stays on screen.
+func (m *model) move(d, page int) {
+	if len(m.matches) == 0 {
+		return
+	}
+	m.sel = min(max(m.sel+d, 0), len(m.matches)-1)
+	m.scroll(page)
+}
+
+// scroll puts the selection on a screen of page rows, moving the view as
+// little as possible; after a resize it also fills the screen again.
+func (m *model) scroll(page int) {
+	page = max(page, 1)
+	if m.sel < m.top {
+		m.top = m.sel
+	}
+	if m.sel >= m.top+page {
+		m.top = m.sel - page + 1
+	}
+	m.top = max(min(m.top, len(m.matches)-page), 0)
+}

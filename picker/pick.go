@@ -1,0 +1,160 @@
+package picker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+)
+
+// Row is one choice: the key the caller gets back (and the preview command
+// is given), and the columns shown, in the order of Options.Header.
+type Row struct {
+	Key  string
+	Cols []string
+}
+
+// Options say where and how to pick.
+type Options struct {
+	// Header names the columns.
+	Header []string
+	// In and Out are the terminal to pick on; when either is nil, /dev/tty
+	// is opened for it. fzf always draws on the process's controlling
+	// terminal and is handed Out as its stderr, where fzf draws.
+	In, Out *os.File
+	// FZF is the fzf program: "" looks for fzf on PATH and falls back to
+	// the built-in picker when there is none, "-" never uses fzf, anything
+	// else is the program to run (a path, or a name looked up on PATH), and
+	// not finding it is an error.
+	FZF string
+	// Preview, when not empty, is the command whose output fzf shows for
+	// the highlighted row: this argv with the row's key appended. The
+	// built-in picker has no preview.
+	Preview []string
+}
+
+var (
+	// ErrCancelled is returned when the user left without choosing.
+	ErrCancelled = errors.New("cancelled")
+	// ErrNoMatch is returned when there was nothing to choose from, or fzf
+	// was left with nothing matching its query; it wraps ErrCancelled.
+	ErrNoMatch = fmt.Errorf("nothing matched: %w", ErrCancelled)
+	// ErrNoTerminal is returned when there is no terminal to pick on.
+	ErrNoTerminal = errors.New("picking needs a terminal")
+	// ErrBadKey is returned for a row key outside [A-Za-z0-9:._-].
+	ErrBadKey = errors.New("invalid row key")
+)
+
+// SignalError is returned when SIGINT, SIGTERM or SIGHUP arrived while the
+// picker was open. The terminal has been restored by then; the caller
+// decides whether to end the process with the signal (after its own
+// cleanup), as a program killed by it would. It wraps ErrCancelled.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string { return "cancelled by signal: " + e.Signal.String() }
+
+// Unwrap makes errors.Is(err, ErrCancelled) hold for a signal too.
+func (e *SignalError) Unwrap() error { return ErrCancelled }
+
+// ValidKey reports whether k can be a row key: not empty, at most 256
+// bytes of letters, digits and : . _ -. Keys reach a command line (the
+// preview's), so nothing a shell could read as syntax is allowed in them.
+func ValidKey(k string) bool {
+	if k == "" || len(k) > 256 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == ':', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Pick shows rows, newest first as given, and returns the index of the one
+// the user chose. It returns an error wrapping ErrCancelled when none was
+// chosen (a *SignalError when a signal ended the picker), ErrNoTerminal when
+// there is no terminal, and ErrBadKey before anything is drawn when a key
+// is invalid. The terminal is left as it was found on every path, panics
+// included. Pick writes only to the terminal it was given or opened, and
+// fzf's own output never reaches the caller's stdout.
+func Pick(rows []Row, o Options) (int, error) {
+	for _, r := range rows {
+		if !ValidKey(r.Key) {
+			return -1, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
+		}
+	}
+	for _, a := range o.Preview {
+		if strings.IndexByte(a, 0) >= 0 {
+			return -1, fmt.Errorf("preview command %q: holds a NUL byte", a)
+		}
+	}
+	if len(rows) == 0 {
+		return -1, ErrNoMatch
+	}
+	in, out, done, err := terminal(o.In, o.Out)
+	if err != nil {
+		return -1, err
+	}
+	defer done()
+	fzf, err := findFZF(o.FZF)
+	if err != nil {
+		return -1, err
+	}
+	if fzf != "" {
+		return runFZF(fzf, rows, o, out)
+	}
+	return builtin(rows, o.Header, in, out)
+}
+
+// terminal returns the terminal to pick on, opening /dev/tty for what the
+// caller left nil, and a function that closes what it opened.
+func terminal(in, out *os.File) (*os.File, *os.File, func(), error) {
+	done := func() {}
+	if in == nil || out == nil {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: %w", ErrNoTerminal, err)
+		}
+		done = func() { tty.Close() }
+		if in == nil {
+			in = tty
+		}
+		if out == nil {
+			out = tty
+		}
+	}
+	for _, f := range []*os.File{in, out} {
+		if !term.IsTerminal(int(f.Fd())) {
+			done()
+			return nil, nil, nil, fmt.Errorf("%w: %s is not one", ErrNoTerminal, f.Name())
+		}
+	}
+	return in, out, done, nil
+}
+
+// findFZF resolves Options.FZF to a program, or "" for the built-in picker.
+func findFZF(spec string) (string, error) {
+	switch spec {
+	case "-":
+		return "", nil
+	case "":
+		p, err := exec.LookPath("fzf")
+		if err != nil {
+			return "", nil
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath(spec)
+	if err != nil {
+		return "", fmt.Errorf("fzf: %w", err)
+	}
+	return p, nil
+}

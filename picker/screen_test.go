@@ -1,0 +1,68 @@
+package picker
+
+import (
+	"strings"
+	"testing"
+)
+
+// hostileRows hold what a title or a directory read from a file may: escape
+// sequences, other controls, invalid UTF-8, bidi overrides, wide characters.
+var hostileRows = []Row{
+	{Key: "a", Cols: []string{"claude", "2h", "\x1b]0;pwned\x07title \x1b[31mred\x1b[0m \x1b[2J", "/tmp/\x1b[1;1Hdir"}},
+	{Key: "b", Cols: []string{"codex", "3d", "c1 \u009b31m and \xff\xfe and \u202eevil", "/home/u/日本語/プロジェクト"}},
+	{Key: "c", Cols: []string{"grok", "1y", strings.Repeat("長いタイトル ", 20), "/a/very/long/" + strings.Repeat("directory/", 12)}},
+	{Key: "d", Cols: []string{"claude", "5m", "e\u0301\u0301 combining and 🙂 emoji", "\n\r\t"}},
+}
+
+// TestFrameFits draws the picker on screens of every size from 1×1 to
+// 100×12 and reads it back: nothing but the picker's own sequences, no line
+// reaching the last column, and nothing wrapped.
+func TestFrameFits(t *testing.T) {
+	m := newModel(newTable(sampleHeader, hostileRows))
+	for _, filter := range []string{"", "長い", "no such row", strings.Repeat("日本", 60)} {
+		m.filter = []rune(filter)
+		m.refilter()
+		for w := 1; w <= 100; w++ {
+			for h := 1; h <= 12; h++ {
+				v := newVT(w, h)
+				v.write([]byte(enterSeq))
+				v.write(m.frame(w, h))
+				if len(v.faults) > 0 || len(v.rest) > 0 {
+					t.Fatalf("%d×%d, filter %q: %v (pending %q)\n%s", w, h, filter, v.faults, v.rest, v.text())
+				}
+				if v.widest > max(w-1, 1) {
+					t.Fatalf("%d×%d: column %d written\n%s", w, h, v.widest, v.text())
+				}
+			}
+		}
+	}
+}
+
+func TestFrameShows(t *testing.T) {
+	m := newModel(newTable(sampleHeader, hostileRows))
+	m.press(k(keyDown), 10)
+	v := newVT(60, 8)
+	v.write(m.frame(60, 8))
+	lines := v.lines()
+	for i, want := range []string{
+		"> ", // then the count, right-aligned
+		"  TOOL    AGE  TITLE",
+		"  claude  2h   ^[]0;pwned^Gtitle",
+		"> codex   3d   c1 \uFFFD31m and \uFFFD\uFFFD and",
+		"  grok    1y   長いタイトル",
+		"  claude  5m   e\u0301\u0301 combining",
+	} {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %d = %q, want it to start with %q", i+1, lines[i], want)
+		}
+	}
+	if !strings.HasSuffix(lines[0], "4/4") {
+		t.Errorf("prompt line = %q", lines[0])
+	}
+	if sel := v.selected(); !strings.HasPrefix(sel, "> codex") {
+		t.Errorf("selected line = %q", sel)
+	}
+	if !strings.Contains(lines[4], "…") {
+		t.Errorf("a long title is not cut: %q", lines[4])
+	}
+}
