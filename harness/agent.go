@@ -129,6 +129,9 @@ type Behaviour interface {
 	// Title returns a short, printable title of conversation id; "" when
 	// unknown.
 	Title(home, cwd, id string) string
+	// Excerpt returns the first n and last m messages of conversation id,
+	// for a preview.
+	Excerpt(home, cwd, id string, n, m int) Excerpt
 	Finder
 }
 

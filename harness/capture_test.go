@@ -1,6 +1,9 @@
 package harness
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +97,28 @@ func TestGrokParseCapture(t *testing.T) {
 		if got := grokA().ParseCapture([]byte(bad), Capture{PID: 4242}); got != "" {
 			t.Errorf("ParseCapture(%.30q) = %q", bad, got)
 		}
+	}
+}
+
+// A preview shows the start and the end of a conversation, the user's
+// prompts and the answers, never an agent's own context lines.
+func TestExcerpts(t *testing.T) {
+	home := t.TempDir()
+	id := mustID(t)
+	dir := writeGrokSession(t, home, "/w", id, "first prompt")
+	for i := 0; i < 5; i++ {
+		f, _ := os.OpenFile(filepath.Join(dir, "chat_history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(jsonLine(t, map[string]any{"type": "user", "content": fmt.Sprintf("<user_query>\nprompt %d\n</user_query>", i), "prompt_index": i + 1}))
+		f.WriteString(jsonLine(t, map[string]any{"type": "assistant", "content": fmt.Sprintf("answer %d", i)}))
+		f.Close()
+	}
+	x := grokA().Excerpt(home, "/w", id, 2, 2)
+	got := fmt.Sprint(x.First, x.Last, x.Total)
+	want := "[{user first prompt} {assistant ACK}] [{user prompt 4} {assistant answer 4}] 12"
+	if got != want {
+		t.Errorf("Excerpt = %s, want %s", got, want)
+	}
+	if x := grokA().Excerpt(home, "/w", mustID(t), 2, 2); x.Total != 0 {
+		t.Errorf("an unknown session: %+v", x)
 	}
 }

@@ -320,3 +320,25 @@ const (
 	spawnSlack        = 20 * time.Millisecond
 	correlationWindow = 30 * time.Second
 )
+
+// Excerpt implements Behaviour: the prompts the user typed and the text of
+// Claude's answers.
+func (claude) Excerpt(home, cwd, id string, n, m int) Excerpt {
+	x := newExcerpt(n, m)
+	p, ok := claudeTranscript(home, cwd, id)
+	if !ok {
+		return x.result()
+	}
+	eachLine(p, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
+			return true
+		}
+		var l claudeLine
+		if json.Unmarshal(line, &l) != nil || !l.isConversation() {
+			return true
+		}
+		x.add(l.Type, promptText(l.Message.Content))
+		return true
+	})
+	return x.result()
+}

@@ -229,3 +229,30 @@ func codexTitle(path string) string {
 	}
 	return title
 }
+
+// Excerpt implements Behaviour: the user's and the agent's messages as the
+// rollout's events record them.
+func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
+	x := newExcerpt(n, m)
+	path, _, ok := codexRollout(home, id)
+	if !ok {
+		return x.result()
+	}
+	eachLine(path, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"event_msg"`)) {
+			return true
+		}
+		var l codexLine
+		if json.Unmarshal(line, &l) != nil || l.Type != "event_msg" {
+			return true
+		}
+		switch l.Payload.Type {
+		case "user_message":
+			x.add("user", l.Payload.Message)
+		case "agent_message":
+			x.add("assistant", l.Payload.Message)
+		}
+		return true
+	})
+	return x.result()
+}

@@ -74,7 +74,10 @@ const titleLen = 60
 
 // CleanTitle turns a prompt into a one-line title: control characters and
 // runs of whitespace become one space, and long text is cut with an ellipsis.
-func CleanTitle(s string) string {
+func CleanTitle(s string) string { return cleanTo(s, titleLen) }
+
+// cleanTo is CleanTitle cutting at max characters.
+func cleanTo(s string, max int) string {
 	var b bytes.Buffer
 	space := false
 	n := 0
@@ -88,7 +91,7 @@ func CleanTitle(s string) string {
 		if space {
 			need = 2
 		}
-		if n+need > titleLen {
+		if n+need > max {
 			b.WriteString("…")
 			break
 		}

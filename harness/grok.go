@@ -333,3 +333,31 @@ func grokTime(raw json.RawMessage) time.Time {
 	}
 	return time.Time{}
 }
+
+// Excerpt implements Behaviour: the prompts the user typed and Grok's
+// answers, as chat_history.jsonl holds them (never Grok's own context).
+func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
+	x := newExcerpt(n, m)
+	dir, ok := grokSession(home, cwd, id)
+	if !ok {
+		return x.result()
+	}
+	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		if p := grokPrompt(line); p != "" {
+			x.add("user", p)
+			return true
+		}
+		if !bytes.Contains(line, []byte(`"assistant"`)) {
+			return true
+		}
+		var msg struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.Type == "assistant" {
+			x.add("assistant", promptText(msg.Content))
+		}
+		return true
+	})
+	return x.result()
+}

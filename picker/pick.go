@@ -158,3 +158,18 @@ func findFZF(spec string) (string, error) {
 	}
 	return p, nil
 }
+
+// Usable reports, without drawing anything, why Pick could not run on the
+// terminal o names (or /dev/tty): ErrNoTerminal, or nil. A caller asks
+// before gathering rows, so a script without a terminal hears that first.
+func Usable(o Options) error {
+	if os.Getenv("TERM") == "dumb" {
+		return fmt.Errorf("%w: TERM=dumb cannot show a picker", ErrNoTerminal)
+	}
+	_, _, done, err := terminal(o.In, o.Out)
+	if err != nil {
+		return err
+	}
+	done()
+	return nil
+}

@@ -54,6 +54,10 @@ func (e *NoRealError) Unwrap() error { return e.Err }
 // Hint names the fix.
 func (e *NoRealError) Hint() string {
 	a, _ := harness.Lookup(e.Tool)
+	if os.Getenv(a.BinVar()) != "" {
+		// Never ask for a variable that is already set: it is the problem.
+		return fmt.Sprintf("point %s at the real %s, or unset it", a.BinVar(), e.Tool)
+	}
 	return fmt.Sprintf("install %s, or set %s to its path", e.Tool, a.BinVar())
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
@@ -34,8 +35,24 @@ another process.
 			flags: []flag{
 				{name: "-C", value: "DIR", dir: true, help: "look in DIR instead of the current directory"},
 				{name: "--exec", help: "run the line instead of printing it, in the conversation's own directory, after checking the conversation still exists"},
+				{name: "--json", help: "print the line, the directory and the record as JSON"},
+				{name: "-i", help: "choose the conversation in a picker (fzf when installed), as fleetcom pick does"},
+				{name: "--all", help: "with -i: pick among every directory's recorded conversations"},
 			},
 			complete: completeResume, run: cmdResume},
+		{name: "pick",
+			summary: "choose a conversation in a picker and resume it",
+			help: `Choose one of DIR's conversations (default: the current directory; --all:
+every directory's records) in a picker, newest first, showing tool, age,
+title and directory, then print its line as resume does, or run it with
+--exec. The picker is fzf, with a preview of the conversation's first and
+last messages, when fzf is installed, else a small built-in one: type to
+filter, arrows to move, Enter to choose, Esc to cancel. It needs a
+terminal.
+
+  eval "$(fleetcom pick)"
+`,
+			flags: pickFlags, run: cmdPick},
 		{name: "list",
 			summary: "list saved conversations, newest first",
 			help: `List saved conversations of DIR (default: the current directory), newest
@@ -93,10 +110,13 @@ only when everything is healthy, and prints a hint for each problem.
 `,
 			flags: []flag{{name: "--json", help: "print the checks as JSON"}},
 			run:   cmdDoctor},
-		{name: "version", summary: "print fleetcom's version", run: cmdVersion},
+		{name: "version", summary: "print fleetcom's version",
+			flags: []flag{{name: "--json", help: "print the version and the agent versions fleetcom was proven on as JSON"}},
+			run:   cmdVersion},
 		{name: "help", args: "[COMMAND]", summary: "show help for a command",
 			complete: fixed(commandWords), run: cmdHelp},
 		{name: "__complete", raw: true, hidden: true, run: cmdComplete},
+		{name: "__preview", hidden: true, run: cmdPreview},
 	}
 }
 
@@ -113,8 +133,23 @@ func cmdVersion(in input) error {
 	if len(in.args) > 0 {
 		return usagef("version takes no arguments")
 	}
-	fmt.Fprintf(stdout, "fleetcom %s\n", version)
-	return nil
+	if !in.has("--json") {
+		fmt.Fprintf(stdout, "fleetcom %s\n", version)
+		return nil
+	}
+	type agent struct {
+		Name   string   `json:"name"`
+		Proven []string `json:"proven"`
+	}
+	v := struct {
+		Version string  `json:"version"`
+		Go      string  `json:"go"`
+		Agents  []agent `json:"agents"`
+	}{Version: version, Go: runtime.Version()}
+	for _, a := range harness.All() {
+		v.Agents = append(v.Agents, agent{a.Name, a.Proven})
+	}
+	return writeJSON(v)
 }
 
 func cmdHelp(in input) error {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,9 +61,7 @@ func cmdDoctor(in input) error {
 	}
 	rep := diagnose(exe, resolvePaths())
 	if in.has("--json") {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(rep); err != nil {
 			return err
 		}
 	} else {
@@ -124,7 +121,11 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 			Hint:   "install one of them, or point fleetcom at it with " + binVars()})
 	}
 	add(checkDir("store", p.StoreDir, storePrivate, "move "+safe.Quote(p.StoreDir)+" aside"))
-	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, "set FLEETCOM_RUNTIME_DIR to a private directory of yours"))
+	runtimeFix := "set FLEETCOM_RUNTIME_DIR to a private directory of yours"
+	if p.Runtime.Explicit {
+		runtimeFix = "point FLEETCOM_RUNTIME_DIR at a private directory of yours, or unset it"
+	}
+	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, runtimeFix))
 	add(cfgCheck)
 	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
 	for _, a := range harness.All() {

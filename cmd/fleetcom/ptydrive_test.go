@@ -127,6 +127,7 @@ func unixSignalName(s syscall.Signal) string {
 //
 //	expect TEXT   wait for TEXT on the screen (after the last match)
 //	send TEXT     type TEXT and Enter
+//	esc           press Escape
 //	signal SIG    send SIG (TERM, HUP, KILL, INT) to the command
 //	hangup        close the terminal, as when its window is closed
 //	sleep MS      wait
@@ -147,6 +148,8 @@ func runDialogue(u *ptyUser, script string) (string, error) {
 			pos, err = u.expect(arg, pos)
 		case "send":
 			_, err = u.tty.Write([]byte(arg + "\r"))
+		case "esc":
+			_, err = u.tty.Write([]byte{0x1b})
 		case "signal":
 			err = u.cmd.Process.Signal(signalNamed(arg))
 		case "hangup":
@@ -181,7 +184,7 @@ func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
 	var environ []string
 	for _, k := range []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
 		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "TERM"} {
+		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM"} {
 		if v := env(k); v != "" {
 			environ = append(environ, k+"="+v)
 		}

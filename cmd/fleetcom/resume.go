@@ -25,6 +25,15 @@ func cmdResume(in input) error {
 	default:
 		return usageError{msg: "resume takes at most a tool and one id", hint: "usage: " + mustCommand("resume").usage()}
 	}
+	if in.has("-i") {
+		if len(in.args) > 0 || in.has("--json") {
+			return usagef("resume -i takes no tool, id or --json: the picker chooses")
+		}
+		return pickAndResume(in)
+	}
+	if in.has("--all") {
+		return usagef("--all goes with -i: without a picker, name the conversation by its ID")
+	}
 	dir, err := targetDir(in.get("-C"))
 	if err != nil {
 		return err
@@ -38,21 +47,36 @@ func cmdResume(in input) error {
 	if err != nil {
 		return err
 	}
-	if err := cat.Settle(&p); err != nil {
-		return err
-	}
 	if p.Fallback {
 		hintf("no resumable session recorded for %s: resuming the newest %s conversation found on disk, %s", dir, p.Entry.Tool, p.Entry.ID)
+	}
+	return finishPlan(cat, p, in)
+}
+
+// finishPlan adopts a plan's conversation when it was found rather than
+// recorded, then prints its line (with a cd prefix when it belongs
+// elsewhere) or, with --exec, runs it.
+func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
+	if err := cat.Settle(&p); err != nil {
+		return err
 	}
 	if in.has("--exec") {
 		return execPlan(cat, p)
 	}
-	line, err := cat.Line(p.Entry)
+	canonical, err := cat.Line(p.Entry)
 	if err != nil {
 		return err
 	}
+	line := canonical
 	if here, err := physical("."); err != nil || here != p.Dir() {
 		line = harness.CdPrefix(p.Dir()) + line
+	}
+	if in.has("--json") {
+		return writeJSON(struct {
+			Line      string `json:"line"`
+			Directory string `json:"directory"`
+			Record    listed `json:"record"`
+		}{line, p.Dir(), listed{Record: p.Entry.Record, Resume: canonical}})
 	}
 	fmt.Fprintln(stdout, line)
 	return nil

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/picker"
+	"github.com/fleetcom/fleetcom/shim"
+)
+
+// pickFlags are the flags of `fleetcom pick`, which `resume -i` shares.
+var pickFlags = []flag{
+	{name: "-C", value: "DIR", dir: true, help: "pick among DIR's conversations instead of the current directory's"},
+	{name: "--all", help: "pick among every directory's recorded conversations"},
+	{name: "--exec", help: "run the chosen line instead of printing it"},
+}
+
+func cmdPick(in input) error {
+	if len(in.args) > 0 {
+		return usagef("pick takes no arguments")
+	}
+	return pickAndResume(in)
+}
+
+// pickAndResume lets the user choose a conversation on the terminal, then
+// prints or runs its line as resume does.
+func pickAndResume(in input) error {
+	if in.has("--all") && in.has("-C") {
+		return usagef("use either -C or --all")
+	}
+	if err := picker.Usable(picker.Options{}); err != nil {
+		return noTerminal(err)
+	}
+	dir, err := targetDir(in.get("-C"))
+	if err != nil {
+		return err
+	}
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	var entries []catalog.Entry
+	if in.has("--all") {
+		recs, err := cat.Store().All()
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			entries = append(entries, cat.Refresh(r))
+		}
+	} else {
+		entries, _ = cat.Dir(dir, "", true)
+	}
+	// Only what can be resumed is offered.
+	var offer []catalog.Entry
+	for _, e := range entries {
+		if s := state(e); s == "saved" || s == "found" {
+			offer = append(offer, e)
+		}
+	}
+	if len(offer) == 0 {
+		where := "for " + dir
+		if in.has("--all") {
+			where = "anywhere"
+		}
+		return notFoundError{msg: "no conversation to pick " + where, hint: "run 'fleetcom list --all' to see the saved sessions"}
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	home := homeDir()
+	rows := make([]picker.Row, len(offer))
+	for i, e := range offer {
+		title := e.Title
+		if e.Found {
+			title = strings.TrimSpace("(found) " + title)
+		}
+		shown := e.Cwd
+		if rest, ok := strings.CutPrefix(shown, home); ok && home != "" && (rest == "" || rest[0] == '/') {
+			shown = "~" + rest
+		}
+		rows[i] = picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, shown}}
+	}
+	i, err := picker.Pick(rows, picker.Options{
+		Header:  []string{"TOOL", "AGE", "TITLE", "DIRECTORY"},
+		Preview: []string{exe, "__preview"},
+		// FLEETCOM_FZF names the fzf to use, or "-" for the built-in
+		// picker even where fzf is installed.
+		FZF: os.Getenv("FLEETCOM_FZF"),
+	})
+	var sig *picker.SignalError
+	switch {
+	case errors.As(err, &sig):
+		shim.Reraise(sig.Signal)
+		return exitStatus(128 + int(sig.Signal))
+	case errors.Is(err, picker.ErrNoTerminal):
+		return noTerminal(err)
+	case errors.Is(err, picker.ErrCancelled):
+		return exitStatus(exitNotFound) // nothing chosen: nothing printed, nothing run
+	case err != nil:
+		return err
+	}
+	p, err := cat.Resolve(catalog.Query{Tool: offer[i].Tool, Ref: offer[i].ID, Dir: offer[i].Cwd})
+	if err != nil {
+		return err
+	}
+	return finishPlan(cat, p, in)
+}
+
+// noTerminal is the usage error of a picker without a terminal.
+func noTerminal(err error) error {
+	return usageError{msg: err.Error(), hint: "without a terminal, use 'fleetcom resume [TOOL] [ID|PREFIX]'"}
+}
+
+// cmdPreview prints what the picker shows beside a conversation: where it
+// is, and its first and last messages.
+func cmdPreview(in input) error {
+	if len(in.args) != 1 {
+		return usagef("__preview takes one key")
+	}
+	tool, id, _ := strings.Cut(in.args[0], ":")
+	a, ok := harness.Lookup(tool)
+	if !ok || !a.ValidID(id) {
+		return usagef("%q is not a conversation key", in.args[0])
+	}
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	home, cwd := cat.Home(a), ""
+	if r, ok, _ := cat.Store().Get(tool, id); ok {
+		cwd = r.Cwd
+		if r.Home != "" {
+			home = r.Home
+		}
+	} else if f, err := a.Lookup(home, id); err == nil {
+		cwd = f.Cwd
+	}
+	fmt.Fprintf(stdout, "%s %s\n%s\n\n", tool, id, picker.Printable(cwd))
+	x := a.Excerpt(home, cwd, id, 3, 4)
+	show := func(ms []harness.Message) {
+		for _, m := range ms {
+			who := "you"
+			if m.Role != "user" {
+				who = tool
+			}
+			fmt.Fprintf(stdout, "%s: %s\n\n", who, picker.Printable(m.Text))
+		}
+	}
+	show(x.First)
+	if skipped := x.Total - len(x.First) - len(x.Last); skipped > 0 {
+		fmt.Fprintf(stdout, "… %d more …\n\n", skipped)
+	}
+	show(x.Last)
+	if x.Total == 0 {
+		fmt.Fprintln(stdout, "(no messages found)")
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package harness
+
+// Message is one turn of a conversation, for a preview.
+type Message struct {
+	Role string // "user" or "assistant"
+	Text string // one line, cleaned for display
+}
+
+// Excerpt is the start and the end of a conversation: its first and last
+// messages, without repeating any.
+type Excerpt struct {
+	First, Last []Message
+	Total       int
+}
+
+// excerpt collects the first n and last m messages of a stream.
+type excerpt struct {
+	n, m  int
+	out   Excerpt
+	ring  []Message
+	count int
+}
+
+func newExcerpt(n, m int) *excerpt { return &excerpt{n: n, m: m} }
+
+func (e *excerpt) add(role, text string) {
+	text = cleanLine(text)
+	if text == "" {
+		return
+	}
+	msg := Message{Role: role, Text: text}
+	e.count++
+	if len(e.out.First) < e.n {
+		e.out.First = append(e.out.First, msg)
+		return
+	}
+	if e.m == 0 {
+		return
+	}
+	if len(e.ring) < e.m {
+		e.ring = append(e.ring, msg)
+	} else {
+		copy(e.ring, e.ring[1:])
+		e.ring[len(e.ring)-1] = msg
+	}
+}
+
+func (e *excerpt) result() Excerpt {
+	e.out.Last = e.ring
+	e.out.Total = e.count
+	return e.out
+}
+
+// previewWidth bounds one message line of an excerpt.
+const previewWidth = 400
+
+// cleanLine is CleanTitle at a preview's length.
+func cleanLine(s string) string { return cleanTo(s, previewWidth) }
