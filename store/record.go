@@ -24,7 +24,7 @@ type Record struct {
 	Cwd       string     `json:"cwd"`               // absolute, clean, symlinks resolved
 	Command   string     `json:"command"`           // as the user typed it; display only
 	Program   string     `json:"program"`           // program word as typed; feeds the resume line
-	Source    string     `json:"source"`            // hint, capture, pinned, fs or adopted
+	Source    string     `json:"source"`            // hint, capture, pinned, fs, adopted, imported or moved
 	Started   time.Time  `json:"started"`           // when the first run of the conversation began
 	Ended     *time.Time `json:"ended"`             // nil while a run is open or its shim was killed
 	Exit      *int       `json:"exit"`              // exit status of the last finished run
@@ -42,8 +42,12 @@ type Record struct {
 	Disagreed []string `json:"disagreed,omitempty"`
 }
 
-// sources are the ways a record's ID can have been learned.
-var sources = []string{"hint", "capture", "pinned", "fs", "adopted"}
+// evidenceChannels are the channels a run can learn an ID from.
+var evidenceChannels = []string{"hint", "capture", "pinned", "fs"}
+
+// sources are the ways a record's ID can have been learned: a run's
+// evidence channels, or adopting, importing or moving a conversation.
+var sources = []string{"hint", "capture", "pinned", "fs", "adopted", "imported", "moved"}
 
 // errInvalid marks a record that fails validation, whether it came from a
 // caller or from disk.
@@ -147,7 +151,7 @@ func (s *Store) check(r Record) error {
 // checked in full afterwards.
 func (s *Store) checkInput(r Record) error {
 	for _, c := range append(slices.Clone(r.Evidence), r.Disagreed...) {
-		if !validSource(c) || c == "adopted" {
+		if !slices.Contains(evidenceChannels, c) {
 			return invalid("unknown evidence channel %q", c)
 		}
 	}

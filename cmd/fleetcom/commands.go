@@ -75,6 +75,45 @@ records only.
 			help:    "Drop records whose conversation is gone from the tool's own store.\n",
 			flags:   []flag{{name: "--dry-run", help: "only show what would be dropped"}},
 			run:     cmdPrune},
+		{name: "export", args: "[TOOL] ID|PREFIX",
+			summary: "write one conversation as a bundle, for another machine",
+			help: `Write the conversation an ID or prefix names as one self-describing
+bundle (its tool, ID, the tool's version, its directory, title and files as
+stored) to standard output, or to FILE with -o. It works over a pipe:
+
+  fleetcom export 3f2a | ssh box fleetcom import -C ~/src/proj
+`,
+			flags: []flag{
+				{name: "-o", value: "FILE", help: "write the bundle to FILE instead of standard output"},
+				{name: "-C", value: "DIR", dir: true, help: "look for a prefix among DIR's conversations"},
+			},
+			complete: completeResume, run: cmdExport},
+		{name: "import", args: "[FILE|-]",
+			summary: "file a bundle's conversation for a directory of this machine",
+			help: `Read a bundle (from FILE, or standard input) and file its conversation in
+this machine's tool home for DIR (default: the current directory): its files
+where the tool looks for them, the fields that name a directory rewritten to
+DIR, every other byte as it was; then record it, so 'fleetcom resume' in DIR
+continues it. Importing the same bundle again changes nothing; a different
+conversation with the same ID is never overwritten, and a malformed bundle
+changes nothing at all.
+`,
+			flags: []flag{{name: "-C", value: "DIR", dir: true, help: "file the conversation for DIR instead of the current directory"}},
+			run:   cmdImport},
+		{name: "move", args: "[TOOL] ID|PREFIX DIR",
+			summary: "move conversations to another directory, as for a renamed project",
+			help: `Move a conversation to DIR on this machine, or with --from OLD --to NEW
+every conversation of a project directory that was renamed or moved. The
+new copy is written and checked with the tool's own rules first; the old
+one is removed only then (--keep keeps it, but then two copies share one
+ID, which the tools tell apart only by directory).
+`,
+			flags: []flag{
+				{name: "--from", value: "OLD", dir: true, help: "move every conversation of OLD (which may no longer exist)"},
+				{name: "--to", value: "NEW", dir: true, help: "with --from: the directory to move them to"},
+				{name: "--keep", help: "keep the old copies"},
+			},
+			run: cmdMove},
 		{name: "run", args: "[--] COMMAND...", raw: true,
 			summary: "run a command string, recorded like a shim run",
 			help: `Run a command string (the arguments joined by spaces) through $SHELL -c.

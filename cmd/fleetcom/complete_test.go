@@ -48,7 +48,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"resume", "pick", "list", "forget", "prune", "run", "init", "completion", "shims", "doctor", "version", "help"}},
+		{[]string{""}, []string{"resume", "pick", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"nosuch", ""}, nil},

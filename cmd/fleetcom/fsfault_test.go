@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // The store on a full or read-only filesystem: the CLI still runs and
@@ -84,5 +88,62 @@ fleetcom list --all --json | grep -c '"id"' | sed 's/^/after: /'
 	}
 	if b, _ := os.ReadFile(filepath.Join(work, "proj", "err.ok")); len(b) != 0 {
 		t.Errorf("a healthy run printed %q", b)
+	}
+}
+
+// Importing into a tool home on a read-only or full filesystem: a clear
+// error, nothing written there and nothing recorded; with room again, the
+// same bundle imports.
+func TestImportIntoBrokenHome(t *testing.T) {
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("needs unshare(1) from util-linux to mount a scratch filesystem")
+	}
+	if err := exec.Command("unshare", "--map-root-user", "--mount", "true").Run(); err != nil {
+		t.Skipf("this kernel refuses a user mount namespace, so no scratch filesystem can be mounted: %v", err)
+	}
+	work := t.TempDir()
+	home, proj, state := filepath.Join(work, "home"), filepath.Join(work, "proj"), filepath.Join(work, "state")
+	for _, d := range []string{filepath.Join(home, ".claude"), proj, state} {
+		os.MkdirAll(d, 0o700)
+	}
+	id := safe.NewUUID()
+	transcript := `{"type":"user","sessionId":"` + id + `","cwd":"/old/dir","message":{"role":"user","content":"moved here"}}` + "\n" +
+		`{"type":"assistant","sessionId":"` + id + `","cwd":"/old/dir","message":{"role":"assistant","content":"ok"}}` + "\n"
+	var buf bytes.Buffer
+	catalog.WriteBundle(&buf, catalog.Bundle{Format: "fleetcom-conversation", Version: 1, Tool: "claude", ID: id, Cwd: "/old/dir",
+		Files: []catalog.BundleFile{{Name: "transcript.jsonl", Data: []byte(transcript)}}})
+	bundle := filepath.Join(work, "conv.bundle")
+	os.WriteFile(bundle, buf.Bytes(), 0o600)
+	fleet := selfAs(t, "fleetcom")
+	script := `set -u
+mount -t tmpfs -o size=16k tmpfs "$HOME/.claude"
+mount -o remount,ro "$HOME/.claude"
+fleetcom import -C "$PROJ" "$BUNDLE" 2>err.ro; echo "read-only status $?"
+echo "read-only entries $(ls -A "$HOME/.claude" | wc -l)"
+mount -o remount,rw "$HOME/.claude"
+head -c 1048576 /dev/zero > "$HOME/.claude/fill" 2>/dev/null
+fleetcom import -C "$PROJ" "$BUNDLE" 2>err.full; echo "full status $?"
+echo "full entries $(ls -A "$HOME/.claude" | wc -l)"
+rm -f "$HOME/.claude/fill"
+fleetcom import -C "$PROJ" "$BUNDLE" >/dev/null; echo "room status $?"
+`
+	cmd := exec.Command("unshare", "--map-root-user", "--mount", "sh", "-c", script)
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + fleet + ":/usr/bin:/bin", "HOME=" + home, "XDG_STATE_HOME=" + state,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PROJ=" + proj, "BUNDLE=" + bundle}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"read-only status 1\nread-only entries 0\n", "full status 1\nfull entries 1\n", "room status 0\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"err.ro", "err.full"} {
+		b, _ := os.ReadFile(filepath.Join(work, f))
+		if !strings.HasPrefix(string(b), "fleetcom: error: import claude conversation "+id+": ") {
+			t.Errorf("%s: %q, want a clear error", f, b)
+		}
 	}
 }

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/term"
+
+	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
+	"github.com/fleetcom/fleetcom/shim"
+)
+
+func cmdExport(in input) error {
+	tool, ref, err := toolAndRef("export", in.args)
+	if err != nil {
+		return err
+	}
+	if ref == "" {
+		return mustCommand("export").misuse("export needs the id (or a prefix) of the conversation")
+	}
+	out := in.get("-o")
+	if f, ok := stdout.(*os.File); out == "" && ok && term.IsTerminal(int(f.Fd())) {
+		return usageError{msg: "a bundle is not for the terminal", hint: "write it with -o FILE, or pipe it: fleetcom export " + ref + " | ssh HOST fleetcom import"}
+	}
+	dir, err := targetDir(in.get("-C"))
+	if err != nil {
+		return err
+	}
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	b, err := cat.Export(tool, ref, dir)
+	if err != nil {
+		return err
+	}
+	if b.CLIVersion == "" {
+		if a, ok := harness.Lookup(b.Tool); ok {
+			p := resolvePaths()
+			if real, err := shim.FindReal(a, settings(), p.ConfigFile, p.ShimDir); err == nil {
+				b.CLIVersion = harness.Version(real, p.CacheDir)
+			}
+		}
+	}
+	if out == "" {
+		return catalog.WriteBundle(stdout, b)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	err = catalog.WriteBundle(tmp, b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), out)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	hintf("exported %s conversation %s to %s; on the other machine: fleetcom import -C DIR %s", b.Tool, b.ID, out, safe.Quote(filepath.Base(out)))
+	return nil
+}
+
+func cmdImport(in input) error {
+	if len(in.args) > 1 {
+		return mustCommand("import").misuse("import takes at most one file")
+	}
+	dir, err := targetDir(in.get("-C"))
+	if err != nil {
+		return err
+	}
+	var r io.Reader = os.Stdin
+	name := "standard input"
+	if len(in.args) == 1 && in.args[0] != "-" {
+		f, err := safe.Open(in.args[0], 0)
+		if err != nil {
+			return notFoundError{msg: fmt.Sprintf("read bundle: %v", err)}
+		}
+		defer f.Close()
+		r, name = f, in.args[0]
+	} else if term.IsTerminal(int(os.Stdin.Fd())) {
+		return usageError{msg: "import reads a bundle from a file or a pipe, not the terminal",
+			hint: "fleetcom import FILE, or: fleetcom export ID | ssh HOST fleetcom import -C DIR"}
+	}
+	b, a, err := catalog.ReadBundle(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	rec, already, err := cat.Import(b, a, dir)
+	if err != nil {
+		return err
+	}
+	verb := "imported"
+	if already {
+		verb = "already imported"
+	}
+	fmt.Fprintf(stdout, "%s %s %s %s\n", verb, rec.Tool, rec.ID, printable(rec.Cwd, false))
+	return nil
+}
+
+func cmdMove(in input) error {
+	from, to := in.get("--from"), in.get("--to")
+	cat, err := openCatalog()
+	if err != nil {
+		return err
+	}
+	keep := in.has("--keep")
+	if from != "" || to != "" {
+		if from == "" || to == "" || len(in.args) > 0 {
+			return mustCommand("move").misuse("move --from OLD --to NEW moves every conversation of OLD, and takes nothing else")
+		}
+		// The old directory is often gone (renamed): its recorded form is
+		// its absolute path.
+		old, err := safe.Physical(from)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		dir, err := targetDir(to)
+		if err != nil {
+			return err
+		}
+		moved, errs := cat.MoveDir(old, dir, keep)
+		for _, r := range moved {
+			fmt.Fprintf(stdout, "moved %s %s %s\n", r.Tool, r.ID, printable(r.Cwd, false))
+		}
+		if len(moved) == 0 && len(errs) == 0 {
+			return notFoundError{msg: "no conversation recorded or found for " + old, hint: "run 'fleetcom list -C DIR' on the old directory's path"}
+		}
+		for _, err := range errs[min(1, len(errs)):] {
+			report(err)
+		}
+		if len(errs) > 0 {
+			return errs[0]
+		}
+		return nil
+	}
+	if len(in.args) < 2 {
+		return mustCommand("move").misuse("move needs the conversation and the directory to move it to")
+	}
+	tool, ref, err := toolAndRef("move", in.args[:len(in.args)-1])
+	if err != nil {
+		return err
+	}
+	dir, err := targetDir(in.args[len(in.args)-1])
+	if err != nil {
+		return err
+	}
+	here, err := targetDir("")
+	if err != nil {
+		return err
+	}
+	r, err := cat.Move(tool, ref, here, dir, keep)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "moved %s %s %s\n", r.Tool, r.ID, printable(r.Cwd, false))
+	return nil
+}
+
+// toolAndRef reads [TOOL] ID|PREFIX.
+func toolAndRef(cmd string, args []string) (string, string, error) {
+	var tool string
+	if len(args) > 0 {
+		if _, ok := harness.Lookup(args[0]); ok {
+			tool, args = args[0], args[1:]
+		}
+	}
+	switch len(args) {
+	case 0:
+		return tool, "", nil
+	case 1:
+		return tool, args[0], nil
+	}
+	return "", "", mustCommand(cmd).misuse("%s takes at most a tool and one id", cmd)
+}

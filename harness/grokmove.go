@@ -1,0 +1,103 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// Grok keeps a conversation as a directory under the folder of its
+// percent-encoded cwd, and names the directory in three places (measured on
+// 1.0.41): summary.json's info.cwd, prompt_context.json's
+// working_directory, and the "Workspace Path:" of the context block that
+// opens chat_history.jsonl. summary.json also names Grok's home
+// (grok_home). The folder decides where a resumed session runs.
+
+// grokFiles are the files of a session directory a bundle may carry; lock
+// files and anything else are left behind.
+var grokFiles = map[string]bool{
+	"summary.json": true, "chat_history.jsonl": true, "updates.jsonl": true, "events.jsonl": true,
+	"system_prompt.txt": true, "prompt_context.json": true, "usage.json": true, "rewind_points.jsonl": true,
+	"signals.json": true, "tool_definitions.json": true, "title_refresh_idx": true,
+}
+
+// Pack implements Mover: the session directory's known files.
+func (grok) Pack(home, cwd, id string) ([]File, error) {
+	dir, ok := grokSession(home, cwd, id)
+	if !ok {
+		return nil, refuse(ErrNoConversation, "no grok session %s for %s", id, cwd)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range entries {
+		if !grokFiles[e.Name()] || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := safe.ReadFile(filepath.Join(dir, e.Name()), maxConversationFile, safe.NoFollow)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Name: e.Name(), Mode: 0o644, Data: data})
+	}
+	return out, nil
+}
+
+// Place implements Mover: the session directory under dir's folder, the
+// three directory fields and grok_home rewritten.
+func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
+	if err := grokSpec.CheckID(id); err != nil {
+		return Placement{}, err
+	}
+	p := Placement{Path: filepath.Join(grokFolder(home, dir), id), Dir: true}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if !grokFiles[f.Name] || !safeName(f.Name) || seen[f.Name] {
+			return Placement{}, fmt.Errorf("a grok session holds no file %q", f.Name)
+		}
+		seen[f.Name] = true
+		data := f.Data
+		switch f.Name {
+		case "summary.json":
+			data = rewriteField(data, "cwd", from, dir)
+			data = grokRewriteHome(data, home)
+		case "prompt_context.json":
+			data = rewriteField(data, "working_directory", from, dir)
+		case "chat_history.jsonl":
+			data = rewriteInString(data, "Workspace Path: ", from, dir)
+		}
+		p.Files = append(p.Files, File{Name: f.Name, Mode: 0o644, Data: data})
+	}
+	if !seen["summary.json"] {
+		return Placement{}, fmt.Errorf("a grok session needs its summary.json")
+	}
+	return p, nil
+}
+
+// grokRewriteHome points summary.json's grok_home at home.
+func grokRewriteHome(data []byte, home string) []byte {
+	var s struct {
+		Home string `json:"grok_home"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil || s.Home == "" || s.Home == home {
+		return data
+	}
+	return rewriteField(data, "grok_home", s.Home, home)
+}
+
+// Locate implements Mover.
+func (grok) Locate(home, cwd, id string) (Placement, bool) {
+	dir, ok := grokSession(home, cwd, id)
+	return Placement{Path: dir, Dir: true}, ok
+}
+
+// DirFields implements Mover.
+func (grok) DirFields() []string {
+	return []string{"the session folder's name", "summary.json info.cwd", "prompt_context.json working_directory",
+		`chat_history.jsonl "Workspace Path:"`}
+}

@@ -1,0 +1,100 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"strings"
+)
+
+// Moving a conversation: to another directory on this machine, or in a
+// bundle to another machine. The agents key conversations by the directory
+// they ran in, so a moved conversation must be filed where the agent looks
+// for that directory's conversations, with the fields that name the
+// directory rewritten, and every other byte as it was. Each agent says how
+// in its own file (Mover); catalog does the bundling, checking and writing.
+
+// File is one file of a conversation, named the way its agent names it
+// inside the conversation (never a path).
+type File struct {
+	Name string
+	Mode fs.FileMode
+	Data []byte
+}
+
+// Placement is where a conversation's files go: one file at Path, or, when
+// Dir is set, a directory at Path holding Files by their names. Nothing in
+// it comes from a bundle but the files' contents: the agent builds every
+// path from its home, the directory and the ID.
+type Placement struct {
+	Path  string
+	Dir   bool
+	Files []File
+}
+
+// Mover is implemented by agents whose conversations can move.
+type Mover interface {
+	// Pack returns the conversation's files as they are stored.
+	Pack(home, cwd, id string) ([]File, error)
+	// Place says where files of conversation id, made in directory from,
+	// go in home for directory dir, with the fields naming the directory
+	// rewritten. It writes nothing and refuses files it does not know.
+	Place(home, dir, id, from string, files []File) (Placement, error)
+	// Locate is where conversation id of cwd is stored now, as Place would
+	// put it.
+	Locate(home, cwd, id string) (Placement, bool)
+	// DirFields names the fields the agent keeps a directory in, for
+	// documentation and messages.
+	DirFields() []string
+}
+
+// jsonString is s as a JSON string, as the agents write them (no HTML
+// escaping).
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// rewriteField replaces, in a JSON line as the agents write them (compact),
+// every value of key that is exactly from with to, leaving every other
+// byte as it was. A line the key does not hold, or holds with another
+// value, is returned unchanged.
+func rewriteField(line []byte, key, from, to string) []byte {
+	for _, sep := range []string{":", ": "} {
+		old := append([]byte(`"`+key+`"`+sep), jsonString(from)...)
+		if bytes.Contains(line, old) {
+			line = bytes.ReplaceAll(line, old, append([]byte(`"`+key+`"`+sep), jsonString(to)...))
+		}
+	}
+	return line
+}
+
+// rewriteInString replaces from with to where it stands after prefix
+// inside a JSON string value (escaped as JSON escapes it).
+func rewriteInString(data []byte, prefix, from, to string) []byte {
+	esc := func(s string) []byte { return bytes.Trim(jsonString(s), `"`) }
+	return bytes.ReplaceAll(data, append(esc(prefix), esc(from)...), append(esc(prefix), esc(to)...))
+}
+
+// rewriteLines applies f to each line of data, keeping the line breaks.
+func rewriteLines(data []byte, f func(line []byte) []byte) []byte {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var out bytes.Buffer
+	out.Grow(len(data))
+	for _, l := range lines {
+		body := bytes.TrimSuffix(l, []byte("\n"))
+		out.Write(f(body))
+		out.Write(l[len(body):])
+	}
+	return out.Bytes()
+}
+
+// safeName reports a file name an agent may accept from a bundle: one
+// path element, nothing hidden or special.
+func safeName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\\x00") &&
+		!strings.HasPrefix(name, ".") && len(name) <= 128
+}
