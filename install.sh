@@ -2,12 +2,16 @@
 # Build fleetcom from this checkout and install it for the current user:
 #
 #   ./install.sh [--prefix DIR]
+#   ./install.sh --uninstall [--purge] [--prefix DIR]
 #
 # It builds a static binary with the local Go toolchain, puts it in
-# DIR/bin (default ~/.local/bin), creates the claude, codex and grok shims,
-# prints the one line to add to your shell's rc file, and runs
-# `fleetcom doctor`. Running it again updates the install in place. No root
-# is needed.
+# DIR/bin (default ~/.local/bin) with its manual page, creates the shims
+# (claude, codex, grok, and fleetcom itself), prints the one line to add to
+# your shell's rc file, and runs `fleetcom doctor`. Running it again updates
+# the install in place. No root is needed.
+#
+# --uninstall removes the binary, the shims, the manual pages and the rc
+# line this script asked for; the saved sessions stay unless --purge.
 #
 # The whole script is one function called on the last line, so a partly
 # downloaded copy runs nothing.
@@ -15,17 +19,22 @@
 set -euo pipefail
 
 usage() {
-	cat <<'EOF'
+	cat <<'USAGE'
 Usage: ./install.sh [--prefix DIR]
+       ./install.sh --uninstall [--purge] [--prefix DIR]
 
-Build fleetcom from this checkout and install it with its shims.
+Build fleetcom from this checkout and install it with its shims, or remove
+it again.
 
   --prefix DIR  install the binary as DIR/bin/fleetcom (default: ~/.local)
+  --uninstall   remove the binary, the shims, the manual pages and the rc
+                line this script asked you to add; saved sessions stay
+  --purge       with --uninstall: also remove the saved sessions and caches
   -h, --help    show this help
 
 The shims go to $FLEETCOM_SHIM_DIR, else $XDG_DATA_HOME/fleetcom/shims
 (~/.local/share/fleetcom/shims). Needs Go (see go.mod for the version).
-EOF
+USAGE
 }
 
 die() {
@@ -34,7 +43,7 @@ die() {
 }
 
 main() {
-	local prefix="${HOME:?HOME is not set}/.local"
+	local prefix="${HOME:?HOME is not set}/.local" uninstall=0 purge=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--prefix)
@@ -44,6 +53,14 @@ main() {
 			;;
 		--prefix=?*)
 			prefix=${1#--prefix=}
+			shift
+			;;
+		--uninstall)
+			uninstall=1
+			shift
+			;;
+		--purge)
+			purge=1
 			shift
 			;;
 		-h | --help)
@@ -56,6 +73,11 @@ main() {
 			;;
 		esac
 	done
+	[ "$purge" = 0 ] || [ "$uninstall" = 1 ] || die "--purge goes with --uninstall"
+	if [ "$uninstall" = 1 ]; then
+		remove "$prefix" "$purge"
+		return
+	fi
 
 	local src
 	src=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
@@ -88,47 +110,90 @@ main() {
 	trap - EXIT
 	printf 'installed %s\n' "$bin"
 
+	# The manual page, where man looks beside DIR/bin.
+	local man=$prefix/share/man/man1
+	if mkdir -p -- "$man" 2>/dev/null && "$bin" __man >"$man/fleetcom.1.tmp" && mv -f -- "$man/fleetcom.1.tmp" "$man/fleetcom.1"; then
+		printf 'installed %s\n' "$man/fleetcom.1"
+	else
+		rm -f -- "$man/fleetcom.1.tmp"
+		printf 'install.sh: warning: could not install the manual page in %s\n' "$man" >&2
+	fi
+
 	"$bin" shims install || die "creating the shims failed (see above)"
 	printf 'shims ready (%s shims install)\n' "$bin"
 
-	local line rc
-	case $(basename -- "${SHELL:-bash}") in
-	zsh)
-		rc='~/.zshrc'
-		line="eval \"\$($(quote "$bin") init zsh)\""
-		;;
-	fish)
-		rc='~/.config/fish/config.fish'
-		line="$(quote_fish "$bin") init fish | source"
-		;;
-	*)
-		rc='~/.bashrc'
-		line="eval \"\$($(quote "$bin") init bash)\""
-		;;
-	esac
+	local rc line
+	read -r rc line < <(rc_line "$bin" "$(basename -- "${SHELL:-bash}")")
 	printf '\nAdd this line to %s, then open a new shell:\n\n    %s\n\n' "$rc" "$line"
+	printf 'After that, fleetcom and the shims run in that shell: try fleetcom doctor.\n'
 
 	# Doctor judges the setup that line gives (the PATH it sets is the same
 	# in every shell). What it finds is shown, not fatal: a fresh machine
 	# may have no agent CLI yet.
-	printf 'fleetcom doctor, with that line in effect:\n'
+	printf '\nfleetcom doctor, with that line in effect:\n'
 	(eval "$("$bin" init bash)" && "$bin" doctor) || true
 }
 
-# quote writes $1 as one POSIX shell word.
-quote() {
-	case $1 in
-	*[!A-Za-z0-9/._+-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
-	*) printf '%s' "$1" ;;
+# rc_line prints the rc file of a shell and the line to add to it.
+rc_line() {
+	local bin=$1
+	case $2 in
+	zsh) printf '%s %s\n' '~/.zshrc' "eval \"\$($(quote "$bin") init zsh)\"" ;;
+	fish) printf '%s %s\n' '~/.config/fish/config.fish' "$(quote "$bin") init fish | source" ;;
+	*) printf '%s %s\n' '~/.bashrc' "eval \"\$($(quote "$bin") init bash)\"" ;;
 	esac
 }
 
-# quote_fish writes $1 as one fish word.
-quote_fish() {
+# remove undoes an install: the shims (through the binary, which knows
+# them), the manual pages, the binary, and the exact rc lines this script
+# prints; with purge, the saved sessions and caches too.
+remove() {
+	local prefix=$1 purge=$2 bin
+	bin=$(cd -- "$prefix/bin" 2>/dev/null && pwd)/fleetcom || true
+	if [ -x "$bin" ]; then
+		"$bin" shims remove || printf 'install.sh: warning: removing the shims failed (see above)\n' >&2
+		rm -f -- "$prefix/share/man/man1/fleetcom.1"
+		rm -f -- "$bin"
+		printf 'removed %s\n' "$bin"
+	else
+		printf 'install.sh: warning: no fleetcom in %s/bin: nothing to remove there\n' "$prefix" >&2
+		bin=$prefix/bin/fleetcom
+	fi
+	local shell rc line file
+	for shell in bash zsh fish; do
+		read -r rc line < <(rc_line "$bin" "$shell")
+		file=${rc/#\~/$HOME}
+		if [ -f "$file" ] && grep -qxF -- "$line" "$file"; then
+			grep -vxF -- "$line" "$file" >"$file.fleetcom-tmp" || true
+			cat "$file.fleetcom-tmp" >"$file" && rm -f -- "$file.fleetcom-tmp"
+			printf 'removed the fleetcom line from %s\n' "$rc"
+		fi
+	done
+	local state=${XDG_STATE_HOME:-$HOME/.local/state}/fleetcom
+	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/fleetcom
+	if [ "$purge" = 1 ]; then
+		rm -rf -- "$state" "$cache"
+		printf 'removed the saved sessions (%s) and caches (%s)\n' "$state" "$cache"
+	elif [ -d "$state" ]; then
+		printf 'kept the saved sessions in %s (./install.sh --uninstall --purge removes them)\n' "$state"
+	fi
+}
+
+# quote writes $1 as one shell word, read the same by bash, zsh and fish:
+# single quotes, with ' and \ written between double quotes.
+quote() {
 	case $1 in
 	*[!A-Za-z0-9/._+-]*)
-		local s=${1//\\/\\\\}
-		printf "'%s'" "${s//\'/\\\'}"
+		local s=$1 out="'" c i
+		for ((i = 0; i < ${#s}; i++)); do
+			c=${s:i:1}
+			case $c in
+			"'") out+="'\"'\"'" ;;
+			'\') out+="'\"\\\\\"'" ;;
+			*) out+=$c ;;
+			esac
+		done
+		printf '%s' "$out'"
 		;;
 	*) printf '%s' "$1" ;;
 	esac

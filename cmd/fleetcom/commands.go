@@ -55,10 +55,17 @@ terminal.
 			flags: pickFlags, run: cmdPick},
 		{name: "list",
 			summary: "list saved conversations, newest first",
-			help: `List saved conversations of DIR (default: the current directory), newest
-first, then the ones found in the tools' own stores that no record knows,
-marked "(found)" (in JSON: "discovered": true, "source": "fs"). --all lists
-records only.
+			help: `List the conversations of DIR (default: the current directory), newest
+first: the saved ones, then the ones found in the tools' own stores that no
+record knows (in JSON: "discovered": true, "source": "fs"). A saved one that
+is no longer in its tool's store is shown as gone. --all lists every
+directory's records, but not conversations found on disk: finding those
+would mean reading every tool's whole store.
+
+On a terminal: a table with a header, IDs cut to unique prefixes and lines
+cut to its width. Piped: one tab-separated line per conversation, the same
+columns with or without --all: tool, ID, state (saved, found, running,
+gone, empty), last activity (RFC 3339), directory, title.
 `,
 			flags: []flag{
 				{name: "-C", value: "DIR", dir: true, help: "list DIR instead of the current directory"},
@@ -66,9 +73,14 @@ records only.
 				{name: "--json", help: "print records as a JSON array"},
 			},
 			run: cmdList},
-		{name: "forget", args: "ID...",
-			summary:  "drop the records of conversations",
-			help:     "Drop the records of the given conversations. Nothing changes if any ID is\nunknown.\n",
+		{name: "forget", args: "ID|PREFIX...",
+			summary: "drop the records of conversations",
+			help: `Drop the records of the given conversations, named by ID or by a unique
+prefix as resume takes them, and say which. A forgotten conversation that
+is still in its tool's store stays forgotten: it is not found and adopted
+again (resuming it by its full ID brings it back). Nothing changes if any
+reference matches no conversation, or more than one.
+`,
 			complete: completeForget, run: cmdForget},
 		{name: "prune",
 			summary: "drop records whose conversation is gone",
@@ -156,6 +168,7 @@ only when everything is healthy, and prints a hint for each problem.
 			complete: fixed(commandWords), run: cmdHelp},
 		{name: "__complete", raw: true, hidden: true, run: cmdComplete},
 		{name: "__preview", hidden: true, run: cmdPreview},
+		{name: "__man", hidden: true, run: cmdMan},
 	}
 }
 

@@ -150,6 +150,52 @@ func TestInstallScript(t *testing.T) {
 			t.Errorf("%s: after the init line, fleetcom gave %q", shell, out)
 		}
 	}
+
+	// man fleetcom finds the page the install put beside the shims.
+	if _, err := exec.LookPath("man"); err == nil {
+		out := runShell(t, tmp, runEnv, "bash", "-c", `eval "$("$BIN" init bash)" && man -w fleetcom`)
+		if !strings.HasSuffix(strings.TrimSpace(out), "fleetcom.1") {
+			t.Errorf("man -w fleetcom after the init line: %q", out)
+		}
+	} else if os.Getenv("CI") == "true" {
+		t.Error("man is not installed, and .ci/run installs it")
+	}
+
+	// --uninstall takes away what install put in place and the rc line it
+	// asked for, and keeps the saved sessions; --purge takes them too.
+	home := filepath.Join(tmp, "home")
+	rc := filepath.Join(home, ".bashrc")
+	initLine := `eval "$('` + bin + `' init bash)"`
+	os.WriteFile(rc, []byte("export EDITOR=vi\n"+initLine+"\nalias ll='ls -l'\n"), 0o644)
+	state := filepath.Join(home, ".local", "state", "fleetcom")
+	os.MkdirAll(filepath.Join(state, "records"), 0o700)
+	uninstall := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(root, "install.sh"), append([]string{"--uninstall", "--prefix", prefix}, args...)...)
+		cmd.Dir, cmd.Env = t.TempDir(), env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("install.sh --uninstall: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	out = uninstall()
+	for _, gone := range []string{bin, filepath.Join(shims, "claude"), filepath.Join(shims, "fleetcom"), filepath.Join(prefix, "share", "man", "man1", "fleetcom.1")} {
+		if _, err := os.Lstat(gone); err == nil {
+			t.Errorf("%s is still there after --uninstall", gone)
+		}
+	}
+	if got, _ := os.ReadFile(rc); string(got) != "export EDITOR=vi\nalias ll='ls -l'\n" {
+		t.Errorf("~/.bashrc after --uninstall: %q", got)
+	}
+	if _, err := os.Stat(state); err != nil || !strings.Contains(out, "kept the saved sessions") {
+		t.Errorf("--uninstall did not keep the saved sessions: %v\n%s", err, out)
+	}
+	install()
+	uninstall("--purge")
+	if _, err := os.Stat(state); err == nil {
+		t.Error("--uninstall --purge kept the saved sessions")
+	}
 }
 
 func TestInstallScriptUsage(t *testing.T) {

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 func cmdShims(in input) error {
@@ -22,10 +24,51 @@ func cmdShims(in input) error {
 		return err
 	}
 	if in.args[0] == "install" {
-		return installShims(dir)
+		if err := installShims(dir); err != nil {
+			return err
+		}
+		return installMan(dir)
 	}
-	return removeShims(dir)
+	if err := removeShims(dir); err != nil {
+		return err
+	}
+	removeMan(dir)
+	return nil
 }
+
+// manFile is where man looks for fleetcom(1) when the shim directory is on
+// PATH: man-db searches ../man beside each PATH directory.
+func manFile(shimDir string) string {
+	return filepath.Join(filepath.Dir(shimDir), "man", "man1", "fleetcom.1")
+}
+
+// installMan writes the manual page beside the shim directory. A file
+// there that fleetcom did not write is left alone.
+func installMan(shimDir string) error {
+	p := manFile(shimDir)
+	if data, err := os.ReadFile(p); err == nil && !strings.HasPrefix(string(data), manMark) {
+		warnf("%s is not fleetcom's manual page: left in place", p)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("install the manual page: %w", err)
+	}
+	return safe.WriteFile(p, []byte(manMark+manPage()), 0o644)
+}
+
+// removeMan removes the manual page installMan wrote, and the folders left
+// empty.
+func removeMan(shimDir string) {
+	p := manFile(shimDir)
+	if data, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(data), manMark) {
+		os.Remove(p)
+		os.Remove(filepath.Dir(p))
+		os.Remove(filepath.Dir(filepath.Dir(p)))
+	}
+}
+
+// manMark opens the manual page fleetcom writes, so it knows its own.
+const manMark = ".\\\" fleetcom's manual page, written by fleetcom shims install\n"
 
 // The shim directory may be shared with other programs (a user may point
 // --dir at ~/.local/bin, where Claude's native installer keeps its own
