@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/internal/ptytest"
 	"golang.org/x/term"
 )
 
@@ -72,7 +73,7 @@ func startOnPTY(t *testing.T, cfg helperConfig, cols, rows int, extra []string) 
 	}
 	r := &ptyRun{t: t, cmd: cmd, slave: slave, cols: cols, rows: rows, before: before, result: result,
 		readDone: make(chan struct{}), exit: make(chan error, 1)}
-	if r.master, err = pollable(master); err != nil {
+	if r.master, err = ptytest.Pollable(master); err != nil {
 		cmd.Process.Kill()
 		t.Fatal(err)
 	}
@@ -96,21 +97,6 @@ func startOnPTY(t *testing.T, cfg helperConfig, cols, rows int, extra []string) 
 		r.master.Close()
 	})
 	return r
-}
-
-// pollable returns f as a non-blocking file that Go's poller serves, so
-// that Close interrupts a pending Read.
-func pollable(f *os.File) (*os.File, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
 func (r *ptyRun) output() []byte {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/internal/ptytest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -40,7 +41,7 @@ func startPTY(path string, argv, env []string, dir string) (*ptyUser, error) {
 	}
 	// A blocked read would keep the master open after Close, so the
 	// terminal would never hang up: read through the poller instead.
-	tty, err := pollable(master)
+	tty, err := ptytest.Pollable(master)
 	if err != nil {
 		cmd.Process.Kill()
 		return nil, err
@@ -209,19 +210,4 @@ func lookPathIn(path, name string) string {
 		}
 	}
 	return name
-}
-
-// pollable returns f as a non-blocking file that Go's poller serves, so
-// Close interrupts a pending Read and really closes the descriptor.
-func pollable(f *os.File) (*os.File, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
