@@ -151,7 +151,7 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (store.R
 	if err != nil {
 		return store.Record{}, invalid("cannot move %s conversation %s: %v", e.Tool, e.ID, err)
 	}
-	inPlace := place.Path == old.Path // Codex files by day, not directory
+	inPlace := place.Path == old.Path // an agent that files by date, not directory
 	var before []harness.File
 	if inPlace {
 		before = files

@@ -1,12 +1,15 @@
 // Package harness is fleetcom's knowledge of each agent CLI, one file (or a
-// few named after it: claude.go, claudefind.go) per agent. An agent file
-// describes its agent with a Spec (name, home, ID grammar, resume spelling,
-// options a resume drops, the files its runs need in their capture
-// namespace, the versions it was proven on) and a Behaviour (how an accepted
-// command is instrumented, and how a conversation ID is read from capture
-// payloads, from the exit hint and from the agent's own store), and
-// registers both from init. Every other package reaches agents through All
-// and Lookup and names none of them: adding an agent is adding its file.
+// few named after it: claude.go, claudefind.go, claudemove.go) per agent.
+// An agent file describes its agent with a Spec (name, home, ID grammar,
+// resume spelling, options a resume drops, the files its runs need in their
+// capture namespace, the versions it was proven on) and a Behaviour (how an
+// accepted command is instrumented, and how a conversation ID is read from
+// capture payloads, from the exit hint and from the agent's own store), and
+// registers both from init. Optional interfaces add what not every agent
+// has: a doctor check (Diagnoser) and the files a conversation is made of,
+// for export, import and move (Mover). Every other package reaches agents
+// through All and Lookup and names none of them: adding an agent is adding
+// its file.
 //
 // The pure decisions (detecting accepted forms, instrumenting, parsing,
 // scraping, building the resume line) are functions over values. Every ID
@@ -14,9 +17,11 @@
 // package, and ResumeLine checks again.
 //
 // This package reads the agents' own homes (transcripts, rollouts, config)
-// and may run an agent's binary to learn what it supports (grokprobe.go),
-// but it does no terminal I/O and never touches fleetcom's session store.
-// Discovery (discover.go, <agent>find.go) finds conversations that no record
-// knows; its only writes are caches in a directory the caller hands it
-// (the Codex rollout index, codexindex.go).
+// and may run an agent's binary to learn its version and what it supports
+// (probe.go, cached per binary), but it does no terminal I/O and never
+// touches fleetcom's session store. Discovery (discover.go, <agent>find.go)
+// finds conversations that no record knows; its only writes are caches in a
+// directory the caller hands it (the Codex rollout index, codexindex.go).
+// Writes into an agent's home happen only through a Mover, when the user
+// imports or moves a conversation.
 package harness

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -66,7 +67,7 @@ func cmdList(in input) error {
 	}
 	if len(entries) == 0 {
 		if all {
-			hintf("no conversation saved yet: run claude, codex or grok through the shims, then 'fleetcom list'")
+			hintf("no conversation saved yet: run %s through the shims, then 'fleetcom list'", orList(harness.Names()))
 		} else {
 			hintf("no conversation saved or found for %s; 'fleetcom list --all' shows every directory's", dir)
 		}
@@ -206,11 +207,7 @@ func cmdForget(in input) error {
 	if len(in.args) == 0 {
 		return mustCommand("forget").misuse("forget needs at least one session id or prefix")
 	}
-	dir, err := targetDir("")
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog()
+	dir, cat, err := catalogAt("")
 	if err != nil {
 		return err
 	}
@@ -266,4 +263,12 @@ func cmdPrune(in input) error {
 		hintf("nothing to prune: every recorded conversation is still in its agent's store")
 	}
 	return nil
+}
+
+// orList joins names as a sentence does: "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

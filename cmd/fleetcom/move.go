@@ -26,11 +26,7 @@ func cmdExport(in input) error {
 	if f, ok := stdout.(*os.File); out == "" && ok && term.IsTerminal(int(f.Fd())) {
 		return usageError{msg: "a bundle is not for the terminal", hint: "write it with -o FILE, or pipe it: fleetcom export " + ref + " | ssh HOST fleetcom import"}
 	}
-	dir, err := targetDir(in.get("-C"))
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog()
+	dir, cat, err := catalogAt(in.get("-C"))
 	if err != nil {
 		return err
 	}

@@ -36,11 +36,7 @@ func pickAndResume(in input) error {
 	if err := picker.Usable(picker.Options{}); err != nil {
 		return noTerminal(err)
 	}
-	dir, err := targetDir(in.get("-C"))
-	if err != nil {
-		return err
-	}
-	cat, err := openCatalog()
+	dir, cat, err := catalogAt(in.get("-C"))
 	if err != nil {
 		return err
 	}

@@ -34,15 +34,11 @@ func cmdResume(in input) error {
 	if in.has("--all") {
 		return usagef("--all goes with -i: without a picker, name the conversation by its ID")
 	}
-	dir, err := targetDir(in.get("-C"))
+	dir, cat, err := catalogAt(in.get("-C"))
 	if err != nil {
 		return err
 	}
 	q.Dir = dir
-	cat, err := openCatalog()
-	if err != nil {
-		return err
-	}
 	p, err := cat.Resolve(q)
 	if err != nil {
 		return err
@@ -118,6 +114,17 @@ func targetDir(dir string) (string, error) {
 		return "", usagef("%v", err)
 	}
 	return p, nil
+}
+
+// catalogAt resolves the directory a command works in (see targetDir) and
+// opens the catalog, the pair nearly every command starts with.
+func catalogAt(dir string) (string, *catalog.Catalog, error) {
+	dir, err := targetDir(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	cat, err := openCatalog()
+	return dir, cat, err
 }
 
 // mustCommand returns a command of the table.
