@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,6 +136,28 @@ func FuzzBin(f *testing.F) {
 			if !mayNameBin(data) && want != "" {
 				t.Fatalf("the fast path says no binary, the decoder says %q for %s in %q", want, tool, data)
 			}
+		}
+	})
+}
+
+// FuzzDecodeDepth wraps arbitrary TOML in n levels of arrays: decoding
+// never panics or exhausts the stack, and a document nested deeper than
+// maxDepth is refused before the decoder sees it.
+func FuzzDecodeDepth(f *testing.F) {
+	for _, s := range []string{"1", "'['", `"]]]"`, "{a=[1]}", "\"\"\"\n]]\n\"\"\"", "# ]]]\n1", "[[[[", "'''x'''"} {
+		f.Add([]byte(s), uint16(1))
+		f.Add([]byte(s), uint16(maxDepth))
+		f.Add([]byte(s), uint16(maxDepth+1))
+	}
+	f.Add([]byte("1"), uint16(50000))
+	f.Fuzz(func(t *testing.T, inner []byte, n uint16) {
+		doc := []byte("[claude]\nx = ")
+		doc = append(doc, bytes.Repeat([]byte("["), int(n))...)
+		doc = append(doc, inner...)
+		doc = append(doc, bytes.Repeat([]byte("]"), int(n))...)
+		_, err := decode(doc)
+		if int(n) > maxDepth && err == nil {
+			t.Fatalf("%d nested arrays decoded", n)
 		}
 	})
 }
