@@ -13,9 +13,9 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Claude Code. A bare command gets a pinned ID (--session-id) and a settings
-// overlay whose SessionStart hook copies each payload into the capture file;
-// the resume form gets only the overlay.
+// Claude Code. A bare command gets a pinned ID (--session-id) and inline
+// settings whose SessionStart hook copies each payload into the capture
+// file; the resume form gets only the settings.
 var claudeSpec = &Spec{
 	Name:    "claude",
 	Display: "Claude Code",
@@ -24,7 +24,6 @@ var claudeSpec = &Spec{
 	ID:      UUID,
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"},
-	Assets:  []Asset{{Name: claudeSettingsAsset, Mode: 0o600, Data: []byte(claudeSettings)}},
 	Proven:  []string{"2.1.197"},
 	Banners: []string{"Resume this session with:"},
 }
@@ -33,12 +32,15 @@ func init() { register(claudeSpec, claude{}) }
 
 type claude struct{}
 
-// claudeSettingsAsset is the overlay's file name in a capture namespace.
-const claudeSettingsAsset = "claude-settings.json"
-
-// Instrument implements Behaviour.
+// Instrument implements Behaviour. The settings go inline, as JSON, not as
+// a file: Claude Code 2.1.332 repeats launch options in the resume line it
+// prints at exit, and a settings file in the run's namespace, removed when
+// the run ends, would make that printed line fail ("Settings file not
+// found"). JSON is never a plain word, so Claude repeats none of it (nor,
+// by its rule, any other option: the printed line is the plain
+// `claude --resume <id>`), and nothing outlives the run.
 func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
-	settings := run.Assets[claudeSettingsAsset]
+	settings := claudeInlineSettings()
 	if f.Resume != "" {
 		return Instrumentation{
 			Args:   []string{"--settings", settings},
@@ -62,13 +64,14 @@ func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
 	}, nil
 }
 
-// claudeSettings is the settings overlay installed in each namespace: one
+// claudeSettings is the settings every instrumented run gets: one
 // SessionStart command hook that appends its stdin payload, newlines removed,
-// as one line to $FLEETCOM_CAPTURE_FILE. The file must be a regular file and
-// not a symlink, so a swapped-in FIFO never blocks Claude; the payload is
-// only ever data on a pipe, never shell text. It is written out rather than
-// marshalled: it is the same for every run. TestClaudeSettingsHook decodes
-// it and runs the hook.
+// as one line to $FLEETCOM_CAPTURE_FILE, and does nothing when that is unset
+// (a line Claude printed, run later by hand). The file must be a regular
+// file and not a symlink, so a swapped-in FIFO never blocks Claude; the
+// payload is only ever data on a pipe, never shell text. It is written out
+// rather than marshalled: it is the same for every run.
+// TestClaudeSettingsHook decodes it and runs the hook.
 const claudeSettings = `{
   "hooks": {
     "SessionStart": [
@@ -84,6 +87,15 @@ const claudeSettings = `{
   }
 }
 `
+
+// claudeInlineSettings is claudeSettings on one line, for --settings.
+func claudeInlineSettings() string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(claudeSettings)); err != nil {
+		panic("claudeSettings is not JSON: " + err.Error())
+	}
+	return b.String()
+}
 
 // claudePayload is the part of a SessionStart hook payload fleetcom reads.
 type claudePayload struct {
@@ -108,10 +120,11 @@ func (claude) ParseCapture(data []byte, _ Capture) string {
 	return id
 }
 
-var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: safe.UUID}
+var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: safe.UUID, banner: "Resume this session with:"}
 
 // ScrapeExit implements Behaviour: the last `claude --resume <id>`, which
-// Claude prints under "Resume this session with:" at exit.
+// Claude prints under "Resume this session with:" at exit; from 2.1.332 it
+// may repeat launch options before --resume, read there only.
 func (claude) ScrapeExit(tail []byte) string {
 	return scrapeTail(tail, claudeHint.last)
 }

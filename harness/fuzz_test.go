@@ -77,6 +77,8 @@ func FuzzScrapeExit(f *testing.F) {
 	f.Add([]byte("To continue this session, run:\n  codex resume " + uid + "\n"))
 	f.Add([]byte("codex resume, then select x (" + uid + ")"))
 	f.Add([]byte("grok -r " + uid))
+	f.Add([]byte("\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --settings /run/user/1000/fleetcom/1-a/claude-settings.json --model opus --resume " + uid + "\x1b[22m\r\n"))
+	f.Add([]byte("Resume this session with:\nclaude --model=opus --add-dir /a/b\r\nc --resume '" + uid + "'"))
 	f.Add([]byte("38;5;1mclaude --resume " + strings.ToUpper(uid)))
 	f.Fuzz(func(t *testing.T, tail []byte) {
 		for _, h := range All() {

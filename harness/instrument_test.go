@@ -19,8 +19,7 @@ const pinned = "11111111-2222-4333-8444-555555555555"
 func testNamespace(dir string) Run {
 	return Run{
 		Assets: map[string]string{
-			claudeSettingsAsset: filepath.Join(dir, claudeSettingsAsset),
-			codexNotifyAsset:    filepath.Join(dir, codexNotifyAsset),
+			codexNotifyAsset: filepath.Join(dir, codexNotifyAsset),
 		},
 		Capture: filepath.Join(dir, "task-1-1.json"),
 		NewID:   func() (string, error) { return pinned, nil },
@@ -70,11 +69,11 @@ func TestInstrument(t *testing.T) {
 		want Instrumentation
 	}{
 		{"claude bare", claudeA(), Form{Tool: "claude"}, ns, Instrumentation{
-			Args:   []string{"--session-id", pinned, "--settings", "/run/fc/12-ab/claude-settings.json"},
+			Args:   []string{"--session-id", pinned, "--settings", claudeInlineSettings()},
 			Env:    []string{capture},
 			Pinned: pinned}},
 		{"claude resume", claudeA(), Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
-			Args:   []string{"--settings", "/run/fc/12-ab/claude-settings.json"},
+			Args:   []string{"--settings", claudeInlineSettings()},
 			Env:    []string{capture},
 			Pinned: uid}},
 		{"codex bare", codexA(), Form{Tool: "codex"}, ns, Instrumentation{
@@ -152,8 +151,15 @@ func TestClaudeSettingsHook(t *testing.T) {
 			Hooks []struct{ Type, Command string }
 		}
 	}
-	if err := json.Unmarshal([]byte(claudeSettings), &doc); err != nil {
+	inline := claudeInlineSettings()
+	if err := json.Unmarshal([]byte(inline), &doc); err != nil {
 		t.Fatal(err)
+	}
+	// Claude Code 2.1.332 repeats only options that are plain words in its
+	// exit hint, and none at all when one is not: the inline settings must
+	// never be one, so the printed line never names them.
+	if !strings.ContainsAny(inline, "{\" ,$") || strings.ContainsAny(inline, "\n\r") {
+		t.Errorf("inline settings %q would be repeated in Claude's hint, or span lines", inline)
 	}
 	hooks := doc.Hooks["SessionStart"]
 	if len(doc.Hooks) != 1 || len(hooks) != 1 || len(hooks[0].Hooks) != 1 || hooks[0].Hooks[0].Type != "command" {
@@ -212,8 +218,8 @@ func TestInstrumentCommand(t *testing.T) {
 	ns := testNamespace("/tmp/fc dir/1-a")
 	ns.Home = codexHomeWith(t, "")
 	cases := []struct{ cmd, want string }{
-		{"claude", "claude --session-id " + pinned + " --settings '/tmp/fc dir/1-a/claude-settings.json'"},
-		{"/opt/claude  --resume '" + uid + "'", "/opt/claude --settings '/tmp/fc dir/1-a/claude-settings.json'  --resume '" + uid + "'"},
+		{"claude", "claude --session-id " + pinned + " --settings " + safe.Quote(claudeInlineSettings())},
+		{"/opt/claude  --resume '" + uid + "'", "/opt/claude --settings " + safe.Quote(claudeInlineSettings()) + "  --resume '" + uid + "'"},
 		{"codex resume " + uid, "codex -c 'notify=[\"/tmp/fc dir/1-a/codex-notify.sh\"]' resume " + uid},
 		{"grok --resume " + uid, "grok --resume " + uid},
 		{"  grok ", "  grok --session-id " + pinned + " "},

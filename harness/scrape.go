@@ -1,6 +1,9 @@
 package harness
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Exit hints are read from the raw tail of what the child wrote to its
 // terminal. TUIs style and position that text with escape sequences, redraw
@@ -168,7 +171,20 @@ type hintMatcher struct {
 	// id reads the ID where the words end; nil means idAt, an ID right
 	// there, bare or quoted.
 	id func(text []byte, p int, valid func(string) bool) string
+	// banner, when set, is the line a CLI prints above a hint that may
+	// repeat launch options between the program word and the words
+	// (Claude Code from 2.1.332: `claude --model opus --resume <id>`).
+	// Options are accepted only there, right under the banner, and only
+	// as plain words; nothing but the ID is ever taken from the line.
+	banner string
 }
+
+// Echoed options are bounded: Claude repeats a handful, and a line that
+// goes on past these is not a hint.
+const (
+	maxEchoedWords = 64
+	maxEchoedBytes = 4096
+)
 
 // last returns the ID of the last occurrence of the hint in text.
 func (m hintMatcher) last(text []byte) string {
@@ -176,8 +192,113 @@ func (m hintMatcher) last(text []byte) string {
 	return id
 }
 
-// lastAt returns the ID of the last occurrence and where it starts, or -1.
+// lastAt returns the ID of the last occurrence and where it starts, or -1:
+// the bare shape anywhere, or the shape with options under the banner,
+// whichever comes later.
 func (m hintMatcher) lastAt(text []byte) (string, int) {
+	id, at := m.lastBare(text)
+	if m.banner == "" {
+		return id, at
+	}
+	if eid, eat := m.underBanner(text); eid != "" && eat > at {
+		return eid, eat
+	}
+	return id, at
+}
+
+// underBanner reads the hint on the line after the last banner: the
+// program word, plain words, then the words and the ID.
+func (m hintMatcher) underBanner(text []byte) (string, int) {
+	b := lastPhrase(text, m.banner)
+	if b < 0 {
+		return "", -1
+	}
+	p, _ := skipSpace(text, b)
+	if !bytes.HasPrefix(text[p:], []byte(m.program)) {
+		return "", -1
+	}
+	at := p
+	pos := p + len(m.program)
+	for range maxEchoedWords {
+		if id := m.matchAt(text, pos); id != "" {
+			if !endsLine(text, pos, id) {
+				return "", -1
+			}
+			return id, at
+		}
+		w, ok := skipSpace(text, pos)
+		if !ok {
+			return "", -1
+		}
+		end := w
+		for end < len(text) && plainWordByte(text[end]) && end-at < maxEchoedBytes {
+			end++
+		}
+		if end == w || end < len(text) && text[end] != ' ' && text[end] != '\n' {
+			return "", -1
+		}
+		pos = end
+	}
+	return "", -1
+}
+
+// endsLine reports whether the first id after pos ends its line (a closing
+// quote and spaces aside): the hint under a banner ends in its ID.
+func endsLine(text []byte, pos int, id string) bool {
+	i := bytes.Index(text[pos:], []byte(id))
+	if i < 0 {
+		return false
+	}
+	p := pos + i + len(id)
+	if p < len(text) && (text[p] == '\'' || text[p] == '"') {
+		p++
+	}
+	for p < len(text) && text[p] == ' ' {
+		p++
+	}
+	return p == len(text) || text[p] == '\n'
+}
+
+// lastPhrase returns where the last occurrence of phrase in text ends, its
+// words separated by any run of whitespace (a TUI may place them with
+// cursor moves), or -1.
+func lastPhrase(text []byte, phrase string) int {
+	words := strings.Fields(phrase)
+	if len(words) == 0 {
+		return -1
+	}
+	first := []byte(words[0])
+	for end := len(text); end > 0; {
+		i := bytes.LastIndex(text[:end], first)
+		if i < 0 {
+			return -1
+		}
+		end = i
+		p, ok := i+len(first), true
+		for _, w := range words[1:] {
+			if p, ok = skipSpace(text, p); !ok || !bytes.HasPrefix(text[p:], []byte(w)) {
+				ok = false
+				break
+			}
+			p += len(w)
+		}
+		if ok {
+			return p
+		}
+	}
+	return -1
+}
+
+// plainWordByte reports the bytes Claude Code allows in an option it
+// repeats in its hint: letters, digits and _ . / : + - @ =.
+func plainWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '_' || c == '.' || c == '/' || c == ':' || c == '+' || c == '-' || c == '@' || c == '='
+}
+
+// lastBare returns the ID of the last program-words-ID occurrence and
+// where it starts, or -1.
+func (m hintMatcher) lastBare(text []byte) (string, int) {
 	prog := []byte(m.program)
 	end := len(text)
 	for end > 0 {

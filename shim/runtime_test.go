@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -198,18 +199,19 @@ func TestNamespace(t *testing.T) {
 	keep := filepath.Join(root.Dir, "not-a-namespace")
 	os.MkdirAll(keep, 0o700)
 
-	ns, err := newNamespace(root, mustAgent("claude").Assets)
+	// A per-run asset, as an agent whose hook needs a file would declare.
+	ns, err := newNamespace(root, []harness.Asset{{Name: "hook-settings.json", Mode: 0o600, Data: []byte("{}")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]os.FileMode{"": 0o700, "claude-settings.json": 0o600, markerName: 0o600, filepath.Base(ns.capture): 0o600}
+	want := map[string]os.FileMode{"": 0o700, "hook-settings.json": 0o600, markerName: 0o600, filepath.Base(ns.capture): 0o600}
 	for name, mode := range want {
 		fi, err := os.Lstat(filepath.Join(ns.dir, name))
 		if err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("%s: %v, mode %v; want %v", name, err, fi.Mode().Perm(), mode)
 		}
 	}
-	// Only the run's own agent's files: a claude run writes no notifier.
+	// Only the run's own agent's files.
 	if entries, _ := os.ReadDir(ns.dir); len(entries) != len(want)-1 {
 		t.Errorf("namespace holds %d files, want %d", len(entries), len(want)-1)
 	}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -15,9 +17,18 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it.
+// fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it,
+// or like 2.1.332 with FAKE_CLAUDE_VERSION=2.1.332 (e2e/README.md has the
+// measurements): its exit hint repeats launch options by the rule
+// claudeEcho follows, and --resume continues a conversation from any
+// directory.
 func fakeClaude() int {
-	if printVersion("2.1.197 (Claude Code)") {
+	version := os.Getenv("FAKE_CLAUDE_VERSION")
+	if version == "" {
+		version = "2.1.197"
+	}
+	newer := version != "2.1.197"
+	if printVersion(version + " (Claude Code)") {
 		return 0
 	}
 	logArgv("claude")
@@ -54,7 +65,13 @@ func fakeClaude() int {
 			}
 		}
 	}
-	c := &claudeFake{home: fakeHome("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings}
+	c := &claudeFake{home: fakeHome("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings, anyDir: newer}
+	if settings != "" && settings[0] != '{' {
+		if _, err := os.Stat(settings); err != nil {
+			fmt.Fprintf(os.Stderr, "Error: Settings file not found: %s\n", settings)
+			return 1
+		}
+	}
 	if sessionID != "" && !safe.UUID(sessionID) {
 		fmt.Fprintln(os.Stderr, "Error: Invalid session ID. Must be a valid UUID.")
 		return 1
@@ -121,18 +138,81 @@ func fakeClaude() int {
 	code, _ := t.run()
 	c.leave()
 	if c.exists(c.id) {
-		fmt.Print("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + c.id + "\x1b[22m\r\n")
+		line := "claude --resume " + c.id
+		if newer {
+			line = claudeEcho(args, c.id)
+		}
+		fmt.Print("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2m" + line + "\x1b[22m\r\n")
 	}
 	return code
+}
+
+// claudeEcho is the resume line 2.1.332 prints: the launch options repeated
+// as written, when every one is a known option and every word a plain one,
+// those with a path only when the line fits the terminal; options choosing
+// the conversation are left out.
+func claudeEcho(args []string, id string) string {
+	plain := regexp.MustCompile(`^[A-Za-z0-9_./:+@=-]+$`)
+	valued := map[string]bool{"--model": true, "--permission-mode": true, "--add-dir": true, "--append-system-prompt": true,
+		"--settings": true, "--allowedTools": true, "--mcp-config": true}
+	choosing := map[string]bool{"--resume": true, "-r": true, "--session-id": true, "--name": true, "--worktree": true, "--from-pr": true}
+	var kept []string
+	pathy := false
+	for i := 0; i < len(args) && args[i] != "--"; i++ {
+		a := args[i]
+		name, _, _ := strings.Cut(a, "=")
+		switch {
+		case a == "--continue" || a == "-c" || a == "--fork-session":
+		case choosing[name]:
+			if !strings.Contains(a, "=") {
+				i++
+			}
+		case !strings.HasPrefix(a, "-"): // a prompt
+		case !valued[name] && a != "--verbose" && a != "-d":
+			return "claude --resume " + id // an option it does not repeat drops them all
+		default:
+			words := []string{a}
+			if valued[a] && i+1 < len(args) {
+				i++
+				words = append(words, args[i])
+				if strings.HasPrefix(args[i], "-") {
+					return "claude --resume " + id
+				}
+			}
+			for _, w := range words {
+				if !plain.MatchString(w) || strings.HasPrefix(w, "/dev/") || strings.HasPrefix(w, "/proc/") {
+					return "claude --resume " + id
+				}
+				pathy = pathy || strings.ContainsAny(w, "/.")
+			}
+			kept = append(kept, words...)
+		}
+	}
+	line := strings.Join(append(append([]string{"claude"}, kept...), "--resume", id), " ")
+	if cols, _, err := term.GetSize(1); pathy && (err != nil || len(line) > cols) {
+		return "claude --resume " + id
+	}
+	return line
 }
 
 type claudeFake struct {
 	home, cwd, settings string
 	id                  string
+	anyDir              bool // 2.1.332: --resume finds a conversation in any project folder
 }
 
+// transcript is id's file: in the current directory's project folder, or,
+// where the version resumes from any directory, wherever it already is.
 func (c *claudeFake) transcript(id string) string {
-	return filepath.Join(c.home, "projects", harness.ClaudeSlug(c.cwd), id+".jsonl")
+	here := filepath.Join(c.home, "projects", harness.ClaudeSlug(c.cwd), id+".jsonl")
+	if c.anyDir {
+		if _, err := os.Stat(here); err != nil {
+			if m, _ := filepath.Glob(filepath.Join(c.home, "projects", "*", id+".jsonl")); len(m) == 1 {
+				return m[0]
+			}
+		}
+	}
+	return here
 }
 
 // exists: resume is scoped to the current directory's project folder, and a
@@ -171,16 +251,18 @@ func (c *claudeFake) leave() {
 	}
 }
 
-// hook runs the SessionStart command hooks of the --settings file with the
-// real payload on stdin.
+// hook runs the SessionStart command hooks of --settings, a file or inline
+// JSON, with the real payload on stdin.
 func (c *claudeFake) hook(source string) {
 	if c.settings == "" {
 		return
 	}
-	data, err := os.ReadFile(c.settings)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "Error: settings file not found: %s\n", c.settings)
-		return
+	data := []byte(c.settings)
+	if c.settings[0] != '{' {
+		var err error
+		if data, err = os.ReadFile(c.settings); err != nil {
+			return
+		}
 	}
 	var s struct {
 		Hooks map[string][]struct {
