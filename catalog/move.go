@@ -92,22 +92,29 @@ func (c *Catalog) record(r store.Record) (store.Record, error) {
 	return c.st.Put(r)
 }
 
+// Moved is a conversation that moved: its record, and what its agent says
+// the user should know (Placement.Note), if anything.
+type Moved struct {
+	store.Record
+	Note string
+}
+
 // Move files the conversation ref names under the physical directory dir,
 // on this machine: the new copy is written and checked first, and the old
-// one removed only then, unless keep. It returns the moved record.
-func (c *Catalog) Move(tool, ref, from, dir string, keep bool) (store.Record, error) {
+// one removed only then, unless keep.
+func (c *Catalog) Move(tool, ref, from, dir string, keep bool) (Moved, error) {
 	p, err := c.Resolve(Query{Tool: tool, Ref: ref, Dir: from})
 	if err != nil {
-		return store.Record{}, err
+		return Moved{}, err
 	}
 	return c.move(p.Agent, p.Entry, dir, keep)
 }
 
 // MoveDir moves every conversation of directory from (records and those
 // found in the agents' stores) to dir, for a renamed project.
-func (c *Catalog) MoveDir(from, dir string, keep bool) ([]store.Record, []error) {
+func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
 	entries, _ := c.Dir(from, "", true)
-	var out []store.Record
+	var out []Moved
 	var errs []error
 	for _, e := range entries {
 		if !e.Resumable {
@@ -124,42 +131,42 @@ func (c *Catalog) MoveDir(from, dir string, keep bool) ([]store.Record, []error)
 	return out, errs
 }
 
-func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (store.Record, error) {
+func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, error) {
 	m, ok := a.Behaviour.(harness.Mover)
 	if !ok {
-		return store.Record{}, invalid("%s conversations cannot be moved", a.Name)
+		return Moved{}, invalid("%s conversations cannot be moved", a.Name)
 	}
 	if e.Cwd == dir {
-		return store.Record{}, invalid("%s conversation %s is in %s already", e.Tool, e.ID, dir)
+		return Moved{}, invalid("%s conversation %s is in %s already", e.Tool, e.ID, dir)
 	}
 	for _, pid := range a.Holders(c.entryHome(a, e), e.ID) {
 		if pid != os.Getpid() && alive(pid) {
-			return store.Record{}, notFound(fmt.Sprintf("quit %s in process %d, then move it", e.Tool, pid),
+			return Moved{}, notFound(fmt.Sprintf("quit %s in process %d, then move it", e.Tool, pid),
 				"%s conversation %s is open in process %d", e.Tool, e.ID, pid)
 		}
 	}
 	home := c.entryHome(a, e)
 	old, ok := m.Locate(home, e.Cwd, e.ID)
 	if !ok {
-		return store.Record{}, notFound(listHint, "%s conversation %s is not in %s", e.Tool, e.ID, home)
+		return Moved{}, notFound(listHint, "%s conversation %s is not in %s", e.Tool, e.ID, home)
 	}
 	files, err := m.Pack(home, e.Cwd, e.ID)
 	if err != nil {
-		return store.Record{}, err
+		return Moved{}, err
 	}
 	place, err := m.Place(home, dir, e.ID, e.Cwd, files)
 	if err != nil {
-		return store.Record{}, invalid("cannot move %s conversation %s: %v", e.Tool, e.ID, err)
+		return Moved{}, invalid("cannot move %s conversation %s: %v", e.Tool, e.ID, err)
 	}
 	inPlace := place.Path == old.Path // an agent that files by date, not directory
 	var before []harness.File
 	if inPlace {
 		before = files
 	} else if exists(place.Path) {
-		return store.Record{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, place.Path)
+		return Moved{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, place.Path)
 	}
 	if err := write(place); err != nil {
-		return store.Record{}, fmt.Errorf("move %s conversation %s: %w", e.Tool, e.ID, err)
+		return Moved{}, fmt.Errorf("move %s conversation %s: %w", e.Tool, e.ID, err)
 	}
 	if err := a.Check(home, dir, e.ID); err != nil {
 		if inPlace {
@@ -167,11 +174,11 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (store.R
 		} else {
 			unwrite(place)
 		}
-		return store.Record{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
+		return Moved{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
 	}
 	if !inPlace && !keep {
 		if err := unwrite(old); err != nil {
-			return store.Record{}, fmt.Errorf("move %s conversation %s: the new copy is in place, the old one could not be removed: %w", e.Tool, e.ID, err)
+			return Moved{}, fmt.Errorf("move %s conversation %s: the new copy is in place, the old one could not be removed: %w", e.Tool, e.ID, err)
 		}
 		os.Remove(filepath.Dir(old.Path)) // the old directory's folder, when nothing else is left in it
 	}
@@ -180,7 +187,8 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (store.R
 	if r.Program == "" {
 		r.Program = a.Name
 	}
-	return c.record(r)
+	r, err = c.record(r)
+	return Moved{Record: r, Note: place.Note}, err
 }
 
 // placed reports whether a placement is there already, byte for byte; one

@@ -10,9 +10,11 @@ import (
 )
 
 // Codex files a rollout by the day it began, not by directory: the
-// directory is the "cwd" of its session_meta (and of the turn_context lines
-// that follow), and the file's name and day come from session_meta's
-// timestamp, in local time.
+// directory is the "cwd" of its session_meta, of the turn_context lines and
+// of the thread_settings_applied events that follow (every "cwd" key is
+// rewritten), and the file's name and day come from session_meta's
+// timestamp, in local time. Codex 0.171.0 also keeps each thread's
+// directory in its state database: see codexStateKnows.
 
 const codexRolloutFile = "rollout.jsonl"
 
@@ -56,11 +58,36 @@ func (codex) Place(home, dir, id, from string, files []File) (Placement, error) 
 		data = rewriteLines(data, func(l []byte) []byte { return rewriteField(l, "cwd", from, dir) })
 	}
 	name := "rollout-" + at.Format("2006-01-02T15-04-05") + "-" + id + ".jsonl"
-	return Placement{
+	place := Placement{
 		Path:  filepath.Join(dayDir(home, at), name),
 		Files: []File{{Name: codexRolloutFile, Mode: 0o600, Data: data}},
-	}, nil
+	}
+	if from != dir && codexStateKnows(home, id) {
+		place.Note = "codex also keeps this conversation's old directory in its state database, which fleetcom does not edit: " +
+			"the first 'codex resume' in the new directory asks which directory to use; choose 'Use current directory' and it asks no more"
+	}
+	return place, nil
 }
+
+// codexStateKnows reports whether Codex's state database (state_<n>.sqlite
+// and its write-ahead log) holds a row for thread id. Codex compares a
+// resumed thread's directory with that row's, not with the rollout's, and
+// asks when they differ; a thread it has no row for takes the rollout's
+// directory. The ID is stored as text, so finding its bytes is enough: a
+// false "yes" costs one needless note.
+func codexStateKnows(home, id string) bool {
+	dbs, _ := filepath.Glob(filepath.Join(home, "state_*.sqlite*"))
+	for _, db := range dbs {
+		data, err := safe.ReadFile(db, maxCodexState, safe.NoFollow)
+		if err == nil && bytes.Contains(data, []byte(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCodexState bounds how much of a state database is read for the note.
+const maxCodexState = 256 << 20
 
 // Locate implements Mover.
 func (codex) Locate(home, _ string, id string) (Placement, bool) {
@@ -70,5 +97,5 @@ func (codex) Locate(home, _ string, id string) (Placement, bool) {
 
 // DirFields implements Mover.
 func (codex) DirFields() []string {
-	return []string{"session_meta payload.cwd", "cwd of each turn_context line"}
+	return []string{"session_meta payload.cwd", "cwd of each turn_context line", "thread_settings.cwd of each thread_settings_applied event"}
 }

@@ -30,6 +30,10 @@ type Placement struct {
 	Path  string
 	Dir   bool
 	Files []File
+	// Note is what the user should know once the files are in place: a
+	// record of the old directory the agent keeps where fleetcom does not
+	// write, say. Plain text, no control characters.
+	Note string
 }
 
 // Mover is implemented by agents whose conversations can move.

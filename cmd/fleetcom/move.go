@@ -127,8 +127,8 @@ func cmdMove(in input) error {
 			return err
 		}
 		moved, errs := cat.MoveDir(old, dir, keep)
-		for _, r := range moved {
-			fmt.Fprintf(stdout, "moved %s %s %s\n", r.Tool, r.ID, printable(r.Cwd, false))
+		for _, m := range moved {
+			reportMoved(m)
 		}
 		if len(moved) == 0 && len(errs) == 0 {
 			return notFoundError{msg: "no conversation recorded or found for " + old, hint: "run 'fleetcom list -C DIR' on the old directory's path"}
@@ -156,12 +156,21 @@ func cmdMove(in input) error {
 	if err != nil {
 		return err
 	}
-	r, err := cat.Move(tool, ref, here, dir, keep)
+	m, err := cat.Move(tool, ref, here, dir, keep)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "moved %s %s %s\n", r.Tool, r.ID, printable(r.Cwd, false))
+	reportMoved(m)
 	return nil
+}
+
+// reportMoved prints one moved conversation on stdout, and its agent's note
+// for the user on stderr.
+func reportMoved(m catalog.Moved) {
+	fmt.Fprintf(stdout, "moved %s %s %s\n", m.Tool, m.ID, printable(m.Cwd, false))
+	if m.Note != "" {
+		hintf("%s", m.Note)
+	}
 }
 
 // toolAndRef reads [TOOL] ID|PREFIX.
