@@ -3,7 +3,9 @@ package harness
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,24 +76,53 @@ func TestCodexParseCapture(t *testing.T) {
 	}
 }
 
-// Grok's live channel is its own active_sessions.json: the session the
-// run's process has open, else the one opened in the run's directory since
-// the run began.
+// Grok's live channel is its own active_sessions.json, shared by every
+// Grok of the home: the session the run's process has open, else the one
+// opened in the run's directory since the run began by a process under the
+// run's child; never another Grok's that happens to share the directory.
 func TestGrokParseCapture(t *testing.T) {
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	c := Capture{PID: 4242, Cwd: "/w/proj", Started: at}
-	list := `[{"session_id":"` + other + `","pid":1,"cwd":"/w/proj","opened_at":"2026-12-01T09:00:00Z"},
-		{"session_id":"` + uid + `","pid":4242,"cwd":"/w/proj","opened_at":"2026-12-01T10:00:01Z"}]`
+	entry := func(id string, pid int, opened string) string {
+		return `{"session_id":"` + id + `","pid":` + strconv.Itoa(pid) + `,"cwd":"/w/proj","opened_at":"` + opened + `"}`
+	}
+	list := "[" + entry(other, 1, "2026-12-01T09:00:00Z") + "," + entry(uid, 4242, "2026-12-01T10:00:01Z") + "]"
 	if got := grokA().ParseCapture([]byte(list), c); got != uid {
 		t.Errorf("by pid: %q", got)
 	}
-	c.PID = 99 // a shell started grok: match by directory and time
-	if got := grokA().ParseCapture([]byte(list), c); got != uid {
-		t.Errorf("by directory and time: %q", got)
+
+	// The run's child is a shell (this test process) that started grok (a
+	// real child of it): matched by directory, time and descent.
+	grok := exec.Command("sleep", "30")
+	if err := grok.Start(); err != nil {
+		t.Fatal(err)
 	}
-	two := strings.Replace(list, "2026-12-01T09:00:00Z", "2026-12-01T10:00:02Z", 1)
-	if got := grokA().ParseCapture([]byte(two), c); got != "" {
-		t.Errorf("two candidates: %q, want no guess", got)
+	defer grok.Process.Kill()
+	c.PID = os.Getpid()
+	list = "[" + entry(other, 1, "2026-12-01T10:00:02Z") + "," + entry(uid, grok.Process.Pid, "2026-12-01T10:00:01Z") + "]"
+	if _, err := os.Stat("/proc/self/stat"); err == nil {
+		if got := grokA().ParseCapture([]byte(list), c); got != uid {
+			t.Errorf("by directory, time and descent: %q", got)
+		}
+		second := exec.Command("sleep", "30")
+		if err := second.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer second.Process.Kill()
+		two := "[" + entry(other, second.Process.Pid, "2026-12-01T10:00:02Z") + "," + entry(uid, grok.Process.Pid, "2026-12-01T10:00:01Z") + "]"
+		if got := grokA().ParseCapture([]byte(two), c); got != "" {
+			t.Errorf("two candidates: %q, want no guess", got)
+		}
+	}
+	// Another Grok in the same directory, opened since the run began, not
+	// under the run's child: never this run's.
+	c.PID = grok.Process.Pid
+	alone := "[" + entry(other, os.Getpid(), "2026-12-01T10:00:02Z") + "]"
+	if got := grokA().ParseCapture([]byte(alone), c); got != "" {
+		t.Errorf("another process's session taken: %q", got)
+	}
+	if got := grokA().ParseCapture([]byte(list), Capture{Cwd: "/w/proj", Started: at}); got != "" {
+		t.Errorf("a child not yet started was given %q", got)
 	}
 	for _, bad := range []string{claudeStart(uid, "startup"), `[{"session_id":"$(rm -rf ~)","pid":4242}]`, "not json", `{"a":1}`} {
 		if got := grokA().ParseCapture([]byte(bad), Capture{PID: 4242}); got != "" {

@@ -201,18 +201,8 @@ func (claude) Holders(home, id string) []int {
 // a file left by a crash whose pid now names another process is told apart.
 // Without /proc there is nothing to compare and the answer is yes.
 func startedAt(pid int, procStart string) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return true
-	}
-	// After the command's closing parenthesis come the fields from the
-	// third on; the start time is the 22nd.
-	f := strings.Fields(string(data[i+1:]))
-	return len(f) < 20 || f[19] == procStart
+	p, ok := safe.ReadProc(pid)
+	return !ok || p.Start == procStart
 }
 
 // readSmallJSON decodes a regular file of at most 64 KiB.

@@ -69,20 +69,26 @@ func readGrokActive(data []byte) []grokActive {
 	return list
 }
 
-// ParseCapture implements Behaviour over active_sessions.json: the session
-// the run's process has open, or, when that process is not Grok itself (a
-// shell or a wrapper started it), the single session opened in the run's
-// directory since the run began.
+// ParseCapture implements Behaviour over active_sessions.json, which every
+// Grok process of the home shares: the session the run's process has open,
+// or, when that process is not Grok itself (a shell or a wrapper started
+// it), the single session opened in the run's directory since the run began
+// by a process descending from it. Another Grok in the same directory is
+// never taken for this run's, even once this run's own entry is gone.
 func (grok) ParseCapture(data []byte, c Capture) string {
+	if c.PID <= 0 {
+		return "" // the child is not started: nothing can be its
+	}
 	var candidates []string
 	for _, a := range readGrokActive(data) {
 		if !safe.UUID(a.SessionID) {
 			continue
 		}
-		if c.PID > 0 && a.PID == c.PID {
+		if a.PID == c.PID {
 			return a.SessionID
 		}
-		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-spawnSlack)) {
+		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-spawnSlack)) &&
+			safe.Descends(a.PID, c.PID) {
 			candidates = append(candidates, a.SessionID)
 		}
 	}

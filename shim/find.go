@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // A shim finds the real CLI by what the files are, never by editing PATH:
@@ -100,22 +102,8 @@ func (h hop) near() bool {
 
 // parentOf reads a process's parent pid from /proc; 0 when unknown.
 func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// The command name is in parentheses and may hold anything; the fields
-	// after the last ')' are "state ppid ...".
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
+	p, _ := safe.ReadProc(pid)
+	return p.PPID
 }
 
 // ErrNoReal is returned when no real binary can be found.

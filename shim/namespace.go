@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -176,19 +175,8 @@ func parseMarker(data []byte) (process, bool) {
 
 // startTime is a process's start time as /proc shows it, "" when unknown.
 func startTime(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
+	p, _ := safe.ReadProc(pid)
+	return p.Start
 }
 
 // sweepDead removes the namespaces fleetcom can prove it made for a run
