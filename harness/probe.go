@@ -113,13 +113,16 @@ func probe(bin, cacheDir, name string, args []string, read func(out []byte) stri
 
 // versionRE finds a version number in a CLI's --version output:
 // "2.1.332 (Claude Code)", "codex-cli 0.171.0", "grok 1.0.41 (4220f3b224a6)".
-var versionRE = regexp.MustCompile(`\b\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?\b`)
+// It is compiled on first use: the pass-through path never needs it.
+var versionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?\b`)
+})
 
 // Version returns the version of an agent's binary as its --version prints
 // it, "" when it cannot tell. It is cached per file in cacheDir.
 func Version(bin, cacheDir string) string {
 	return probe(bin, cacheDir, "version", []string{"--version"}, func(out []byte) string {
-		return string(versionRE.Find(out))
+		return string(versionRE().Find(out))
 	})
 }
 

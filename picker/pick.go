@@ -42,7 +42,7 @@ var (
 	ErrCancelled = errors.New("cancelled")
 	// ErrNoMatch is returned when there was nothing to choose from, or fzf
 	// was left with nothing matching its query; it wraps ErrCancelled.
-	ErrNoMatch = fmt.Errorf("nothing matched: %w", ErrCancelled)
+	ErrNoMatch error = &wrapError{"nothing matched: cancelled", ErrCancelled}
 	// ErrNoTerminal is returned when there is no terminal to pick on.
 	ErrNoTerminal = errors.New("picking needs a terminal")
 	// ErrBadKey is returned for a row key outside [A-Za-z0-9:._-].
@@ -173,3 +173,14 @@ func Usable(o Options) error {
 	done()
 	return nil
 }
+
+// wrapError is an error that wraps another, built without fmt so that
+// declaring one costs nothing when the process starts (every shim run loads
+// this package).
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }

@@ -109,9 +109,10 @@ func exitCode(err error) int {
 
 // lookup finds a command by name.
 func lookup(name string) (*command, bool) {
-	for i := range commands {
-		if commands[i].name == name {
-			return &commands[i], true
+	t := commandTable()
+	for i := range t {
+		if t[i].name == name {
+			return &t[i], true
 		}
 	}
 	return nil, false
@@ -282,7 +283,7 @@ func (c *command) helpText() string {
 func usageText() string {
 	var b strings.Builder
 	b.WriteString("fleetcom keeps " + agentList("and") + " conversations resumable.\n\nUsage:\n")
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if !c.hidden {
 			b.WriteString("  " + c.usage() + "\n")
 		}
@@ -294,7 +295,7 @@ func usageText() string {
 // commandNames lists the commands, hidden ones too when asked.
 func commandNames(hidden bool) []string {
 	var out []string
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if hidden || !c.hidden {
 			out = append(out, c.name)
 		}

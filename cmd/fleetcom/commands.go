@@ -4,17 +4,28 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/fleetcom/fleetcom/harness"
 )
 
-// commands is the command line, in the order help and completion list it.
-// Parsing, help and completion all read this one table.
-var commands []command
+// commandTable is the command line, in the order help and completion list
+// it. Parsing, help and completion all read this one table. It is built on
+// first use, not at start-up: a shim run that passes through never needs it.
+func commandTable() []command {
+	tableOnce.Do(func() { table = buildTable() })
+	return table
+}
 
-func init() {
-	// Set here: the entries refer to handlers that refer to the table.
-	commands = []command{
+var (
+	tableOnce sync.Once
+	table     []command
+)
+
+// buildTable is a function, not a variable's initial value, because the
+// entries refer to handlers that refer to the table.
+func buildTable() []command {
+	return []command{
 		{name: "resume", args: "[TOOL] [ID|PREFIX]",
 			summary: "print the line that resumes a saved conversation",
 			help: `Print the line that resumes a saved conversation. Without an ID, the newest

@@ -137,7 +137,7 @@ func fixed(words func() []candidate) func(input, []string, idSource) []candidate
 
 func commandWords() []candidate {
 	var out []candidate
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if !c.hidden {
 			out = append(out, candidate{c.name, c.summary})
 		}

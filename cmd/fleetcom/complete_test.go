@@ -108,7 +108,7 @@ func TestCompleteDescribes(t *testing.T) {
 // TestCommandTable holds each entry of the one command table to what help,
 // parsing and completion need of it.
 func TestCommandTable(t *testing.T) {
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if c.hidden {
 			continue
 		}

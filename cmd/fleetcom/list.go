@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
-	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -67,7 +66,7 @@ func cmdList(in input) error {
 	}
 	if len(entries) == 0 {
 		if all {
-			hintf("no conversation saved yet: run %s through the shims, then 'fleetcom list'", orList(harness.Names()))
+			hintf("no conversation saved yet: run %s through the shims, then 'fleetcom list'", agentList("or"))
 		} else {
 			hintf("no conversation saved or found for %s; 'fleetcom list --all' shows every directory's", dir)
 		}
@@ -263,12 +262,4 @@ func cmdPrune(in input) error {
 		hintf("nothing to prune: every recorded conversation is still in its agent's store")
 	}
 	return nil
-}
-
-// orList joins names as a sentence does: "a", "a or b", "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

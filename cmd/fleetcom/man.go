@@ -26,7 +26,7 @@ func manPage() string {
 	w(".TH FLEETCOM 1 \"\" \"fleetcom %s\" \"User Commands\"\n", roff(version))
 	w(".SH NAME\nfleetcom \\- keep %s conversations resumable\n", roff(agentList("and")))
 	w(".SH SYNOPSIS\n")
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if !c.hidden {
 			w(".nf\n%s\n.fi\n", roff(c.usage()))
 		}
@@ -39,7 +39,7 @@ conversation's ID for the directory it ran in; anything else passes through
 untouched. fleetcom resume then prints, or runs, the line that continues a
 conversation.`))
 	w(".SH COMMANDS\n")
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if c.hidden {
 			continue
 		}

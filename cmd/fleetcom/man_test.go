@@ -11,7 +11,7 @@ import (
 // command and flag is in it, and man has nothing to warn about.
 func TestManPage(t *testing.T) {
 	page := manPage()
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if c.hidden {
 			continue
 		}
