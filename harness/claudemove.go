@@ -41,7 +41,10 @@ func (claude) Place(home, dir, id, from string, files []File) (Placement, error)
 	}
 	data := files[0].Data
 	if from != dir {
-		data = rewriteLines(data, func(l []byte) []byte { return rewriteField(l, "cwd", from, dir) })
+		data = rewriteLines(data, func(l []byte) []byte {
+			// 2.1.332 also names the directory in an attachment's snapshot.
+			return rewriteField(rewriteField(l, "cwd", from, dir), "workingDirectory", from, dir)
+		})
 	}
 	return Placement{
 		Path:  filepath.Join(home, "projects", ClaudeSlug(dir), id+".jsonl"),
@@ -56,4 +59,6 @@ func (claude) Locate(home, cwd, id string) (Placement, bool) {
 }
 
 // DirFields implements Mover.
-func (claude) DirFields() []string { return []string{"cwd of each transcript line"} }
+func (claude) DirFields() []string {
+	return []string{"cwd of each transcript line", "workingDirectory of an attachment's snapshot (2.1.332)"}
+}
