@@ -190,6 +190,14 @@ func (p *Pane) waitUntil(what string, timeout time.Duration, ok func(string) boo
 		if ok(s) {
 			return s
 		}
+		// A program that has ended shows nothing new: say so now, with
+		// its last screen, instead of waiting out the timeout.
+		if dead, status := p.Dead(); dead {
+			if s = p.Screen(); ok(s) {
+				return s
+			}
+			p.t.Fatalf("%s: exited with status %d before showing %s; screen:\n%s", p.name, status, what, s)
+		}
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: no %s after %v; screen:\n%s", p.name, what, timeout, s)
 		}
