@@ -168,8 +168,8 @@ func directClaude(t *testing.T, r Real) {
 			return
 		}
 		WaitClaude(p)
-		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		p.Submit("which codes elsewhere", typeWait)
+		p.WaitFor("ACK elsewhere CODES PELICAN-4821", replyWait)
 		status, screen := ExitClaude(p)
 		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+first {
 			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, first)

@@ -59,8 +59,8 @@ func shimClaude(t *testing.T, r Real) {
 			t.Fatalf("%s: the printed line %q does not resume: exit %d%s; screen:\n%s",
 				r, printed, status, settingsBug(r, printed), p.Screen())
 		}
-		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		p.Submit("which codes printed", typeWait)
+		p.WaitFor("ACK printed CODES PELICAN-4821", replyWait)
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}

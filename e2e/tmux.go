@@ -144,11 +144,16 @@ func (p *Pane) Keys(keys ...string) {
 
 // Submit types a line, waits until the program has echoed it, then presses
 // Enter. Sending both at once can make a TUI take the burst for a paste and
-// the Enter for a newline.
+// the Enter for a newline. The echo is one more occurrence of text than the
+// screen held before: a resumed conversation may show the same line in its
+// history.
 func (p *Pane) Submit(text string, timeout time.Duration) {
 	p.t.Helper()
+	before := strings.Count(p.Screen(), text)
 	p.Type(text)
-	p.WaitFor(text, timeout)
+	p.waitUntil("echo of "+strconv.Quote(text), timeout, func(s string) bool {
+		return strings.Count(s, text) > before
+	})
 	p.Keys("Enter")
 }
 
