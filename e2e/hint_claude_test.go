@@ -126,28 +126,38 @@ func claudeHint(t *testing.T, r Real) {
 		}
 	})
 
-	// Inline JSON as --settings works on every version and its
-	// SessionStart hook fires; the JSON can never pass the hint's
-	// plain-word pattern, so the hint repeats no option at all (not even
-	// --model) and copying it into a shell resumes.
+	// Inline JSON as --settings, the same on every run, with the capture
+	// file named by the environment: works on every version, its
+	// SessionStart hook fires at startup and follows /clear, and as the
+	// JSON can never pass the hint's plain-word pattern the hint repeats no
+	// option at all (not even --model): copied into a shell, it resumes.
 	t.Run("inline-settings", func(t *testing.T) {
-		record := filepath.Join(w.Root, "inline-hook.jsonl")
-		hook := w.Script("inline-hook", hookRecorder)
+		record := filepath.Join(w.Root, "inline-capture.jsonl")
 		inline, err := json.Marshal(map[string]any{"hooks": map[string]any{"SessionStart": []any{map[string]any{
-			"hooks": []any{map[string]any{"type": "command", "command": shellQuote(hook) + " " + shellQuote(record)}},
+			"hooks": []any{map[string]any{"type": "command", "command": gatedCapture}},
 		}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		line, id := converse(t, x, proj, []string{"claude", "--model", "opus", "--settings", string(inline)}, "HERON-17")
-		if h := HookPayloads(record); len(h) != 1 || h[0].SessionID != id || h[0].Source != "startup" {
-			t.Errorf("hook payloads %+v, want one startup payload for %s", h, id)
+		const id = "0e2e0000-1111-4222-8333-0123456789ac"
+		p := x.Start(t, proj, "env", "FLEETCOM_CAPTURE_FILE="+record,
+			"claude", "--session-id", id, "--model", "opus", "--settings", string(inline))
+		WaitClaude(p)
+		p.Submit("remember HERON-17", typeWait)
+		p.WaitFor("ACK HERON-17 CODES HERON-17", replyWait)
+		ClearClaude(p, "HERON-17")
+		p.Submit("second HERON-18", typeWait)
+		p.WaitFor("ACK HERON-18 CODES HERON-18\n", replyWait)
+		status, screen := ExitClaude(p)
+		h := HookPayloads(record)
+		if len(h) != 2 || h[0].SessionID != id || h[0].Source != "startup" || h[1].Source != "clear" {
+			t.Fatalf("hook payloads %+v, want startup for %s, then clear", h, id)
 		}
-		if line != "claude --resume "+id {
-			t.Errorf("hint %q, want claude --resume %s", line, id)
+		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+h[1].SessionID {
+			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, h[1].SessionID)
 		}
-		resumeLine(t, x, proj, line, "HERON-17")
-		if h := HookPayloads(record); len(h) != 1 {
+		resumeLine(t, x, proj, "claude --resume "+h[1].SessionID, "HERON-18")
+		if h := HookPayloads(record); len(h) != 2 {
 			t.Errorf("the printed line ran the inline hook again: %+v", h)
 		}
 	})
@@ -180,9 +190,8 @@ func claudeHint(t *testing.T, r Real) {
 	// still resumes later, with the hook quiet.
 	t.Run("stable-settings", func(t *testing.T) {
 		stable := filepath.Join(w.Home, ".local", "share", "fleetcom", "claude-settings.json")
-		gated := `if [ -n "$FLEETCOM_CAPTURE_FILE" ]; then cat >> "$FLEETCOM_CAPTURE_FILE"; echo >> "$FLEETCOM_CAPTURE_FILE"; else cat > /dev/null; fi`
 		w.writeJSON(stable, map[string]any{"hooks": map[string]any{"SessionStart": []any{map[string]any{
-			"hooks": []any{map[string]any{"type": "command", "command": gated}},
+			"hooks": []any{map[string]any{"type": "command", "command": gatedCapture}},
 		}}}})
 		capture := filepath.Join(w.Root, "capture.jsonl")
 		line, id := converse(t, x, proj, []string{"env", "FLEETCOM_CAPTURE_FILE=" + capture, "claude", "--settings", stable}, "GANNET-92")
@@ -198,6 +207,11 @@ func claudeHint(t *testing.T, r Real) {
 		}
 	})
 }
+
+// gatedCapture is a SessionStart hook command that appends its payload to
+// $FLEETCOM_CAPTURE_FILE and does nothing when that is unset, so the same
+// settings serve every run.
+const gatedCapture = `if [ -n "$FLEETCOM_CAPTURE_FILE" ]; then cat >> "$FLEETCOM_CAPTURE_FILE"; echo >> "$FLEETCOM_CAPTURE_FILE"; else cat > /dev/null; fi`
 
 // converse runs argv in dir, has one exchange planting code, quits and
 // returns the exit hint's line and ID.
