@@ -76,8 +76,6 @@ var Behaviours = []Behaviour{
 		"the exit hint repeats the launch options that pass its filter: claude <options> --resume <id>; before, claude --resume <id>"},
 	{"claude", "hint-env", "2.1.332",
 		"CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
-	{"claude", "auto-mode-default", "2.1.332",
-		"auto is the default permission mode; its footer replaced \"? for shortcuts\""},
 }
 
 // Real is one installed version of one CLI.
