@@ -126,6 +126,7 @@ func moveCodex(t *testing.T, r Real) {
 		if answer {
 			p.Keys("2")
 			p.Keys("Enter")
+			p.WaitUntil("Codex's input line after the answer", startWait, codexReady)
 		}
 	}
 	// goesOn checks that Codex takes input without asking anything and
