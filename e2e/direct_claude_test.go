@@ -10,22 +10,37 @@ import (
 // TestDirectClaude drives the real claude with no fleetcom in the way and
 // pins the facts the shim relies on: the transcript store, the exit hint,
 // --session-id, the SessionStart hook (startup, clear, resume), quitting
-// before a prompt, and --resume continuing the same file.
+// before a prompt, and --resume continuing the same file. It runs once per
+// selected version; what differs between versions is asserted through
+// Behaviours.
 func TestDirectClaude(t *testing.T) {
-	bin := realCLIs(t)
-	w := NewWorld(t, bin)
+	eachVersion(t, "claude", directClaude)
+}
+
+func directClaude(t *testing.T, r Real) {
+	w := NewWorld(t, r.Bin)
 	proj := w.Project("my project")
 	other := w.Project("other project")
 	settings, hooks := w.ClaudeHookSettings()
 	x := w.Tmux()
 	nHooks := 0
+	// hintLine is the exit hint this version prints for a run started
+	// with --settings <file> (and maybe --session-id or --resume, which
+	// are never repeated): the option is echoed from 2.1.332 on, as the
+	// path is short enough for the 200-column pane.
+	hintLine := func(id string) string {
+		if r.Has("hint-echoes-flags") {
+			return "claude --settings " + settings + " --resume " + id
+		}
+		return "claude --resume " + id
+	}
 
 	// A fresh conversation: the hook fires before any prompt, the
 	// transcript appears with the first prompt, the hint names it.
 	var first string
 	t.Run("new", func(t *testing.T) {
 		p := x.Start(t, proj, "claude", "--settings", settings)
-		p.WaitFor(claudeReady, startWait)
+		WaitClaude(p)
 		nHooks++
 		h := WaitHooks(t, hooks, nHooks)[nHooks-1]
 		if h.Source != "startup" || h.Event != "SessionStart" || h.CWD != proj {
@@ -45,14 +60,17 @@ func TestDirectClaude(t *testing.T) {
 		if status != 0 {
 			t.Errorf("exit status %d", status)
 		}
-		if got := Hint(claudeHintRE, screen); got != first {
-			t.Errorf("exit hint names %q, hook said %q; screen:\n%s", got, first, screen)
+		if line, _ := ClaudeHint(screen); line != hintLine(first) {
+			t.Errorf("exit hint %q, want %q (hook said %s); screen:\n%s", line, hintLine(first), first, screen)
 		}
 		tr := ClaudeTranscripts(w.ClaudeHome, proj)[first]
 		if tr.Messages < 2 || !strings.Contains(tr.Text, "PELICAN-4821") {
 			t.Errorf("transcript %s: %d messages, want the prompt and the reply", tr.Path, tr.Messages)
 		}
 	})
+	if first == "" {
+		t.FailNow()
+	}
 
 	// Quitting before a prompt: no hint, and nothing resumable on disk.
 	// Whether a metadata-only file is left varies from run to run, pinned
@@ -61,7 +79,7 @@ func TestDirectClaude(t *testing.T) {
 		for _, argv := range [][]string{{"claude"}, {"claude", "--session-id", "0e2e0000-1111-4222-8333-444455556666"}} {
 			before := ClaudeTranscripts(w.ClaudeHome, proj)
 			p := x.Start(t, proj, argv...)
-			p.WaitFor(claudeReady, startWait)
+			WaitClaude(p)
 			status, screen := ExitClaude(p)
 			if status != 0 || strings.Contains(screen, "Resume this session with:") {
 				t.Errorf("%v: exit status %d, screen:\n%s", argv, status, screen)
@@ -82,7 +100,7 @@ func TestDirectClaude(t *testing.T) {
 	t.Run("pinned-then-clear", func(t *testing.T) {
 		const id = "0e2e0000-aaaa-4bbb-8ccc-ddddeeeeffff"
 		p := x.Start(t, proj, "claude", "--session-id", id, "--settings", settings)
-		p.WaitFor(claudeReady, startWait)
+		WaitClaude(p)
 		nHooks++
 		if h := WaitHooks(t, hooks, nHooks)[nHooks-1]; h.SessionID != id || h.Source != "startup" {
 			t.Errorf("pinned startup hook: %+v", h)
@@ -99,8 +117,8 @@ func TestDirectClaude(t *testing.T) {
 		// The cleared conversation starts empty: no SPARROW in the reply.
 		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55\n", replyWait)
 		_, screen := ExitClaude(p)
-		if got := Hint(claudeHintRE, screen); got != h.SessionID {
-			t.Errorf("exit hint after /clear names %q, want %q", got, h.SessionID)
+		if line, _ := ClaudeHint(screen); line != hintLine(h.SessionID) {
+			t.Errorf("exit hint after /clear %q, want %q; screen:\n%s", line, hintLine(h.SessionID), screen)
 		}
 		trs := ClaudeTranscripts(w.ClaudeHome, proj)
 		if trs[id].Messages < 2 || trs[h.SessionID].Messages < 2 {
@@ -115,11 +133,11 @@ func TestDirectClaude(t *testing.T) {
 	})
 
 	// --resume continues the same file, with the earlier turns sent to
-	// the model; only from the conversation's own directory.
+	// the model.
 	t.Run("resume", func(t *testing.T) {
 		before := ClaudeTranscripts(w.ClaudeHome, proj)
 		p := x.Start(t, proj, "claude", "--settings", settings, "--resume", first)
-		p.WaitFor(claudeReady, startWait)
+		WaitClaude(p)
 		nHooks++
 		if h := WaitHooks(t, hooks, nHooks)[nHooks-1]; h.SessionID != first || h.Source != "resume" {
 			t.Errorf("resume hook: %+v", h)
@@ -127,17 +145,44 @@ func TestDirectClaude(t *testing.T) {
 		p.Submit("which codes now", typeWait)
 		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
 		_, screen := ExitClaude(p)
-		if got := Hint(claudeHintRE, screen); got != first {
-			t.Errorf("exit hint after resume names %q, want %q", got, first)
+		if line, _ := ClaudeHint(screen); line != hintLine(first) {
+			t.Errorf("exit hint after resume %q, want %q", line, hintLine(first))
 		}
 		after := ClaudeTranscripts(w.ClaudeHome, proj)
 		if len(after) != len(before) || after[first].Lines <= before[first].Lines {
 			t.Errorf("resume: files %d -> %d, lines %d -> %d", len(before), len(after), before[first].Lines, after[first].Lines)
 		}
-		p = x.Start(t, other, "claude", "--resume", first)
-		status, screen := p.WaitExit(exitWait)
-		if status != 1 || !strings.Contains(screen, "No conversation found with session ID: "+first) {
-			t.Errorf("resume from another directory: exit %d, screen:\n%s", status, screen)
+	})
+
+	// --resume from another directory: refused up to 2.1.197; from 2.1.332
+	// on it continues, appending to the file under the original
+	// directory's slug, its new lines naming the other directory as cwd.
+	t.Run("resume-other-dir", func(t *testing.T) {
+		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		p := x.Start(t, other, "claude", "--resume", first)
+		if !r.Has("resume-any-dir") {
+			status, screen := p.WaitExit(exitWait)
+			if status != 1 || !strings.Contains(screen, "No conversation found with session ID: "+first) {
+				t.Errorf("%s: want the resume refused (exit 1, No conversation found); exit %d, screen:\n%s", r, status, screen)
+			}
+			return
+		}
+		WaitClaude(p)
+		p.Submit("which codes elsewhere", typeWait)
+		p.WaitFor("ACK elsewhere CODES PELICAN-4821", replyWait)
+		status, screen := ExitClaude(p)
+		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+first {
+			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, first)
+		}
+		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		if after[first].Lines <= before[first].Lines {
+			t.Errorf("the original transcript did not grow: %d -> %d lines", before[first].Lines, after[first].Lines)
+		}
+		if got := ClaudeTranscripts(w.ClaudeHome, other); len(got) != 0 {
+			t.Errorf("files under the other directory's slug: %v", keys(got))
+		}
+		if !strings.Contains(after[first].Text[len(before[first].Text):], `"cwd":`+jsonString(other)) {
+			t.Errorf("the appended lines do not name %s as cwd", other)
 		}
 	})
 	logRequests(t, w)

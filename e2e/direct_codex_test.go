@@ -8,10 +8,14 @@ import (
 // TestDirectCodex drives the real codex with no fleetcom in the way and pins
 // the facts the shim relies on: the rollout store, the exit hints, the notify
 // payload (twice on a first turn), -c notify beating config.toml, quitting
-// before a prompt, and resume continuing the same rollout.
+// before a prompt, and resume continuing the same rollout. It runs once per
+// selected version.
 func TestDirectCodex(t *testing.T) {
-	bin := realCLIs(t)
-	w := NewWorld(t, bin)
+	eachVersion(t, "codex", directCodex)
+}
+
+func directCodex(t *testing.T, r Real) {
+	w := NewWorld(t, r.Bin)
 	userNotify, userCalls := w.NotifyRecorder("user-notify")
 	w.SetCodexNotify(userNotify, "from-config")
 	proj := w.Project("my project")
@@ -24,7 +28,7 @@ func TestDirectCodex(t *testing.T) {
 	var thread string
 	t.Run("new", func(t *testing.T) {
 		p := x.Start(t, proj, "codex", "-c", "notify=["+tomlString(override)+"]")
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		if n := len(CodexRollouts(w.CodexHome)); n != 0 {
 			t.Errorf("%d rollouts before the first prompt", n)
 		}
@@ -63,7 +67,7 @@ func TestDirectCodex(t *testing.T) {
 	t.Run("quit-before-prompt", func(t *testing.T) {
 		before := CodexRollouts(w.CodexHome)
 		p := x.Start(t, proj, "codex")
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		status, screen := QuitCodex(p)
 		id := Hint(codexNoTurnRE, screen)
 		if status != 0 || id == "" || strings.Contains(screen, "codex resume") {
@@ -78,10 +82,13 @@ func TestDirectCodex(t *testing.T) {
 	// resume continues the same rollout with the earlier turn sent to the
 	// model; the notifier of config.toml gets its own argument, then the
 	// payload; Ctrl-C quits.
+	if thread == "" {
+		t.FailNow()
+	}
 	t.Run("resume", func(t *testing.T) {
 		before := CodexRollouts(w.CodexHome)
 		p := x.Start(t, proj, "codex", "resume", thread)
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
 		p.WaitFor("ACK now CODES HERON-3141", replyWait)
 		calls := WaitNotifies(t, userCalls, 1)

@@ -9,14 +9,36 @@ import (
 	"strings"
 )
 
-// The real CLIs the suite proves fleetcom against. A version bump means
+// CLI is one real agent CLI the suite drives: its command, the npm package
+// that ships it and the version the facts in README.md were measured on.
+// Adding an agent to the matrix is one entry in CLIs.
+type CLI struct {
+	Name    string // the command, as on PATH
+	Package string // the npm package
+	Pinned  string // the version the suite is known to pass on
+	// Postinstall is a script of the package run with node when the
+	// installed command does not report its version: an npm that holds
+	// install scripts back leaves a stub in place of a native binary.
+	Postinstall string
+}
+
+// CLIs are the real CLIs, by command. A version bump of Pinned means
 // re-measuring the facts in README.md.
-const (
-	ClaudePackage = "@anthropic-ai/claude-code"
-	ClaudeVersion = "2.1.197"
-	CodexPackage  = "@openai/codex"
-	CodexVersion  = "0.171.0"
-)
+var CLIs = []CLI{
+	{Name: "claude", Package: "@anthropic-ai/claude-code", Pinned: "2.1.197", Postinstall: "install.cjs"},
+	{Name: "codex", Package: "@openai/codex", Pinned: "0.171.0"},
+}
+
+// cliNamed returns the table entry of a command; an unknown name is a bug
+// in the suite.
+func cliNamed(name string) CLI {
+	for _, c := range CLIs {
+		if c.Name == name {
+			return c
+		}
+	}
+	panic("e2e: no CLI named " + name + " in CLIs")
+}
 
 // CacheDir is where npm keeps the downloaded packages between runs:
 // $FLEETCOM_E2E_CACHE, else fleetcom-e2e/npm under the user's cache dir. It
@@ -33,18 +55,41 @@ func CacheDir() (string, error) {
 	return filepath.Join(base, "fleetcom-e2e", "npm"), nil
 }
 
-// Install installs the pinned CLIs with npm into prefix and returns the
-// directory holding their commands. npm runs with the caller's own
-// environment and registry settings; only its cache is redirected, so a rerun
-// installs from the cache without downloading again.
-func Install(prefix, cache string) (string, error) {
+// Latest asks the registry which version of c it serves as latest now.
+// npm runs with the caller's own registry settings.
+func Latest(c CLI, cache string) (string, error) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", fmt.Errorf("npm is needed to resolve the latest %s: %w", c.Name, err)
+	}
+	cmd := exec.Command("npm", "view", "--cache", cache, "--loglevel=error", c.Package, "version")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("npm view %s version: %v\n%s", c.Package, err, errb.String())
+	}
+	v := strings.TrimSpace(out.String())
+	if !versionRE.MatchString(v) {
+		return "", fmt.Errorf("npm view %s version: not a version: %q", c.Package, v)
+	}
+	return v, nil
+}
+
+// Install installs version of c with npm into prefix, a directory of its
+// own, and returns the directory holding its command. npm runs with the
+// caller's own environment and registry settings; only its cache is
+// redirected (and shared by every prefix), so a rerun installs from the
+// cache without downloading again.
+func Install(c CLI, version, prefix, cache string) (string, error) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		return "", fmt.Errorf("npm is needed to install the real CLIs: %w", err)
+	}
+	if err := os.MkdirAll(prefix, 0o755); err != nil {
+		return "", err
 	}
 	args := []string{
 		"install", "--prefix", prefix, "--cache", cache,
 		"--prefer-offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
-		ClaudePackage + "@" + ClaudeVersion, CodexPackage + "@" + CodexVersion,
+		c.Package + "@" + version,
 	}
 	cmd := exec.Command("npm", args...)
 	cmd.Dir = prefix
@@ -54,20 +99,17 @@ func Install(prefix, cache string) (string, error) {
 		return "", fmt.Errorf("npm %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
 	bin := filepath.Join(prefix, "node_modules", ".bin")
-	if err := checkVersion(bin, "claude", ClaudeVersion); err != nil {
-		// Claude's package swaps its native binary in from a postinstall
-		// script; an npm that holds scripts back leaves a stub. Run it.
-		pkg := filepath.Join(prefix, "node_modules", filepath.FromSlash(ClaudePackage))
-		fix := exec.Command("node", "install.cjs")
+	err := checkVersion(bin, c.Name, version)
+	if err != nil && c.Postinstall != "" {
+		pkg := filepath.Join(prefix, "node_modules", filepath.FromSlash(c.Package))
+		fix := exec.Command("node", c.Postinstall)
 		fix.Dir = pkg
 		if b, ferr := fix.CombinedOutput(); ferr != nil {
 			return "", fmt.Errorf("%v; running its postinstall: %v\n%s", err, ferr, b)
 		}
-		if err := checkVersion(bin, "claude", ClaudeVersion); err != nil {
-			return "", err
-		}
+		err = checkVersion(bin, c.Name, version)
 	}
-	if err := checkVersion(bin, "codex", CodexVersion); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return bin, nil
@@ -84,6 +126,7 @@ func checkVersion(bin, name, want string) error {
 	cmd.Env = []string{
 		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"),
+		"GROK_HOME=" + filepath.Join(home, ".grok"),
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	}
 	b, err := cmd.CombinedOutput()

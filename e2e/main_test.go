@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// scratch holds what the tests share and TestMain removes: the npm prefix and
-// the fleetcom build.
+// scratch holds what the tests share and TestMain removes: the npm prefixes
+// and the fleetcom build.
 var scratch string
 
 func TestMain(m *testing.M) {
@@ -34,17 +34,28 @@ func gate(t *testing.T) {
 	}
 }
 
+// unavailable ends a test that has nothing to run against: a skip, or a
+// failure in CI and under FLEETCOM_E2E_REQUIRE=1.
+func unavailable(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if required() {
+		t.Fatalf("%s (CI=true or FLEETCOM_E2E_REQUIRE=1: this is an error)", msg)
+	}
+	t.Skipf("%s (set FLEETCOM_E2E_REQUIRE=1 to make this an error)", msg)
+}
+
 var (
 	sharedOnce sync.Once
 	sharedErr  error
 
-	installOnce sync.Once
-	realBin     string
-	installErr  error
-
 	buildOnce sync.Once
 	fleetBin  string
 	buildErr  error
+
+	matrixMu sync.Mutex
+	picked   = map[string][]pick{}        // by CLI name
+	installs = map[string]*installState{} // by name@version
 )
 
 func scratchDir() (string, error) {
@@ -52,37 +63,113 @@ func scratchDir() (string, error) {
 	return scratch, sharedErr
 }
 
-// realCLIs installs the pinned CLIs once per test process and returns the
-// directory of their commands.
-func realCLIs(t *testing.T) string {
+// pick is one version a run drives, or why it cannot.
+type pick struct {
+	version, label string
+	err            error
+}
+
+// name is the subtest's name: the version, or the label when there is none.
+func (p pick) name() string {
+	if p.version == "" {
+		return p.label
+	}
+	return p.version
+}
+
+// versionsOf works out, once per CLI, which versions FLEETCOM_E2E_VERSIONS
+// selects. The same version is never picked twice.
+func versionsOf(t *testing.T, c CLI) []pick {
+	t.Helper()
+	matrixMu.Lock()
+	defer matrixMu.Unlock()
+	if p, ok := picked[c.Name]; ok {
+		return p
+	}
+	mode, err := versionMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []pick
+	if mode != versionsLatest {
+		out = append(out, pick{version: c.Pinned, label: "pinned"})
+	}
+	if mode != versionsPinned {
+		latest := pick{label: "latest"}
+		if cache, err := CacheDir(); err != nil {
+			latest.err = err
+		} else {
+			latest.version, latest.err = Latest(c, cache)
+		}
+		switch {
+		case latest.err == nil && mode == versionsBoth && latest.version == c.Pinned:
+			out[0].label = "pinned=latest"
+			fmt.Fprintf(os.Stderr, "e2e: %s: the registry's latest is the pinned %s: it runs once\n", c.Name, c.Pinned)
+		default:
+			out = append(out, latest)
+		}
+	}
+	picked[c.Name] = out
+	return out
+}
+
+// eachVersion runs fn once per selected version of the named CLI, as a
+// subtest named by the version, with that version installed.
+func eachVersion(t *testing.T, name string, fn func(t *testing.T, r Real)) {
 	t.Helper()
 	gate(t)
-	installOnce.Do(func() {
+	c := cliNamed(name)
+	for _, p := range versionsOf(t, c) {
+		t.Run(p.name(), func(t *testing.T) {
+			if p.err != nil {
+				unavailable(t, "%s: cannot resolve the %s version: %v", c.Name, p.label, p.err)
+			}
+			if p.label == "pinned=latest" {
+				t.Logf("%s %s is both the pinned and the latest version: it runs once", c.Name, p.version)
+			}
+			fn(t, installed(t, c, p))
+		})
+	}
+}
+
+// installState is one version's install, done once per test process.
+type installState struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// installed installs one version of a CLI into a prefix of its own, once
+// per test process; the npm cache is shared.
+func installed(t *testing.T, c CLI, p pick) Real {
+	t.Helper()
+	key := c.Name + "@" + p.version
+	matrixMu.Lock()
+	st := installs[key]
+	if st == nil {
+		st = &installState{}
+		installs[key] = st
+	}
+	matrixMu.Unlock()
+	st.once.Do(func() {
 		start := time.Now()
 		var dir, cache string
-		if dir, installErr = scratchDir(); installErr != nil {
+		if dir, st.err = scratchDir(); st.err != nil {
 			return
 		}
-		if cache, installErr = CacheDir(); installErr != nil {
+		if cache, st.err = CacheDir(); st.err != nil {
 			return
 		}
-		prefix := filepath.Join(dir, "npm")
-		if installErr = os.MkdirAll(prefix, 0o755); installErr != nil {
-			return
+		st.bin, st.err = Install(c, p.version, filepath.Join(dir, "npm", key), cache)
+		if st.err == nil {
+			fmt.Fprintf(os.Stderr, "e2e: installed %s %s (%s) in %v (npm cache %s)\n",
+				c.Name, p.version, p.label, time.Since(start).Round(time.Second), cache)
 		}
-		realBin, installErr = Install(prefix, cache)
-		fmt.Fprintf(os.Stderr, "e2e: installed claude %s and codex %s in %v (npm cache %s)\n",
-			ClaudeVersion, CodexVersion, time.Since(start).Round(time.Second), cache)
 	})
-	if installErr != nil {
-		// Without the registry there is nothing to test against; say so
-		// rather than fail, unless the caller insists on the real CLIs.
-		if os.Getenv("FLEETCOM_E2E_REQUIRE") == "1" {
-			t.Fatalf("install the real CLIs: %v", installErr)
-		}
-		t.Skipf("could not install the pinned CLIs with npm (set FLEETCOM_E2E_REQUIRE=1 to make this an error): %v", installErr)
+	if st.err != nil {
+		unavailable(t, "could not install %s with npm: %v", key, st.err)
 	}
-	return realBin
+	return Real{CLI: c, Version: p.version, Label: p.label, Bin: st.bin}
 }
 
 // fleetcom builds ./cmd/fleetcom once per test process, and skips the test
@@ -98,7 +185,7 @@ func fleetcom(t *testing.T) string {
 		}
 	})
 	if buildErr != nil {
-		t.Skipf("./cmd/fleetcom does not build yet, so the shim tests cannot run: %v", buildErr)
+		unavailable(t, "./cmd/fleetcom does not build, so the shim tests cannot run: %v", buildErr)
 	}
 	return fleetBin
 }

@@ -8,7 +8,11 @@ import (
 // TestShimCodex drives the real codex through fleetcom's shim and checks what
 // fleetcom records and resumes, with the user's own notifier kept working.
 func TestShimCodex(t *testing.T) {
-	w, fc := shimWorld(t)
+	eachVersion(t, "codex", shimCodex)
+}
+
+func shimCodex(t *testing.T, r Real) {
+	w, fc := shimWorld(t, r)
 	userNotify, userCalls := w.NotifyRecorder("user-notify")
 	w.SetCodexNotify(userNotify, "from-config")
 	proj := w.Project("my project")
@@ -20,7 +24,7 @@ func TestShimCodex(t *testing.T) {
 	var first string
 	t.Run("capture", func(t *testing.T) {
 		p := x.Start(t, proj, "codex")
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		p.Submit("remember HERON-3141", typeWait)
 		p.WaitFor("ACK HERON-3141 CODES HERON-3141", replyWait)
 		calls := WaitNotifies(t, userCalls, 2)
@@ -54,7 +58,7 @@ func TestShimCodex(t *testing.T) {
 	// A run quit before its first prompt does not displace it.
 	t.Run("quit-before-prompt", func(t *testing.T) {
 		p := x.Start(t, proj, "codex")
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		if status, screen := QuitCodex(p); status != 0 || Hint(codexHintRE, screen) != "" {
 			t.Errorf("exit status %d, screen:\n%s", status, screen)
 		}
@@ -67,7 +71,7 @@ func TestShimCodex(t *testing.T) {
 		before := CodexRollouts(w.CodexHome)
 		n := len(NotifyCalls(userCalls))
 		p := x.Start(t, proj, fleetcomExec(fc)...)
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
 		p.WaitFor("ACK now CODES HERON-3141", replyWait)
 		calls := WaitNotifies(t, userCalls, n+1)
@@ -88,7 +92,7 @@ func TestShimCodex(t *testing.T) {
 	// through the notifier, and it becomes the one to resume.
 	t.Run("new", func(t *testing.T) {
 		p := x.Start(t, proj, "codex")
-		p.WaitFor(codexReady, startWait)
+		WaitCodex(p)
 		p.Submit("first OSPREY-81", typeWait)
 		p.WaitFor("ACK OSPREY-81 CODES OSPREY-81", replyWait)
 		p.Submit("/new", typeWait)

@@ -7,12 +7,11 @@ import (
 )
 
 // shimWorld is a scratch user with fleetcom's shims first on PATH and the
-// real CLIs behind them. It returns the world and the fleetcom binary.
-func shimWorld(t *testing.T) (*World, string) {
+// real CLI of r behind them. It returns the world and the fleetcom binary.
+func shimWorld(t *testing.T, r Real) (*World, string) {
 	t.Helper()
-	bin := realCLIs(t)
 	fc := fleetcom(t)
-	w := NewWorld(t, bin)
+	w := NewWorld(t, r.Bin)
 	shims := filepath.Join(w.Root, "shims")
 	w.Setenv("FLEETCOM_SHIM_DIR", shims)
 	if r := w.Fleetcom(t, fc, w.Root, "shims", "install", "--dir", shims); r.Code != 0 {
@@ -29,10 +28,8 @@ func shimWorld(t *testing.T) (*World, string) {
 		}
 	}
 	w.PrependPath(shims)
-	for _, name := range []string{"claude", "codex"} {
-		if p := lookPath(w, name); filepath.Dir(p) != shims {
-			t.Fatalf("%s resolves to %q, want the shim in %s", name, p, shims)
-		}
+	if p := lookPath(w, r.CLI.Name); filepath.Dir(p) != shims {
+		t.Fatalf("%s resolves to %q, want the shim in %s", r.CLI.Name, p, shims)
 	}
 	return w, fc
 }

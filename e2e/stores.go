@@ -222,3 +222,9 @@ func NotifyCalls(record string) []NotifyCall {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// jsonString is s as a JSON string, as the CLIs write it in their files.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

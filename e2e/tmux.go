@@ -144,11 +144,16 @@ func (p *Pane) Keys(keys ...string) {
 
 // Submit types a line, waits until the program has echoed it, then presses
 // Enter. Sending both at once can make a TUI take the burst for a paste and
-// the Enter for a newline.
+// the Enter for a newline. The echo is one more occurrence of text than the
+// screen held before: a resumed conversation may show the same line in its
+// history.
 func (p *Pane) Submit(text string, timeout time.Duration) {
 	p.t.Helper()
+	before := strings.Count(p.Screen(), text)
 	p.Type(text)
-	p.WaitFor(text, timeout)
+	p.waitUntil("echo of "+strconv.Quote(text), timeout, func(s string) bool {
+		return strings.Count(s, text) > before
+	})
 	p.Keys("Enter")
 }
 
@@ -189,6 +194,14 @@ func (p *Pane) waitUntil(what string, timeout time.Duration, ok func(string) boo
 		s := p.Screen()
 		if ok(s) {
 			return s
+		}
+		// A program that has ended shows nothing new: say so now, with
+		// its last screen, instead of waiting out the timeout.
+		if dead, status := p.Dead(); dead {
+			if s = p.Screen(); ok(s) {
+				return s
+			}
+			p.t.Fatalf("%s: exited with status %d before showing %s; screen:\n%s", p.name, status, what, s)
 		}
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: no %s after %v; screen:\n%s", p.name, what, timeout, s)
