@@ -16,9 +16,13 @@ import (
 // the SessionStart hook (startup, /new, resume), --resume continuing the same
 // session with context (from another directory too, in the session's own
 // directory), moving a session to another directory's folder, and which hook
-// sources a single run can add.
+// sources a single run can add. It runs once per selected version.
 func TestDirectGrok(t *testing.T) {
-	w := grokWorld(t)
+	eachVersion(t, "grok", directGrok)
+}
+
+func directGrok(t *testing.T, r Real) {
+	w := grokWorld(t, r)
 	home := w.GrokHome()
 	proj := w.Project("my project")
 	other := w.Project("other project")

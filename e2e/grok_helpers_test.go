@@ -2,12 +2,48 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
+
+// grokWorld is a scratch user with the real Grok CLI of r on PATH, set up
+// for the fake API.
+func grokWorld(t *testing.T, r Real) *World {
+	t.Helper()
+	w := NewWorld(t, r.Bin)
+	w.SetupGrok()
+	return w
+}
+
+// GrokHeadless runs "grok args..." without a terminal in dir, as a script
+// would, with extra KEY=VALUE entries added to the test environment, and
+// returns its output and exit status.
+func GrokHeadless(t testing.TB, w *World, dir string, extra []string, args ...string) (string, int) {
+	t.Helper()
+	bin := lookPath(w, "grok")
+	if bin == "" {
+		t.Fatalf("no grok on the test's PATH %s", w.Getenv("PATH"))
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = w.Env(extra...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("run grok %s: %v", strings.Join(args, " "), err)
+	}
+	t.Logf("grok %s (in %s, %v): exit %d\n%s", strings.Join(args, " "), dir, extra, code, out)
+	return string(out), code
+}
 
 // grokActive reports whether active_sessions.json lists session id for one
 // of the processes from pid down.

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,17 @@ type CLI struct {
 	Package string // the npm package
 	Pinned  string // the version the suite is known to pass on
 	// Postinstall is a script of the package run with node when the
-	// installed command does not report its version: an npm that holds
-	// install scripts back leaves a stub in place of a native binary.
+	// installed command does not report its version, or is not Native:
+	// an npm that holds install scripts back leaves a stub or a launcher
+	// in place of a native binary.
 	Postinstall string
+	// HomeVar names the variable of the CLI's home when the package's
+	// install scripts write there (they default to one in the user's home):
+	// npm and Postinstall run with it pointing inside the prefix.
+	HomeVar string
+	// Native says the command must be the CLI's own executable, not a
+	// script that starts it, so that a pane's PID is the CLI's process.
+	Native bool
 }
 
 // CLIs are the real CLIs, by command. A version bump of Pinned means
@@ -27,6 +36,11 @@ type CLI struct {
 var CLIs = []CLI{
 	{Name: "claude", Package: "@anthropic-ai/claude-code", Pinned: "2.1.197", Postinstall: "install.cjs"},
 	{Name: "codex", Package: "@openai/codex", Pinned: "0.171.0"},
+	// Grok's postinstall unpacks the native binary into $GROK_HOME/bin,
+	// writes $GROK_HOME/config.toml and, under npm, points the command at
+	// the binary unpacked beside the node launcher.
+	{Name: "grok", Package: "@xai-official/grok", Pinned: "1.0.41",
+		Postinstall: "bin/postinstall.js", HomeVar: "GROK_HOME", Native: true},
 }
 
 // cliNamed returns the table entry of a command; an unknown name is a bug
@@ -91,28 +105,61 @@ func Install(c CLI, version, prefix, cache string) (string, error) {
 		"--prefer-offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
 		c.Package + "@" + version,
 	}
+	env := os.Environ()
+	if c.HomeVar != "" {
+		env = append(env, c.HomeVar+"="+filepath.Join(prefix, "install-home"))
+	}
 	cmd := exec.Command("npm", args...)
 	cmd.Dir = prefix
+	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("npm %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
 	bin := filepath.Join(prefix, "node_modules", ".bin")
-	err := checkVersion(bin, c.Name, version)
+	err := checkInstalled(c, bin, version)
 	if err != nil && c.Postinstall != "" {
 		pkg := filepath.Join(prefix, "node_modules", filepath.FromSlash(c.Package))
 		fix := exec.Command("node", c.Postinstall)
 		fix.Dir = pkg
+		// As npm runs it: some scripts act only for npm (Grok's links
+		// its command to the native binary only then).
+		fix.Env = append(env, "npm_config_user_agent=npm/e2e-rig")
 		if b, ferr := fix.CombinedOutput(); ferr != nil {
 			return "", fmt.Errorf("%v; running its postinstall: %v\n%s", err, ferr, b)
 		}
-		err = checkVersion(bin, c.Name, version)
+		err = checkInstalled(c, bin, version)
 	}
 	if err != nil {
 		return "", err
 	}
 	return bin, nil
+}
+
+// checkInstalled checks the command of c in bin: it reports version and,
+// for a Native CLI, is an executable rather than a script.
+func checkInstalled(c CLI, bin, version string) error {
+	if err := checkVersion(bin, c.Name, version); err != nil {
+		return err
+	}
+	if !c.Native {
+		return nil
+	}
+	p := filepath.Join(bin, c.Name)
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	if string(head) == "#!" {
+		return fmt.Errorf("%s is a script that starts %s, not its native binary", p, c.Name)
+	}
+	return nil
 }
 
 // checkVersion runs "<bin>/<name> --version" and wants want in its output.
