@@ -19,7 +19,8 @@ func shimClaude(t *testing.T, r Real) {
 	line := func(id string) string { return "claude --resume '" + id + "'" }
 
 	// The ID fleetcom records is the one Claude filed the transcript under,
-	// read from the exit hint Claude printed.
+	// read from the exit hint Claude printed. fleetcom's hook goes inline,
+	// which Claude never repeats, so the hint is the plain resume line.
 	var first, printed string
 	t.Run("capture", func(t *testing.T) {
 		p := x.Start(t, proj, "claude")
@@ -32,9 +33,9 @@ func shimClaude(t *testing.T, r Real) {
 			t.Fatalf("exit status %d, transcripts with messages %v; screen:\n%s", status, trs, screen)
 		}
 		first = trs[0]
-		hint, hintID := ClaudeHint(screen)
-		if hintID != first {
-			t.Errorf("exit hint %q, transcript %q", hint, first)
+		hint, _ := ClaudeHint(screen)
+		if hint != "claude --resume "+first {
+			t.Errorf("exit hint %q, want %q", hint, "claude --resume "+first)
 		}
 		printed = hint
 		wantRecord(t, w, fc, proj, "claude", first, line(first))
@@ -48,7 +49,7 @@ func shimClaude(t *testing.T, r Real) {
 
 	// The resume line Claude itself printed at exit still works once the
 	// run is over: people copy it. From 2.1.332 on, Claude repeats launch
-	// options in it, so it carries the --settings fleetcom added.
+	// options in it, so nothing fleetcom adds for one run may show there.
 	t.Run("printed-line", func(t *testing.T) {
 		if printed == "" {
 			t.Skip("no printed line to run")
@@ -56,8 +57,8 @@ func shimClaude(t *testing.T, r Real) {
 		before := ClaudeTranscripts(w.ClaudeHome, proj)
 		p := x.Start(t, proj, "sh", "-c", printed)
 		if dead, status := waitClaudeOrExit(p); dead {
-			t.Fatalf("%s: the printed line %q does not resume: exit %d%s; screen:\n%s",
-				r, printed, status, settingsBug(r, printed), p.Screen())
+			t.Fatalf("%s: the printed line %q does not resume: exit %d; screen:\n%s",
+				r, printed, status, p.Screen())
 		}
 		p.Submit("which codes printed", typeWait)
 		p.WaitFor("ACK printed CODES PELICAN-4821", replyWait)
@@ -115,8 +116,8 @@ func shimClaude(t *testing.T, r Real) {
 				cleared = id
 			}
 		}
-		if cleared == "" || Hint(claudeHintRE, screen) != cleared {
-			t.Fatalf("no transcript for the cleared conversation, or hint %q differs", Hint(claudeHintRE, screen))
+		if cleared == "" || hint != "claude --resume "+cleared {
+			t.Fatalf("cleared conversation %q, exit hint %q, want the plain resume line of it", cleared, hint)
 		}
 		wantRecord(t, w, fc, proj, "claude", cleared, line(cleared))
 		wantHintSource(t, r, Newest(t, w.List(t, fc, proj), "claude"), hint)
@@ -168,25 +169,9 @@ func shimClaude(t *testing.T, r Real) {
 // saw last, and is what fleetcom trusts first (shim/record.go).
 func wantHintSource(t *testing.T, r Real, rec Record, hint string) {
 	t.Helper()
-	if rec.Source == "hint" {
-		return
+	if rec.Source != "hint" {
+		t.Errorf("%s: record of %s has source %q, want \"hint\" from the printed %q", r, rec.ID, rec.Source, hint)
 	}
-	why := ""
-	if r.Has("hint-echoes-flags") && !strings.HasPrefix(hint, "claude --resume ") {
-		why = " (fleetcom bug: harness.Claude.ScrapeExit only knows \"claude --resume <id>\", not the hint with launch options " +
-			"that Claude " + r.Version + " prints, so the record falls back to the capture hook)"
-	}
-	t.Errorf("%s: record of %s has source %q, want \"hint\" from the printed %q%s", r, rec.ID, rec.Source, hint, why)
-}
-
-// settingsBug names the fleetcom bug behind a printed line that no longer
-// resumes because it names fleetcom's per-run settings file.
-func settingsBug(r Real, printed string) string {
-	if r.Has("hint-echoes-flags") && strings.Contains(printed, "claude-settings.json") {
-		return " (fleetcom bug: the shim passes --settings <runtime dir>/<pid>-<nonce>/claude-settings.json, Claude " + r.Version +
-			" repeats it in its exit hint, and fleetcom removes that file when the run ends)"
-	}
-	return ""
 }
 
 // waitClaudeOrExit waits until Claude takes input or the program ends, and
