@@ -24,7 +24,7 @@ var claudeSpec = &Spec{
 	ID:      UUID,
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"},
-	Proven:  []string{"2.1.197"},
+	Proven:  []string{"2.1.197", "2.1.332"},
 	Banners: []string{"Resume this session with:"},
 }
 

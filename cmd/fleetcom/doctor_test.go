@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // doctorWorld is a user whose fleetcom is the test binary: shims link to
@@ -218,4 +220,31 @@ func TestDoctorJSON(t *testing.T) {
 	if code, _, _ := doctor(t, "extra"); code != 2 {
 		t.Errorf("doctor extra: exit %d, want 2", code)
 	}
+}
+
+// Each installed CLI's version, and whether the real-CLI suite passed on
+// it: every version of the table is proven, a newer one is a note (doctor
+// stays healthy), and a binary that names no version says so.
+func TestDoctorVersions(t *testing.T) {
+	w := newDoctorWorld(t)
+	claude, _ := harness.Lookup("claude")
+	realClaude := filepath.Join(w.real, "claude")
+	say := func(line string) {
+		t.Helper()
+		// A new file each time: the version probe is cached by path, size
+		// and modification time, so the size changes with the line.
+		os.Remove(realClaude)
+		if err := os.WriteFile(realClaude, []byte("#!/bin/sh\necho '"+line+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range claude.Proven {
+		say(v + " (Claude Code)")
+		wantDoctor(t, 0, "ok       claude.version: claude "+v+", proven")
+	}
+	say("9.9.999 (Claude Code)")
+	wantDoctor(t, 0, "note     claude.version: claude 9.9.999 is not among the versions fleetcom was proven on ("+
+		strings.Join(claude.Proven, ", ")+")")
+	say("Claude Code, the development build")
+	wantDoctor(t, 0, "note     claude.version: "+realClaude+" --version names no version")
 }
