@@ -9,7 +9,9 @@ import (
 )
 
 // chatChunks reads a Chat Completions stream: the data lines up to
-// "[DONE]", and whether "[DONE]" came.
+// "[DONE]", and whether "[DONE]" came. It reads on to the end of the body:
+// the server records a request when its handler returns, which the end of
+// the body follows, so a test that reads Requests next sees it.
 func chatChunks(t *testing.T, r io.Reader) ([]map[string]any, bool) {
 	t.Helper()
 	var out []map[string]any
@@ -20,6 +22,7 @@ func chatChunks(t *testing.T, r io.Reader) ([]map[string]any, bool) {
 			continue
 		}
 		if d == "[DONE]" {
+			io.Copy(io.Discard, r)
 			return out, true
 		}
 		var m map[string]any
