@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,48 +8,65 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
-	"golang.org/x/term"
 )
+
+// The PTY path is one loop on Spawn's own goroutine: poll(2) over our
+// terminal, the PTY master, a descriptor that turns readable when the child
+// exits (a pidfd, a kqueue) and a pipe the signal relay writes to when the
+// size must be copied or the child may have stopped; then the reads and writes
+// poll allowed. Data and the child's exit reach the loop with no goroutine in
+// between: every goroutine the runtime has to wake costs a thread switch, and
+// starting them while the child starts often costs new threads as well. A
+// loop blocked in poll wakes in its own thread as soon as a byte arrives,
+// which keeps a keystroke's round trip short. The loop owns every descriptor
+// it polls, so none is ever closed under a system call.
 
 // drainBound is how long Spawn goes on waiting for the PTY to report EIO after
 // the child exited. EIO normally comes at once; it is late only when something
 // else (a grandchild) still holds the terminal open.
 const drainBound = 150 * time.Millisecond
 
+// Test hooks, nil in production: called with our terminal raw, just before
+// the child starts and once it has exited.
+var hookStarting, hookExited func()
+
 // session is one child on its own PTY.
 type session struct {
 	o       SpawnOptions
-	master  *os.File
-	mfd     int // master's descriptor, non-blocking
+	ch      child
+	master  int // non-blocking; -1 once closed
 	in, out int // our terminal
 	tty     rawTerm
-	inL     *loop
-	outL    *loop
-	fail    chan error // copy-loop failures; errGone when our terminal is gone
-	closed  bool       // shutdown has run: mfd may name another file now
+	wakeR   int // read end of the wake pipe; ch.wake is its write end
+	exitFD  int // readable once the child exited; -1 when there is none
+
+	buf     []byte // the output loop's buffer
+	inBuf   []byte
+	pending []byte // typed input not yet written to the master
+	inOpen  bool   // our terminal is still read
+	outOpen bool   // the master has not reported EIO
+	outOK   bool   // writing to our terminal still works
+	exited  bool
+	copyErr error // the first failure of the copy machinery
 }
 
 // spawnPTY runs cmd on a new PTY. A failure to set the PTY up before the child
 // starts is reported as errNoPTY, and Spawn then runs the child without one.
-func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
-	s := &session{o: o, fail: make(chan error, 4)}
+func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
+	s := &session{o: o, master: -1, wakeR: -1, exitFD: -1, inOpen: true, outOpen: true, outOK: true}
+	s.ch = child{group: true, wake: -1, tty: &s.tty}
 	s.in, _ = fdOf(o.Stdin)
 	s.out, _ = fdOf(o.Stdout)
-	slave, err := s.open()
+	WarmSignals()
+	slave, saved, err := s.open()
 	if err != nil {
 		return Status{}, fmt.Errorf("%w: %v", errNoPTY, err)
 	}
-	// From here on every path, a panic included, ends in shutdown: copy loops
-	// stopped, master closed, our terminal restored.
-	defer s.shutdown()
-
-	s.tty.fd = s.in
-	if err := s.tty.makeRaw(); err != nil {
-		o.warn(fmt.Errorf("set terminal to raw mode: %w", err))
-	}
-	sigs := newSignals()
+	// From here on every path, a panic included, ends in cleanup: our
+	// terminal restored, the relay told, every descriptor closed.
+	defer s.cleanup()
+	defer slave.Close() // closed again after the start, at once
 
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	if !isTerminal(o.Stderr) {
@@ -60,87 +76,115 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 		}
 	}
 	cmd.SysProcAttr = sessionAttr(cmd.SysProcAttr)
+
+	// A signal that comes before the child runs ends the shim, with our
+	// terminal restored: the relay must be catching before it is raw.
+	// Registering and going raw happen under relay.mu, so that a signal's
+	// default effect, which the relay applies under it too, finds the
+	// terminal either untouched or raw and registered for restoring.
+	signalsReady()
+	var rawErr error
+	relay.mu.Lock()
+	register(&s.ch)
+	if saved != nil {
+		rawErr = s.tty.makeRaw(s.in, saved)
+	}
+	relay.mu.Unlock()
+	if rawErr != nil {
+		o.warn(fmt.Errorf("set terminal to raw mode: %w", rawErr))
+	}
+	if hookStarting != nil {
+		hookStarting()
+	}
+	relay.mu.Lock()
 	err = cmd.Start()
+	if err == nil {
+		s.ch.pid, s.ch.state = cmd.Process.Pid, childRunning
+	}
+	relay.mu.Unlock()
 	slave.Close() // the child holds it now; ours would keep EIO from coming
 	if err != nil {
 		return startFailed(err)
 	}
-	pid := cmd.Process.Pid
-
-	s.inL.run("copy input", s.fail, func() error { return s.inL.copyIn(s.in, s.mfd) })
-	s.outL.run("copy output", s.fail, func() error {
-		return s.outL.copyOut(s.mfd, o.Stdout, o.Tail, func() { report(s.fail, errGone) })
-	})
-	stopped, exited := make(chan struct{}), make(chan struct{})
-	go watchChild(pid, stopped, exited)
-	o.started(pid)
-
-	var copyErr error
-	for running := true; running; {
-		select {
-		case sig := <-sigs.c:
-			if sig == syscall.SIGWINCH {
-				s.syncSize()
-			} else {
-				forwardGroup(pid, sig.(syscall.Signal))
-			}
-		case <-stopped:
-			s.suspend(pid)
-		case err := <-s.fail:
-			if !errors.Is(err, errGone) && copyErr == nil {
-				copyErr = err
-			}
-			if !s.closed {
-				s.hangup(pid)
-			}
-		case <-exited:
-			running = false
-		}
+	pid := s.ch.pid
+	startedDone := s.startedAsync(pid)
+	if err := s.watchExit(pid); err != nil {
+		s.fail(err)
+		waitExit(pid)
+		s.markExited()
 	}
-	st, err := finish(cmd)
-	s.drain()
-	s.shutdown()
+	s.loop()
+
+	<-startedDone
+	st, err = finish(cmd)
+	if hookExited != nil {
+		hookExited()
+	}
 	if err == nil {
-		err = copyErr
+		err = s.copyErr
 	}
 	return st, err
 }
 
-// open creates the PTY, gives it our terminal's settings and size, and
-// prepares the copy loops. It returns the slave for the child.
-func (s *session) open() (*os.File, error) {
-	master, slave, err := pty.Open()
+// open creates the PTY, gives it our terminal's settings and size, and makes
+// the wake pipe. It returns the slave for the child, and our terminal's
+// settings (nil when they cannot be read).
+func (s *session) open() (*os.File, *unix.Termios, error) {
+	master, slave, err := openPTY()
 	if err != nil {
-		return nil, fmt.Errorf("open pty: %w", err)
+		return nil, nil, err
 	}
-	fail := func(err error) (*os.File, error) {
-		master.Close()
+	if s.wakeR, s.ch.wake, err = newPipe(); err != nil {
+		unix.Close(master)
 		slave.Close()
-		return nil, err
-	}
-	// creack/pty leaves the master blocking (its ioctls go through Fd), so it
-	// cannot take a read deadline; the copy loops want it non-blocking and
-	// poll it themselves. The child's end stays blocking.
-	s.mfd, _ = fdOf(master)
-	if err := unix.SetNonblock(s.mfd, true); err != nil {
-		return fail(fmt.Errorf("pty non-blocking: %w", err))
-	}
-	sfd, _ := fdOf(slave)
-	// The child's terminal starts as a copy of ours (erase character, IUTF8
-	// and so on), as script(1) does.
-	if t, err := unix.IoctlGetTermios(s.in, ioctlGetTermios); err == nil {
-		_ = unix.IoctlSetTermios(sfd, ioctlSetTermios, t)
-	}
-	s.syncSizeTo(s.mfd)
-	if s.inL, err = newLoop(); err != nil {
-		return fail(err)
-	}
-	if s.outL, err = newLoop(); err != nil {
-		s.inL.close()
-		return fail(err)
+		return nil, nil, fmt.Errorf("wake pipe: %w", err)
 	}
 	s.master = master
-	return slave, nil
+	// The child's terminal starts as a copy of ours (erase character, IUTF8
+	// and so on), as script(1) does.
+	t, err := unix.IoctlGetTermios(s.in, ioctlGetTermios)
+	if err == nil {
+		sfd, _ := fdOf(slave)
+		_ = unix.IoctlSetTermios(sfd, ioctlSetTermios, t)
+	} else {
+		t = nil
+	}
+	s.syncSize()
+	return slave, t, nil
+}
+
+// watchExit sets exitFD to a descriptor that polls readable once the child
+// has exited: a pidfd or kqueue, else a pipe closed by a goroutine waiting for
+// the exit (old kernels).
+func (s *session) watchExit(pid int) error {
+	if s.exitFD = exitWatch(pid); s.exitFD >= 0 {
+		return nil
+	}
+	r, w, err := newPipe()
+	if err != nil {
+		return fmt.Errorf("watch child: %w", err)
+	}
+	s.exitFD = r
+	go func() {
+		waitExit(pid)
+		unix.Close(w)
+	}()
+	return nil
+}
+
+// startedAsync calls o.Started on a goroutine of its own, so that output is
+// copied while it runs; the channel is closed when it has returned.
+func (s *session) startedAsync(pid int) <-chan struct{} {
+	done := make(chan struct{})
+	if s.o.Started == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		s.o.Started(pid)
+	}()
+	return done
 }
 
 // sessionAttr makes the child a session leader with its stdin, the PTY, as
@@ -155,104 +199,241 @@ func sessionAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return &c
 }
 
-func (s *session) syncSize() {
-	if !s.closed {
-		s.syncSizeTo(s.mfd)
-	}
-}
-
-// syncSizeTo copies our terminal's size to fd; the kernel then signals
+// syncSize copies our terminal's size to the PTY; the kernel then signals
 // SIGWINCH to the child's foreground process group.
-func (s *session) syncSizeTo(fd int) {
+func (s *session) syncSize() {
+	if s.master < 0 {
+		return
+	}
 	ws, err := unix.IoctlGetWinsize(s.out, unix.TIOCGWINSZ)
 	if err != nil {
 		if ws, err = unix.IoctlGetWinsize(s.in, unix.TIOCGWINSZ); err != nil {
 			return
 		}
 	}
-	_ = unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws)
+	_ = unix.IoctlSetWinsize(s.master, unix.TIOCSWINSZ, ws)
 }
 
-// drain waits for the output loop to reach EIO, bounded after the child's exit.
-func (s *session) drain() {
-	select {
-	case <-s.outL.done:
-		return
-	default:
+// loop copies both ways and follows the child until it has exited and its
+// output has drained, or the drain bound has passed since its exit.
+func (s *session) loop() {
+	var deadline time.Time
+	for !s.exited || s.outOpen {
+		var p [4]unix.PollFd
+		n := 0
+		add := func(fd int, ev int16) int {
+			if fd < 0 || ev == 0 {
+				return -1
+			}
+			p[n] = unix.PollFd{Fd: int32(fd), Events: ev}
+			n++
+			return n - 1
+		}
+		var mev int16
+		if s.outOpen {
+			mev |= unix.POLLIN
+		}
+		if len(s.pending) > 0 {
+			mev |= unix.POLLOUT
+		}
+		iw := add(s.wakeR, unix.POLLIN)
+		im := add(s.master, mev)
+		ii := -1
+		if s.inOpen && len(s.pending) == 0 {
+			ii = add(s.in, unix.POLLIN)
+		}
+		ix := -1
+		if !s.exited {
+			ix = add(s.exitFD, unix.POLLIN)
+		}
+		timeout := -1
+		if s.exited {
+			left := time.Until(deadline)
+			if left <= 0 {
+				s.serve(func() { s.pumpOut(stopCap) })
+				return
+			}
+			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		}
+		if _, err := unix.Poll(p[:n], timeout); err != nil {
+			if err == unix.EINTR {
+				continue
+			}
+			s.fail(fmt.Errorf("poll: %w", err))
+			waitExit(s.ch.pid)
+			s.markExited()
+			return
+		}
+		ready := func(i int) bool { return i >= 0 && p[i].Revents != 0 }
+		if ready(iw) {
+			s.serve(s.woken)
+		}
+		if ready(im) && s.master >= 0 {
+			if p[im].Revents&unix.POLLOUT != 0 {
+				s.serve(s.flushIn)
+			}
+			if p[im].Revents&^unix.POLLOUT != 0 {
+				s.serve(func() { s.pumpOut(0) })
+			}
+		}
+		if ready(ii) && s.inOpen {
+			s.serve(s.pumpIn)
+		}
+		if ready(ix) && !s.exited {
+			s.markExited()
+			deadline = time.Now().Add(drainBound)
+		}
 	}
-	t := time.NewTimer(drainBound)
-	defer t.Stop()
-	select {
-	case <-s.outL.done:
-	case <-t.C:
-		s.outL.halt()
-		<-s.outL.done
+}
+
+// woken reads the wake pipe and acts on what the relay sent.
+func (s *session) woken() {
+	var b [64]byte
+	for {
+		n, err := unix.Read(s.wakeR, b[:])
+		if n <= 0 {
+			if err == unix.EINTR {
+				continue
+			}
+			return
+		}
+		for _, c := range b[:n] {
+			switch c {
+			case wakeWinch:
+				s.syncSize()
+			case wakeChild:
+				if !s.exited && childStopped(s.ch.pid) {
+					s.suspend()
+				}
+			}
+		}
 	}
+}
+
+// markExited notes the child's exit: from now on a signal has its own
+// effect, input stays with our terminal, and output drains for at most
+// drainBound.
+func (s *session) markExited() {
+	setState(&s.ch, childExited)
+	s.exited = true
+	s.inOpen = false
+	s.pending = nil
+}
+
+// serve runs one step of the loop, turning a panic into a failure of the
+// copy machinery.
+func (s *session) serve(step func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.fail(fmt.Errorf("copy: panic: %v", r))
+		}
+	}()
+	step()
+}
+
+// fail records a failure of the copy machinery and hangs the child up: the
+// copying cannot go on.
+func (s *session) fail(err error) {
+	if s.copyErr == nil {
+		s.copyErr = err
+	}
+	s.hangup()
 }
 
 // hangup does to the child what closing a terminal does to a program on it:
 // SIGHUP to its process group, then the PTY closed under it, so reads and
-// writes fail. Spawn goes on waiting for the child to exit.
-func (s *session) hangup(pid int) {
-	forwardGroup(pid, syscall.SIGHUP)
-	s.shutdown()
-}
-
-// shutdown stops both loops, closes the master (only once no loop can touch
-// its descriptor any more) and restores our terminal. It is idempotent, and
-// runs on Spawn's goroutine only.
-func (s *session) shutdown() {
-	if !s.closed {
-		s.closed = true
-		for _, l := range []*loop{s.inL, s.outL} {
-			l.halt()
-			if l.running {
-				<-l.done
-			}
-			l.close()
-		}
-		s.master.Close()
+// writes fail. The loop goes on waiting for the child to exit.
+func (s *session) hangup() {
+	if s.master < 0 {
+		return
 	}
+	if !s.exited {
+		forwardGroup(s.ch.pid, syscall.SIGHUP)
+	}
+	unix.Close(s.master)
+	s.master = -1
+	s.outOpen, s.inOpen, s.pending = false, false, nil
 	s.tty.restore()
 }
 
 // suspend follows a child that stopped (SIGSTOP): give the terminal back,
 // stop ourselves so the shell regains control, and on our continuation put
 // everything back and continue the child.
-func (s *session) suspend(pid int) {
-	if !s.closed {
-		// What the child wrote before it stopped belongs before the
-		// shell's prompt.
-		s.outL.flush(drainBound)
+func (s *session) suspend() {
+	// What the child wrote before it stopped belongs before the shell's
+	// prompt.
+	if s.outOpen {
+		s.pumpOut(stopCap)
 	}
 	s.tty.restore()
 	stopSelf()
-	if !s.closed {
-		_ = s.tty.makeRaw()
+	if s.master >= 0 {
+		_ = s.tty.remake()
 		s.syncSize()
 	}
-	_ = syscall.Kill(-pid, syscall.SIGCONT)
+	_ = syscall.Kill(-s.ch.pid, syscall.SIGCONT)
+}
+
+// cleanup restores our terminal, takes the child off the relay's list and
+// closes every descriptor. It runs once, on Spawn's goroutine.
+func (s *session) cleanup() {
+	s.tty.restore()
+	deregister(&s.ch)
+	for _, fd := range []*int{&s.master, &s.wakeR, &s.ch.wake, &s.exitFD} {
+		if *fd >= 0 {
+			unix.Close(*fd)
+			*fd = -1
+		}
+	}
 }
 
 // rawTerm is our terminal's mode, switched to raw and back; restore is
-// idempotent and safe from any goroutine.
+// idempotent and safe from any goroutine (the relay restores it before the
+// shim dies of a signal).
 type rawTerm struct {
 	mu    sync.Mutex
 	fd    int
-	saved *term.State
+	saved *unix.Termios // the mode to restore; nil when not raw
+	keep  *unix.Termios // the mode before the first makeRaw, for remake
 }
 
-func (t *rawTerm) makeRaw() error {
+// makeRaw puts fd in raw mode, as cfmakeraw(3) does, from its current
+// settings cur.
+func (t *rawTerm) makeRaw(fd int, cur *unix.Termios) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.saved != nil {
+	t.fd, t.keep = fd, cur
+	return t.rawLocked()
+}
+
+// remake puts the terminal back in raw mode after a restore.
+func (t *rawTerm) remake() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.keep == nil || t.saved != nil {
 		return nil
 	}
-	st, err := term.MakeRaw(t.fd)
+	cur, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
 	if err != nil {
 		return err
 	}
-	t.saved = st
+	t.keep = cur
+	return t.rawLocked()
+}
+
+func (t *rawTerm) rawLocked() error {
+	raw := *t.keep
+	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	raw.Oflag &^= unix.OPOST
+	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	raw.Cflag &^= unix.CSIZE | unix.PARENB
+	raw.Cflag |= unix.CS8
+	raw.Cc[unix.VMIN] = 1
+	raw.Cc[unix.VTIME] = 0
+	if err := unix.IoctlSetTermios(t.fd, ioctlSetTermios, &raw); err != nil {
+		return err
+	}
+	t.saved = t.keep
 	return nil
 }
 
@@ -260,7 +441,7 @@ func (t *rawTerm) restore() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.saved != nil {
-		_ = term.Restore(t.fd, t.saved)
+		_ = unix.IoctlSetTermios(t.fd, ioctlSetTermios, t.saved)
 		t.saved = nil
 	}
 }

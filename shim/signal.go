@@ -3,74 +3,194 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
-	"sync/atomic"
 	"syscall"
 )
 
-// Signals while a child runs.
+// Signals.
 //
-// On the pipe path the child shares our process group and terminal, so the
-// keyboard's SIGINT and SIGQUIT reach it directly; the shim catches and drops
-// them, as a shell does while it waits for a foreground job. SIGTERM, SIGHUP,
-// SIGUSR1 and SIGUSR2 sent to the shim are forwarded to the child.
+// While a child runs, the shim acts for it. On the pipe path the child shares
+// our process group and terminal, so the keyboard's SIGINT and SIGQUIT reach it
+// directly; the shim drops them, as a shell does while it waits for a
+// foreground job. SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to the shim are
+// forwarded to the child. On the PTY path the keyboard cannot signal the shim
+// (our terminal is raw: ^C is a byte, which the child's own line discipline
+// turns into SIGINT for the child), so every one of those signals that does
+// reach the shim was sent on purpose, and goes to the child's process group
+// (the child leads a session of its own). SIGWINCH copies our terminal's size
+// to the PTY, and SIGCHLD tells the PTY loop that the child may have stopped.
 //
-// On the PTY path the keyboard cannot signal the shim (our terminal is raw: ^C
-// is a byte, which the child's own line discipline turns into SIGINT for the
-// child). Every signal in the list that does reach the shim was sent on
-// purpose, and goes to the child's process group (the child leads a session of
-// its own). SIGWINCH copies our terminal's size to the PTY.
+// While no child runs (before one starts, after it exited, while the run is
+// recorded) a signal has the effect it has on a program that does not catch
+// it: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, our terminal restored
+// first if a PTY session had it raw, by re-raising the signal so that the
+// shell sees the death it expects (SIGQUIT without a core file);
+// SIGUSR1, SIGUSR2, SIGWINCH and SIGCHLD are ignored, as the Go runtime
+// ignores them when nobody asked for them.
 //
-// A signal that was ignored when the shim started is left alone: not caught,
-// so the child inherits the ignore as it would from a shell (nohup, the
-// background jobs of a script). Caught signals are reset to their defaults in
-// the child by the runtime.
-var forwarded = []os.Signal{
+// A signal that was ignored when the shim started is left alone: never
+// caught, so it stays ignored and the child inherits the ignore, as from a
+// shell (nohup, the background jobs of a script). Caught signals are reset to
+// their defaults in the child by the runtime.
+//
+// Catching a signal with os/signal costs a round trip to a thread of the
+// runtime's per signal, 20-40 µs each on the machines the benchmarks run on,
+// and letting it go again costs as much; eight signals caught and released
+// on every run would add half a millisecond or more to it. So the signals are
+// caught once per process, in the background (WarmSignals, or the first
+// Spawn), and never let go: one relay goroutine decides, as each signal
+// arrives, what it does, from the children registered with it. That
+// decision, not the catching, is what gives a signal its default effect while
+// no child runs.
+var caughtSignals = []os.Signal{
 	syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-	syscall.SIGUSR1, syscall.SIGUSR2,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCHLD,
 }
 
-type signals struct{ c chan os.Signal }
+var relay struct {
+	once  sync.Once
+	ready chan struct{} // closed once the signals are caught
+	c     chan os.Signal
 
-// The signals are caught once per process and never let go. Catching them
-// the first time starts a thread of the runtime's and letting go waits for
-// it to idle: together half a millisecond on the path between a command and
-// its child, which WarmSignals takes off that path by starting early, in the
-// background. Signals that arrive after Spawn returned (while the run is
-// recorded, just before the shim exits) are not acted on; one that arrives
-// before the child starts is forwarded to it once it has.
-var caught struct {
-	once sync.Once
-	c    chan os.Signal
+	mu       sync.Mutex
+	children []*child // the runs of Spawn in progress
 }
 
-func catchSignals() {
-	caught.c = make(chan os.Signal, 16)
-	for _, sig := range append(forwarded[:len(forwarded):len(forwarded)], syscall.SIGWINCH) {
+// childState is where a registered child is in its life.
+type childState int
+
+const (
+	childStarting childState = iota // registered, not started
+	childRunning
+	childExited // exited, reaped or about to be
+)
+
+// child is a run of Spawn as the relay sees it. The relay reads it, and
+// Spawn changes it, only with relay.mu held.
+type child struct {
+	pid   int
+	group bool // the PTY path: signals go to the child's process group
+	state childState
+	wake  int      // the PTY loop's wake pipe (write end), or -1
+	tty   *rawTerm // our terminal while a PTY session may have it raw
+}
+
+// WarmSignals starts catching the signals Spawn acts on, in the background,
+// and returns at once; Spawn waits for it before it starts a child. Calling
+// it early, as soon as a child is known to be wanted, takes that cost off the
+// path to the child. It changes nothing for signals that arrive while no
+// child runs.
+func WarmSignals() {
+	relay.once.Do(func() {
+		relay.ready = make(chan struct{})
+		relay.c = make(chan os.Signal, 16)
+		go relayLoop()
+	})
+}
+
+// signalsReady waits until the signals are caught.
+func signalsReady() {
+	WarmSignals()
+	<-relay.ready
+}
+
+func relayLoop() {
+	var take []os.Signal
+	for _, sig := range caughtSignals {
 		if !signal.Ignored(sig) {
-			signal.Notify(caught.c, sig)
+			take = append(take, sig)
 		}
 	}
-}
-
-// WarmSignals starts catching the signals Spawn forwards without waiting
-// for it; Spawn waits if it is not done by then.
-func WarmSignals() {
-	if !warming.Swap(true) {
-		go caught.once.Do(catchSignals)
+	signal.Notify(relay.c, take...)
+	close(relay.ready)
+	for sig := range relay.c {
+		relay.mu.Lock()
+		dispatch(sig.(syscall.Signal))
+		relay.mu.Unlock()
 	}
 }
 
-var warming atomic.Bool
+// dispatch acts on one signal; relay.mu is held.
+func dispatch(sig syscall.Signal) {
+	running := false
+	for _, c := range relay.children {
+		if c.state != childRunning {
+			continue
+		}
+		running = true
+		switch {
+		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD:
+			if c.wake >= 0 {
+				nudge(c.wake, wakeByte(sig))
+			}
+		case c.group:
+			forwardGroup(c.pid, sig)
+		case forwardPlain(sig):
+			_ = syscall.Kill(c.pid, sig)
+		}
+	}
+	if running || !endsIdle(sig) {
+		return
+	}
+	// No child runs: the signal's own effect. Spawn cannot start a child
+	// meanwhile, as that needs relay.mu, which this keeps.
+	for _, c := range relay.children {
+		if c.tty != nil {
+			c.tty.restore()
+		}
+	}
+	Reraise(sig)
+}
 
-func newSignals() *signals {
-	caught.once.Do(catchSignals)
-	return &signals{c: caught.c}
+// endsIdle reports whether sig ends the shim while no child runs.
+func endsIdle(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT:
+		return true
+	}
+	return false
+}
+
+// register adds c to the children the relay acts for; relay.mu must be held.
+func register(c *child) { relay.children = append(relay.children, c) }
+
+// deregister removes c; after it returns, the relay no longer touches c or
+// its wake pipe.
+func deregister(c *child) {
+	relay.mu.Lock()
+	relay.children = slices.DeleteFunc(relay.children, func(x *child) bool { return x == c })
+	relay.mu.Unlock()
+}
+
+// setState changes c's state under relay.mu.
+func setState(c *child, st childState) {
+	relay.mu.Lock()
+	c.state = st
+	relay.mu.Unlock()
+}
+
+// The bytes the relay writes to a PTY loop's wake pipe.
+const (
+	wakeWinch = 'w'
+	wakeChild = 'c'
+)
+
+func wakeByte(sig syscall.Signal) byte {
+	if sig == syscall.SIGWINCH {
+		return wakeWinch
+	}
+	return wakeChild
+}
+
+// nudge writes b to a non-blocking pipe; a full pipe already holds a wake-up.
+func nudge(fd int, b byte) {
+	_, _ = syscall.Write(fd, []byte{b})
 }
 
 // forwardPlain reports whether a signal caught on the pipe path goes to the
 // child: the keyboard's signals reached it already, and so did a resize.
-func forwardPlain(sig os.Signal) bool {
+func forwardPlain(sig syscall.Signal) bool {
 	return sig != syscall.SIGINT && sig != syscall.SIGQUIT && sig != syscall.SIGWINCH
 }
 

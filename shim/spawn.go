@@ -27,7 +27,8 @@ type SpawnOptions struct {
 	// never called on the pipe path. It may be nil.
 	Tail io.Writer
 	// Started is called once, right after the child started, with its pid.
-	// Output is already being copied while it runs.
+	// On the PTY path it runs on a goroutine of its own, so output is
+	// already being copied while it runs. Spawn returns after it returned.
 	Started func(pid int)
 	// Warn reports a failure that did not stop the child from running, such
 	// as no PTY being available (the child then runs on our descriptors).
@@ -46,10 +47,13 @@ type SpawnOptions struct {
 // SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to the shim while the child runs
 // are forwarded to it; on the PTY path SIGINT and SIGQUIT too, to the child's
 // process group. On the pipe path the shim ignores SIGINT and SIGQUIT, which
-// the terminal delivers to the child itself. A child that stops (PTY path,
-// Linux) stops the shim, with the terminal given back, until it is continued.
-// Closing the terminal hangs the child up as a terminal would; Spawn still
-// returns when the child exits.
+// the terminal delivers to the child itself. Before the child starts and once
+// it has exited, SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, the
+// terminal restored first, as if they had not been caught (signal.go); a
+// signal ignored when the shim started stays ignored, in the child too. A
+// child that stops (PTY path, Linux) stops the shim, with the terminal given
+// back, until it is continued. Closing the terminal hangs the child up as a
+// terminal would; Spawn still returns when the child exits.
 //
 // Spawn returns once the child has exited and its output has drained. The
 // terminal is restored before Spawn returns or panics. The error is non-nil
@@ -98,28 +102,27 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 		cmd.Stderr = o.Stderr
 	}
 
-	sigs := newSignals()
-	if err := cmd.Start(); err != nil {
+	// The relay must be catching before the child starts, to forward to it;
+	// until then a signal has its default effect.
+	signalsReady()
+	c := &child{wake: -1}
+	relay.mu.Lock()
+	register(c)
+	err := cmd.Start()
+	if err == nil {
+		c.pid, c.state = cmd.Process.Pid, childRunning
+	}
+	relay.mu.Unlock()
+	defer deregister(c)
+	if err != nil {
 		return startFailed(err)
 	}
-	pid := cmd.Process.Pid
-	o.started(pid)
-
-	exited := make(chan struct{})
-	go func() {
-		waitExit(pid)
-		close(exited)
-	}()
-	for {
-		select {
-		case sig := <-sigs.c:
-			if forwardPlain(sig) {
-				_ = syscall.Kill(pid, sig.(syscall.Signal))
-			}
-		case <-exited:
-			return finish(cmd)
-		}
-	}
+	o.started(c.pid)
+	// The relay forwards signals meanwhile; the child is marked as exited
+	// before it is reaped, so that it never signals a reused pid.
+	waitExit(c.pid)
+	setState(c, childExited)
+	return finish(cmd)
 }
 
 // finish reaps the child, which must have exited already, and reports it.

@@ -7,9 +7,11 @@
 package shim
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 
+	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,34 +43,74 @@ func newPipe() (int, int, error) {
 	return p[0], p[1], nil
 }
 
+// openPTY opens a new PTY pair: the master non-blocking, for the copy loop to
+// poll, the slave blocking, for the child; both close-on-exec.
+func openPTY() (master int, slave *os.File, err error) {
+	m, s, err := pty.Open()
+	if err != nil {
+		return -1, nil, fmt.Errorf("open pty: %w", err)
+	}
+	defer m.Close()
+	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err == nil {
+		if err = unix.SetNonblock(fd, true); err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		s.Close()
+		return -1, nil, fmt.Errorf("pty master: %w", err)
+	}
+	return fd, s, nil
+}
+
+// exitWatch returns a descriptor that polls readable once the child has
+// exited: a kqueue watching it. It returns -1 when there is none to be had.
+func exitWatch(pid int) int {
+	kq, err := unix.Kqueue()
+	if err != nil {
+		return -1
+	}
+	unix.CloseOnExec(kq)
+	var ev [1]unix.Kevent_t
+	unix.SetKevent(&ev[0], pid, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
+	ev[0].Fflags = unix.NOTE_EXIT
+	for {
+		_, err := unix.Kevent(kq, ev[:], nil, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			unix.Close(kq)
+			return -1 // ESRCH: already gone; the caller's watcher covers it
+		}
+		return kq
+	}
+}
+
+// childStopped: stops are not followed here.
+func childStopped(pid int) bool { return false }
+
 // waitExit blocks until the child has exited, without reaping it: until the
 // caller reaps it, its pid cannot be reused, so forwarding a signal by pid
 // cannot reach an unrelated process. Should kqueue fail, it returns at once
 // and the caller's reap does the waiting.
 func waitExit(pid int) {
-	kq, err := unix.Kqueue()
-	if err != nil {
+	kq := exitWatch(pid)
+	if kq < 0 {
 		return
 	}
 	defer unix.Close(kq)
-	var ev, out [1]unix.Kevent_t
-	unix.SetKevent(&ev[0], pid, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
-	ev[0].Fflags = unix.NOTE_EXIT
+	var out [1]unix.Kevent_t
 	for {
-		n, err := unix.Kevent(kq, ev[:], out[:], nil)
+		n, err := unix.Kevent(kq, nil, out[:], nil)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil || n > 0 {
-			return // ESRCH: already exited
+			return
 		}
 	}
-}
-
-// watchChild reports the child's exit; stops are not reported here.
-func watchChild(pid int, stopped, exited chan<- struct{}) {
-	waitExit(pid)
-	close(exited)
 }
 
 func reraise(sig syscall.Signal) {

@@ -1,9 +1,13 @@
-// Linux: waitid(2) watches the child without reaping it, stops included.
+// Linux: a pidfd tells the PTY loop of the child's exit, waitid(2) of its
+// stops; neither reaps it.
 
 package shim
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 	"unsafe"
 
@@ -22,10 +26,55 @@ func newPipe() (int, int, error) {
 	return p[0], p[1], err
 }
 
-// si_code values of a SIGCHLD, as waitid reports them.
-const (
-	cldStopped = 5
-)
+// si_code of a stopped child, as waitid reports it.
+const cldStopped = 5
+
+// openPTY opens a new PTY pair: the master non-blocking, for the copy loop to
+// poll, the slave blocking, for the child; both close-on-exec.
+func openPTY() (master int, slave *os.File, err error) {
+	master, err = unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return -1, nil, fmt.Errorf("open pty: %w", err)
+	}
+	if err := unix.IoctlSetPointerInt(master, unix.TIOCSPTLCK, 0); err != nil {
+		unix.Close(master)
+		return -1, nil, fmt.Errorf("unlock pty: %w", err)
+	}
+	// TIOCGPTPEER (Linux 4.13) opens the slave from the master, without a
+	// lookup in /dev/pts.
+	flags := unix.O_RDWR | unix.O_NOCTTY | unix.O_CLOEXEC
+	fd, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(master), unix.TIOCGPTPEER, uintptr(flags))
+	sfd := int(fd)
+	if errno != 0 {
+		n, err := unix.IoctlGetUint32(master, unix.TIOCGPTN)
+		if err == nil {
+			sfd, err = unix.Open("/dev/pts/"+strconv.Itoa(int(n)), flags, 0)
+		}
+		if err != nil {
+			unix.Close(master)
+			return -1, nil, fmt.Errorf("open pty slave: %w", err)
+		}
+	}
+	return master, os.NewFile(uintptr(sfd), "pty"), nil
+}
+
+// exitWatch returns a descriptor that polls readable once the child has
+// exited: a pidfd (Linux 5.3). It returns -1 when there is none to be had.
+func exitWatch(pid int) int {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// childStopped reports whether the child has stopped since it was last
+// asked, and consumes the report; it never reaps.
+func childStopped(pid int) bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, pid, &info, unix.WSTOPPED|unix.WNOHANG, nil)
+	return err == nil && info.Signo == int32(unix.SIGCHLD) && info.Code == cldStopped
+}
 
 // waitExit blocks until the child has exited, without reaping it: until the
 // caller reaps it, its pid cannot be reused, so forwarding a signal by pid
@@ -33,24 +82,6 @@ const (
 func waitExit(pid int) {
 	var info unix.Siginfo
 	for unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
-	}
-}
-
-// watchChild is waitExit that also reports each time the child stops.
-func watchChild(pid int, stopped, exited chan<- struct{}) {
-	defer close(exited)
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || info.Code != cldStopped {
-			return
-		}
-		// Consume the stop report; WSTOPPED alone never reaps.
-		_ = unix.Waitid(unix.P_PID, pid, &info, unix.WSTOPPED|unix.WNOHANG, nil)
-		stopped <- struct{}{}
 	}
 }
 
