@@ -23,11 +23,17 @@ const (
 	roleEnv = "FLEETCOM_SHIMTEST_ROLE"
 	shimEnv = "FLEETCOM_SHIMTEST_RESULT" // the shim role writes its result here
 	argvEnv = "FLEETCOM_SHIMTEST_ARGV"   // JSON argv of the shim role's child
+	// The shim role stops at this stage, says so and waits (stageRole).
+	stageEnv = "FLEETCOM_SHIMTEST_STAGE"
 )
 
 func TestMain(m *testing.M) {
 	if role := os.Getenv(roleEnv); role != "" {
 		childRole(role, os.Args[1:])
+		return
+	}
+	if stage := os.Getenv(stageEnv); stage != "" {
+		stageRole(stage)
 		return
 	}
 	if res := os.Getenv(shimEnv); res != "" {

@@ -1,11 +1,14 @@
 package shim
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -229,5 +232,157 @@ func TestReraise(t *testing.T) {
 				t.Errorf("process ended with %#x (%v); want killed by %v without a core", ws, err, sig)
 			}
 		})
+	}
+}
+
+// stageRole is the shim role with a halt on the way: at the named stage it
+// says so on its stdout and then waits, as a shim does while it reads a config
+// or waits for a store lock that another process holds, until a signal ends
+// it. The stages: "before" the child (signals caught, as supervise has them
+// caught first), "starting" (our terminal raw, the child not started), "exited" (the
+// child exited, our terminal not yet restored) and "after" Spawn returned.
+func stageRole(stage string) {
+	halt := func() {
+		fmt.Printf("halted %s\r\n", stage)
+		time.Sleep(time.Hour)
+	}
+	switch stage {
+	case "before":
+		signalsReady()
+		halt()
+	case "starting":
+		hookStarting = halt
+	case "exited":
+		hookExited = halt
+	}
+	var argv []string
+	_ = json.Unmarshal([]byte(os.Getenv(argvEnv)), &argv)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = childEnv(os.Environ())
+	_, _ = Spawn(cmd, SpawnOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	if stage == "after" {
+		halt()
+	}
+}
+
+// startStage starts the stage role on u's terminal, in a session of its own.
+func startStage(t *testing.T, u *userTerm, stage string, argv ...string) *shimProc {
+	t.Helper()
+	p := newShimProc(t, argv)
+	p.cmd.Env = append(p.cmd.Env, stageEnv+"="+stage)
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = u.slave, u.slave, u.slave
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	p.start(t)
+	return p
+}
+
+// death waits for the shim to end, and returns how it ended.
+func (p *shimProc) death(t *testing.T) syscall.WaitStatus {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		p.cmd.Process.Kill()
+		<-done
+		t.Fatal("shim did not end")
+	}
+	return p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+}
+
+// A signal that comes while no child runs has its default effect: the shim
+// dies of it, its terminal restored, and a child not started yet never
+// starts. Before the relay, the signals were caught for good and such a
+// signal was swallowed (or, before the child, held for it).
+func TestShimSignalWhileNoChildRuns(t *testing.T) {
+	for _, tc := range []struct {
+		stage string
+		sig   syscall.Signal
+	}{
+		{"before", syscall.SIGTERM},
+		{"before", syscall.SIGINT},
+		{"starting", syscall.SIGTERM},
+		{"starting", syscall.SIGQUIT},
+		{"exited", syscall.SIGHUP},
+		{"exited", syscall.SIGINT},
+		{"after", syscall.SIGTERM},
+		{"after", syscall.SIGINT},
+	} {
+		t.Run(tc.stage+"/"+tc.sig.String(), func(t *testing.T) {
+			u := newUserTerm(t, 24, 80)
+			before := u.termios(t)
+			p := startStage(t, u, tc.stage, "/bin/sh", "-c", "echo child-ran")
+			u.out.waitFor(t, "halted "+tc.stage)
+			p.signal(t, tc.sig)
+			ws := p.death(t)
+			if !ws.Signaled() || ws.Signal() != tc.sig || ws.CoreDump() {
+				t.Errorf("shim ended with %#x; want killed by %v without a core", ws, tc.sig)
+			}
+			if after := u.termios(t); after != before {
+				t.Errorf("terminal mode not restored:\n%s", cmp.Diff(before, after))
+			}
+			ran := bytes.Contains(u.out.bytes(), []byte("child-ran"))
+			if want := tc.stage == "exited" || tc.stage == "after"; ran != want {
+				t.Errorf("child ran: %v, want %v; terminal shows %q", ran, want, u.out.bytes())
+			}
+		})
+	}
+}
+
+// On the pipe path too, a signal after the child's exit ends the shim.
+func TestShimPipePathSignalAfterChild(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p := newShimProc(t, []string{"/bin/sh", "-c", "echo child-ran"})
+	p.cmd.Env = append(p.cmd.Env, stageEnv+"=after")
+	p.cmd.Stdout, p.cmd.Stderr = w, w
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	p.start(t)
+	w.Close()
+	got := make([]byte, 0, 64)
+	for !bytes.Contains(got, []byte("halted after")) {
+		b := make([]byte, 64)
+		n, err := r.Read(b)
+		if err != nil {
+			t.Fatalf("shim said %q, then %v", got, err)
+		}
+		got = append(got, b[:n]...)
+	}
+	p.signal(t, syscall.SIGTERM)
+	if ws := p.death(t); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("shim ended with %#x; want killed by SIGTERM", ws)
+	}
+}
+
+// A signal ignored when the shim started stays ignored, in the shim and in
+// its child (nohup).
+func TestShimKeepsIgnoredSignal(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	u := newUserTerm(t, 24, 80)
+	p := newShimProc(t, []string{"/bin/sh", "-c", "grep SigIgn /proc/self/status"})
+	p.cmd.Env = append(p.cmd.Env, stageEnv+"=after")
+	p.cmd.Args = []string{"/bin/sh", "-c", `trap "" HUP; exec "$0"`, p.cmd.Path}
+	p.cmd.Path = "/bin/sh"
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = u.slave, u.slave, u.slave
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	p.start(t)
+	u.out.waitFor(t, "halted after")
+	m := regexp.MustCompile(`SigIgn:\s*([0-9a-f]+)`).FindSubmatch(u.out.bytes())
+	if m == nil {
+		t.Fatalf("child did not report; terminal shows %q", u.out.bytes())
+	}
+	if mask, _ := strconv.ParseUint(string(m[1]), 16, 64); mask&1 == 0 {
+		t.Errorf("child's ignored signals %s lack SIGHUP", m[1])
+	}
+	p.signal(t, syscall.SIGHUP) // ignored: the TERM that follows ends the shim
+	p.signal(t, syscall.SIGTERM)
+	if ws := p.death(t); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("shim ended with %#x; want killed by SIGTERM, SIGHUP ignored", ws)
 	}
 }
