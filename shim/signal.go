@@ -43,14 +43,25 @@ import (
 // arrives, what it does, from the children registered with it. That
 // decision, not the catching, is what gives a signal its default effect while
 // no child runs.
-var caughtSignals = []os.Signal{
-	syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCHLD,
-}
+//
+// The catching comes in two halves. The signals the runtime would die of
+// (TERM, HUP, INT, QUIT) are caught first, and Spawn waits for them before it
+// makes our terminal raw and starts the child: dying of one later would leave
+// the terminal raw, or the child unaware of it. The others (USR1, USR2,
+// WINCH, CHLD) the runtime ignores while nobody asked for them, so they are
+// caught while the child starts, off its path; once they are, every PTY
+// session copies the size again and looks for a stop, in case a resize or a
+// stop came in between. A SIGUSR1 or SIGUSR2 that comes in that moment (a
+// fraction of a millisecond into the child's life, before it could have set
+// up a handler) is not forwarded.
+var (
+	fatalSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT}
+	otherSignals = []os.Signal{syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCHLD}
+)
 
 var relay struct {
 	once  sync.Once
-	ready chan struct{} // closed once the signals are caught
+	ready chan struct{} // closed once fatalSignals are caught
 	c     chan os.Signal
 
 	mu       sync.Mutex
@@ -76,11 +87,12 @@ type child struct {
 	tty   *rawTerm // our terminal while a PTY session may have it raw
 }
 
-// WarmSignals starts catching the signals Spawn acts on, in the background,
-// and returns at once; Spawn waits for it before it starts a child. Calling
-// it early, as soon as a child is known to be wanted, takes that cost off the
-// path to the child. It changes nothing for signals that arrive while no
-// child runs.
+// WarmSignals starts catching the signals Spawn acts on, and the runtime's
+// own once-per-process preparation for starting a child (warmStart), in the
+// background, and returns at once; Spawn waits for the first half of the
+// signals before it starts a child. Calling it early, as soon as a child is
+// known to be wanted, takes that cost off the path to the child. It changes
+// nothing for signals that arrive while no child runs.
 func WarmSignals() {
 	relay.once.Do(func() {
 		relay.ready = make(chan struct{})
@@ -89,26 +101,45 @@ func WarmSignals() {
 	})
 }
 
-// signalsReady waits until the signals are caught.
+// signalsReady waits until the signals the runtime would die of are caught.
 func signalsReady() {
 	WarmSignals()
 	<-relay.ready
 }
 
 func relayLoop() {
-	var take []os.Signal
-	for _, sig := range caughtSignals {
-		if !signal.Ignored(sig) {
-			take = append(take, sig)
+	catch(fatalSignals)
+	close(relay.ready)
+	// One goroutine does all this in turn: more of them at once compete for
+	// the two processors with the run they are meant to speed up.
+	warmStart()
+	catch(otherSignals)
+	// A resize or a stop may have gone unseen while the second half was
+	// not caught yet.
+	relay.mu.Lock()
+	for _, c := range relay.children {
+		if c.wake >= 0 {
+			nudge(c.wake, wakeWinch)
+			nudge(c.wake, wakeChild)
 		}
 	}
-	signal.Notify(relay.c, take...)
-	close(relay.ready)
+	relay.mu.Unlock()
 	for sig := range relay.c {
 		relay.mu.Lock()
 		dispatch(sig.(syscall.Signal))
 		relay.mu.Unlock()
 	}
+}
+
+// catch relays those of sigs that were not ignored when the shim started.
+func catch(sigs []os.Signal) {
+	var take []os.Signal
+	for _, sig := range sigs {
+		if !signal.Ignored(sig) {
+			take = append(take, sig)
+		}
+	}
+	signal.Notify(relay.c, take...)
 }
 
 // dispatch acts on one signal; relay.mu is held.
