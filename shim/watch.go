@@ -57,14 +57,23 @@ func readCapture(path string) []byte {
 // under the copy loop's system calls, which cost about 10 % of the PTY's
 // throughput. A change made after the last look of an output burst is seen
 // on the next output (a keystroke's echo is enough) or at exit.
+//
+// The follower goroutine starts with the first change: a run that never
+// changes its capture file (most short ones) never starts it, and starting a
+// goroutine while the child starts can cost the shim a new thread.
 type tap struct {
 	tail    *Tail
 	path    string // the capture file; "" when there is none
 	changed chan struct{}
 
-	// Only the copy loop touches these.
+	// Only the copy loop touches these, and follow and its stop before and
+	// after the copy loop runs.
 	next      time.Time
 	size, mod int64
+	onChange  func()
+	running   bool
+	quit      chan struct{}
+	done      chan struct{}
 }
 
 // lookGap is the least time between two looks at the capture file.
@@ -85,6 +94,7 @@ func (t *tap) Write(p []byte) (int, error) {
 		fi, err := os.Lstat(t.path)
 		if err == nil && fi.Mode().IsRegular() && (fi.Size() != t.size || fi.ModTime().UnixNano() != t.mod) {
 			t.size, t.mod = fi.Size(), fi.ModTime().UnixNano()
+			t.start()
 			select {
 			case t.changed <- struct{}{}:
 			default: // a change is already pending; one read covers both
@@ -94,9 +104,29 @@ func (t *tap) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// follow calls onChange for each change the copy loop saw, until stopped.
+// follow arranges for onChange to be called, on a goroutine of its own, for
+// each change the copy loop sees, until stop is called. Call it before the
+// copy loop runs, and stop after it has ended.
 func (t *tap) follow(onChange func()) (stop func()) {
-	done, quit := make(chan struct{}), make(chan struct{})
+	t.onChange = onChange
+	return func() {
+		if t.running {
+			close(t.quit)
+			<-t.done
+			t.running = false
+		}
+		t.onChange = nil
+	}
+}
+
+// start starts the follower, once.
+func (t *tap) start() {
+	if t.running || t.onChange == nil {
+		return
+	}
+	t.running = true
+	t.quit, t.done = make(chan struct{}), make(chan struct{})
+	onChange, quit, done := t.onChange, t.quit, t.done
 	go func() {
 		defer close(done)
 		for {
@@ -115,8 +145,4 @@ func (t *tap) follow(onChange func()) (stop func()) {
 			}
 		}
 	}()
-	return func() {
-		close(quit)
-		<-done
-	}
 }
