@@ -239,8 +239,11 @@ func TestReraise(t *testing.T) {
 // says so on its stdout and then waits, as a shim does while it reads a config
 // or waits for a store lock that another process holds, until a signal ends
 // it. The stages: "before" the child (signals caught, as supervise has them
-// caught first), "starting" (our terminal raw, the child not started), "exited" (the
-// child exited, our terminal not yet restored) and "after" Spawn returned.
+// caught first), "starting" (our terminal raw, the child not started),
+// "exited" (the child exited, our terminal not yet restored) and "after"
+// Spawn returned. With "slowrelay" it does not halt, but the signal relay
+// acts on each signal late, and the shim takes a moment after Spawn returned
+// before it exits.
 func stageRole(stage string) {
 	halt := func() {
 		fmt.Printf("halted %s\r\n", stage)
@@ -254,14 +257,19 @@ func stageRole(stage string) {
 		hookStarting = halt
 	case "exited":
 		hookExited = halt
+	case "slowrelay":
+		hookRelay = func() { time.Sleep(50 * time.Millisecond) }
 	}
 	var argv []string
 	_ = json.Unmarshal([]byte(os.Getenv(argvEnv)), &argv)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = childEnv(os.Environ())
 	_, _ = Spawn(cmd, SpawnOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	if stage == "after" {
+	switch stage {
+	case "after":
 		halt()
+	case "slowrelay":
+		time.Sleep(200 * time.Millisecond) // as if recording the run
 	}
 }
 
@@ -384,5 +392,34 @@ func TestShimKeepsIgnoredSignal(t *testing.T) {
 	p.signal(t, syscall.SIGTERM)
 	if ws := p.death(t); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Errorf("shim ended with %#x; want killed by SIGTERM, SIGHUP ignored", ws)
+	}
+}
+
+// The keyboard's ^C on the pipe path reaches the shim and the child at once;
+// the child dies of it, and may be seen to before the relay has acted on the
+// shim's copy (here the relay is slowed down to make sure of that). That copy
+// came while the child ran: the shim must outlive it, to record the run and
+// report the child's death.
+func TestShimPipePathSignalRacingExit(t *testing.T) {
+	u := newUserTerm(t, 24, 80)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
+	p.cmd.Env = append(p.cmd.Env, stageEnv+"=slowrelay")
+	p.cmd.Stdout, p.cmd.Stderr = w, w
+	p.cmd.ExtraFiles = []*os.File{u.slave}
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+	p.start(t)
+	w.Close()
+	b := make([]byte, 6)
+	if _, err := r.Read(b); err != nil || string(b) != "ready\n" {
+		t.Fatalf("child said %q, %v", b, err)
+	}
+	u.typeIn(t, "\x03")
+	if ws := p.death(t); ws.Signaled() || ws.ExitStatus() != 0 {
+		t.Errorf("shim ended with %#x; want it to outlive the ^C that ended its child", ws)
 	}
 }

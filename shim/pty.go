@@ -116,6 +116,7 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 	s.loop()
 
 	<-startedDone
+	reaping(&s.ch)
 	st, err = finish(cmd)
 	if hookExited != nil {
 		hookExited()
@@ -253,7 +254,7 @@ func (s *session) loop() {
 				s.serve(func() { s.pumpOut(stopCap) })
 				return
 			}
-			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+			timeout = ceilMS(left)
 		}
 		if _, err := unix.Poll(p[:n], timeout); err != nil {
 			if err == unix.EINTR {
@@ -286,6 +287,9 @@ func (s *session) loop() {
 	}
 }
 
+// ceilMS is d in whole milliseconds, rounded up, for poll's timeout.
+func ceilMS(d time.Duration) int { return int((d + time.Millisecond - 1) / time.Millisecond) }
+
 // woken reads the wake pipe and acts on what the relay sent.
 func (s *session) woken() {
 	var b [64]byte
@@ -314,7 +318,7 @@ func (s *session) woken() {
 // effect, input stays with our terminal, and output drains for at most
 // drainBound.
 func (s *session) markExited() {
-	setState(&s.ch, childExited)
+	exited(&s.ch)
 	s.exited = true
 	s.inOpen = false
 	s.pending = nil
@@ -378,13 +382,14 @@ func (s *session) suspend() {
 // closes every descriptor. It runs once, on Spawn's goroutine.
 func (s *session) cleanup() {
 	s.tty.restore()
-	deregister(&s.ch)
-	for _, fd := range []*int{&s.master, &s.wakeR, &s.ch.wake, &s.exitFD} {
-		if *fd >= 0 {
-			unix.Close(*fd)
-			*fd = -1
+	wake := s.ch.wake
+	release(&s.ch)
+	for _, fd := range []int{s.master, s.wakeR, wake, s.exitFD} {
+		if fd >= 0 {
+			unix.Close(fd)
 		}
 	}
+	s.master, s.wakeR, s.exitFD = -1, -1, -1
 }
 
 // rawTerm is our terminal's mode, switched to raw and back; restore is

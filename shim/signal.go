@@ -35,7 +35,7 @@ import (
 // their defaults in the child by the runtime.
 //
 // Catching a signal with os/signal costs a round trip to a thread of the
-// runtime's per signal, 20-40 µs each on the machines the benchmarks run on,
+// runtime's per signal, 10-60 µs each on the machines the benchmarks run on,
 // and letting it go again costs as much; eight signals caught and released
 // on every run would add half a millisecond or more to it. So the signals are
 // caught once per process, in the background (WarmSignals, or the first
@@ -60,31 +60,37 @@ var (
 )
 
 var relay struct {
-	once  sync.Once
-	ready chan struct{} // closed once fatalSignals are caught
-	c     chan os.Signal
+	once    sync.Once
+	ready   chan struct{} // closed once fatalSignals are caught
+	c       chan os.Signal
+	barrier os.Signal // one of the caught signals, for exitBarrier
 
 	mu       sync.Mutex
 	children []*child // the runs of Spawn in progress
 }
 
-// childState is where a registered child is in its life.
+// childState is where a registered child is in its life, as the relay sees
+// it.
 type childState int
 
 const (
 	childStarting childState = iota // registered, not started
 	childRunning
-	childExited // exited, reaped or about to be
+	childExited // its exit mark has gone through the relay
 )
 
 // child is a run of Spawn as the relay sees it. The relay reads it, and
 // Spawn changes it, only with relay.mu held.
 type child struct {
-	pid   int
-	group bool // the PTY path: signals go to the child's process group
-	state childState
-	wake  int      // the PTY loop's wake pipe (write end), or -1
-	tty   *rawTerm // our terminal while a PTY session may have it raw
+	pid    int
+	group  bool // the PTY path: signals go to the child's process group
+	state  childState
+	wake   int      // the PTY loop's wake pipe (write end), or -1
+	tty    *rawTerm // our terminal while a PTY session may have it raw
+	reaped bool     // about to be reaped: signal it no more
+	done   bool     // Spawn is done with it: dropped at its exit mark
+
+	marked bool // Spawn's own: the exit mark was sent
 }
 
 // WarmSignals starts catching the signals Spawn acts on, and the runtime's
@@ -107,8 +113,14 @@ func signalsReady() {
 	<-relay.ready
 }
 
+// hookRelay, nil in production, is called by the relay with each signal or
+// exit mark it takes, before it acts on it.
+var hookRelay func()
+
 func relayLoop() {
-	catch(fatalSignals)
+	if caught := catch(fatalSignals); len(caught) > 0 {
+		relay.barrier = caught[0]
+	}
 	close(relay.ready)
 	// One goroutine does all this in turn: more of them at once compete for
 	// the two processors with the run they are meant to speed up.
@@ -124,15 +136,26 @@ func relayLoop() {
 		}
 	}
 	relay.mu.Unlock()
-	for sig := range relay.c {
+	for v := range relay.c {
+		if hookRelay != nil {
+			hookRelay()
+		}
 		relay.mu.Lock()
-		dispatch(sig.(syscall.Signal))
+		if m, ok := v.(exitMark); ok {
+			m.c.state = childExited
+			if m.c.done {
+				remove(m.c)
+			}
+		} else {
+			dispatch(v.(syscall.Signal))
+		}
 		relay.mu.Unlock()
 	}
 }
 
-// catch relays those of sigs that were not ignored when the shim started.
-func catch(sigs []os.Signal) {
+// catch relays those of sigs that were not ignored when the shim started,
+// and returns them.
+func catch(sigs []os.Signal) []os.Signal {
 	var take []os.Signal
 	for _, sig := range sigs {
 		if !signal.Ignored(sig) {
@@ -140,6 +163,7 @@ func catch(sigs []os.Signal) {
 		}
 	}
 	signal.Notify(relay.c, take...)
+	return take
 }
 
 // dispatch acts on one signal; relay.mu is held.
@@ -151,6 +175,7 @@ func dispatch(sig syscall.Signal) {
 		}
 		running = true
 		switch {
+		case c.reaped:
 		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD:
 			if c.wake >= 0 {
 				nudge(c.wake, wakeByte(sig))
@@ -174,6 +199,74 @@ func dispatch(sig syscall.Signal) {
 	Reraise(sig)
 }
 
+// A child's exit and the signals.
+//
+// A signal sent to both the shim and the child (the keyboard's ^C on the pipe
+// path, a hang-up of the terminal, a kill of every process named claude) came
+// while the child ran, though the child may die of it, and be seen to, before
+// the relay has acted on the shim's copy; it must not end the shim, whose
+// run is still to be recorded. So the exit, once seen, goes to the relay as a
+// mark behind every signal the runtime has taken by then: the relay acts on
+// those as the child still runs, and treats the child as exited from the mark
+// on. Spawn does not wait for it: a child Spawn is done with before its mark
+// went through stays listed, signalled no more, until the mark drops it.
+
+// exitMark is a child's exit, queued behind the signals in the relay's
+// channel.
+type exitMark struct{ c *child }
+
+func (exitMark) String() string { return "exit" }
+func (exitMark) Signal()        {}
+
+// register adds c to the children the relay acts for; relay.mu must be held.
+func register(c *child) { relay.children = append(relay.children, c) }
+
+// remove drops c from the children; relay.mu must be held.
+func remove(c *child) {
+	relay.children = slices.DeleteFunc(relay.children, func(x *child) bool { return x == c })
+}
+
+// exited tells the relay that c has exited.
+func exited(c *child) {
+	if c.marked {
+		return
+	}
+	exitBarrier()
+	c.marked = true
+	relay.c <- exitMark{c}
+}
+
+// exitBarrier returns once every signal the runtime has taken so far is in
+// the relay's channel: Stop on a channel of its own waits for that, and the
+// relay's hold on the signal keeps it caught.
+func exitBarrier() {
+	if relay.barrier == nil {
+		return // nothing is caught, so nothing can be on its way
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, relay.barrier)
+	signal.Stop(c)
+}
+
+// reaping marks c as about to be reaped: its pid may be reused once it is.
+func reaping(c *child) {
+	relay.mu.Lock()
+	c.reaped = true
+	relay.mu.Unlock()
+}
+
+// release ends Spawn's part in c: after it returns the relay no longer
+// touches c's wake pipe or terminal. c stays listed until its exit mark, if
+// one is on its way, has gone through.
+func release(c *child) {
+	relay.mu.Lock()
+	c.wake, c.tty, c.reaped, c.done = -1, nil, true, true
+	if !c.marked || c.state == childExited {
+		remove(c)
+	}
+	relay.mu.Unlock()
+}
+
 // endsIdle reports whether sig ends the shim while no child runs.
 func endsIdle(sig syscall.Signal) bool {
 	switch sig {
@@ -181,24 +274,6 @@ func endsIdle(sig syscall.Signal) bool {
 		return true
 	}
 	return false
-}
-
-// register adds c to the children the relay acts for; relay.mu must be held.
-func register(c *child) { relay.children = append(relay.children, c) }
-
-// deregister removes c; after it returns, the relay no longer touches c or
-// its wake pipe.
-func deregister(c *child) {
-	relay.mu.Lock()
-	relay.children = slices.DeleteFunc(relay.children, func(x *child) bool { return x == c })
-	relay.mu.Unlock()
-}
-
-// setState changes c's state under relay.mu.
-func setState(c *child, st childState) {
-	relay.mu.Lock()
-	c.state = st
-	relay.mu.Unlock()
 }
 
 // The bytes the relay writes to a PTY loop's wake pipe.
@@ -243,3 +318,5 @@ func Reraise(sig syscall.Signal) {
 	signal.Reset(sig)
 	reraise(sig)
 }
+
+var dbgN int

@@ -113,15 +113,16 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 		c.pid, c.state = cmd.Process.Pid, childRunning
 	}
 	relay.mu.Unlock()
-	defer deregister(c)
+	defer release(c)
 	if err != nil {
 		return startFailed(err)
 	}
 	o.started(c.pid)
-	// The relay forwards signals meanwhile; the child is marked as exited
-	// before it is reaped, so that it never signals a reused pid.
+	// The relay forwards signals meanwhile, and stops before the child is
+	// reaped, so that it never signals a reused pid.
 	waitExit(c.pid)
-	setState(c, childExited)
+	exited(c)
+	reaping(c)
 	return finish(cmd)
 }
 
