@@ -216,9 +216,13 @@ func (s *session) syncSize() {
 }
 
 // loop copies both ways and follows the child until it has exited and its
-// output has drained, or the drain bound has passed since its exit.
+// output has drained, or the drain bound has passed since its exit. Once
+// the child has run for restDelay it has the relay catch the rest of the
+// signals (signal.go), on a timeout of poll's own.
 func (s *session) loop() {
 	var deadline time.Time
+	rest := time.Now().Add(restDelay)
+	asked := false
 	for !s.exited || s.outOpen {
 		var p [4]unix.PollFd
 		n := 0
@@ -255,6 +259,13 @@ func (s *session) loop() {
 				return
 			}
 			timeout = ceilMS(left)
+		} else if !asked {
+			if left := time.Until(rest); left > 0 {
+				timeout = ceilMS(left)
+			} else {
+				catchRest()
+				asked = true
+			}
 		}
 		if _, err := unix.Poll(p[:n], timeout); err != nil {
 			if err == unix.EINTR {

@@ -3,9 +3,11 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Signals.
@@ -44,24 +46,30 @@ import (
 // decision, not the catching, is what gives a signal its default effect while
 // no child runs.
 //
-// The catching comes in two halves. The signals the runtime would die of
-// (TERM, HUP, INT, QUIT) are caught first, and Spawn waits for them before it
-// makes our terminal raw and starts the child: dying of one later would leave
-// the terminal raw, or the child unaware of it. The others (USR1, USR2,
-// WINCH, CHLD) the runtime ignores while nobody asked for them, so they are
-// caught while the child starts, off its path; once they are, every PTY
-// session copies the size again and looks for a stop, in case a resize or a
-// stop came in between. A SIGUSR1 or SIGUSR2 that comes in that moment (a
-// fraction of a millisecond into the child's life, before it could have set
-// up a handler) is not forwarded.
+// The catching comes in two parts. The signals that are forwarded (TERM,
+// HUP, INT, QUIT, USR1, USR2) are caught first, and Spawn waits for them
+// before it makes our terminal raw and starts the child: uncaught, the
+// runtime would die of the first four (leaving the terminal raw, or the child
+// unaware) and drop the other two. WINCH and CHLD only matter to a PTY
+// session's loop, and the runtime ignores them while nobody asked for them,
+// so they are caught once a child has run on a PTY for restDelay: their
+// round trips, made while a child starts, compete with it for the two
+// processors (2-4 % of a short run, paired). Then every PTY session copies
+// the size again and looks for a stop, so that a resize or a stop in a
+// child's first moments is followed late rather than missed.
 var (
-	fatalSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT}
-	otherSignals = []os.Signal{syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCHLD}
+	forwardedSignals = []os.Signal{
+		syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
+		syscall.SIGUSR1, syscall.SIGUSR2,
+	}
+	loopSignals = []os.Signal{syscall.SIGWINCH, syscall.SIGCHLD}
 )
 
 var relay struct {
 	once    sync.Once
-	ready   chan struct{} // closed once fatalSignals are caught
+	ready   chan struct{} // closed once forwardedSignals are caught
+	rest    chan struct{} // closed to have loopSignals caught
+	asked   sync.Once     // closes rest
 	c       chan os.Signal
 	barrier os.Signal // one of the caught signals, for exitBarrier
 
@@ -95,61 +103,76 @@ type child struct {
 
 // WarmSignals starts catching the signals Spawn acts on, and the runtime's
 // own once-per-process preparation for starting a child (warmStart), in the
-// background, and returns at once; Spawn waits for the first half of the
-// signals before it starts a child. Calling it early, as soon as a child is
+// background, and returns at once; Spawn waits for the forwarded signals
+// before it starts a child. Calling it early, as soon as a child is
 // known to be wanted, takes that cost off the path to the child. It changes
 // nothing for signals that arrive while no child runs.
 func WarmSignals() {
 	relay.once.Do(func() {
-		relay.ready = make(chan struct{})
+		relay.ready, relay.rest = make(chan struct{}), make(chan struct{})
 		relay.c = make(chan os.Signal, 16)
 		go relayLoop()
 	})
 }
 
-// signalsReady waits until the signals the runtime would die of are caught.
+// signalsReady waits until the forwarded signals are caught.
 func signalsReady() {
 	WarmSignals()
 	<-relay.ready
+}
+
+// catchRest has loopSignals caught, now; it does not wait for it.
+func catchRest() {
+	WarmSignals()
+	relay.asked.Do(func() { close(relay.rest) })
 }
 
 // hookRelay, nil in production, is called by the relay with each signal or
 // exit mark it takes, before it acts on it.
 var hookRelay func()
 
+// restDelay is how long a child runs on a PTY before loopSignals are caught.
+const restDelay = 20 * time.Millisecond
+
 func relayLoop() {
-	if caught := catch(fatalSignals); len(caught) > 0 {
+	go warmStart()
+	if caught := catch(forwardedSignals); len(caught) > 0 {
 		relay.barrier = caught[0]
 	}
 	close(relay.ready)
-	// One goroutine does all this in turn: more of them at once compete for
-	// the two processors with the run they are meant to speed up.
-	warmStart()
-	catch(otherSignals)
-	// A resize or a stop may have gone unseen while the second half was
-	// not caught yet.
-	relay.mu.Lock()
-	for _, c := range relay.children {
-		if c.wake >= 0 {
-			nudge(c.wake, wakeWinch)
-			nudge(c.wake, wakeChild)
-		}
-	}
-	relay.mu.Unlock()
-	for v := range relay.c {
-		if hookRelay != nil {
-			hookRelay()
-		}
-		relay.mu.Lock()
-		if m, ok := v.(exitMark); ok {
-			m.c.state = childExited
-			if m.c.done {
-				remove(m.c)
+	// Spawn is most likely waiting for ready: let it have this thread now
+	// rather than wait for another one to be woken up for it (0.1-0.2 ms).
+	runtime.Gosched()
+	rest := relay.rest
+	for {
+		select {
+		case v := <-relay.c:
+			if hookRelay != nil {
+				hookRelay()
 			}
-		} else {
-			dispatch(v.(syscall.Signal))
+			relay.mu.Lock()
+			if m, ok := v.(exitMark); ok {
+				m.c.state = childExited
+				if m.c.done {
+					remove(m.c)
+				}
+			} else {
+				dispatch(v.(syscall.Signal))
+			}
+			relay.mu.Unlock()
+		case <-rest:
+			rest = nil
+			catch(loopSignals)
+			// A resize or a stop may have gone unseen until now.
+			relay.mu.Lock()
+			for _, c := range relay.children {
+				if c.wake >= 0 {
+					nudge(c.wake, wakeWinch)
+					nudge(c.wake, wakeChild)
+				}
+			}
+			relay.mu.Unlock()
 		}
-		relay.mu.Unlock()
 	}
 }
 
