@@ -185,7 +185,9 @@ func catch(sigs []os.Signal) []os.Signal {
 			take = append(take, sig)
 		}
 	}
-	signal.Notify(relay.c, take...)
+	if len(take) > 0 { // Notify with none would catch them all
+		signal.Notify(relay.c, take...)
+	}
 	return take
 }
 
