@@ -114,6 +114,21 @@ func (c *Catalog) Refresh(r store.Record) Entry {
 	return Entry{Record: r, Gone: was && !r.Resumable}
 }
 
+// All returns every directory's records, refreshed, newest first. It does
+// not look for conversations no record knows: that would mean reading every
+// agent's store in full.
+func (c *Catalog) All() ([]Entry, error) {
+	recs, err := c.st.All()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, c.Refresh(r))
+	}
+	return out, nil
+}
+
 // Dir returns the entries of the physical directory dir (of one tool when
 // tool is set): its records, refreshed, newest first, then with found the
 // conversations found in the agents' stores that no record knows. Errors

@@ -54,14 +54,7 @@ func TestResumeLineInEveryShell(t *testing.T) {
 	names := []string{`x\'; touch PWNED #`, `a'b"c`, `back\\slash\`, `$(touch PWNED)`, "`touch PWNED`",
 		`{a,b} * ? [x]`, `-n`, `~root`, `ünï çødé`, `semi;colon & pipe|`, `=ls`}
 	fleet := selfAs(t, "fleetcom")
-	home := t.TempDir()
-	state := filepath.Join(home, "state")
-	log := filepath.Join(home, "ran.log")
-	real := fakeRealClaude(t, log)
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, state, log, real, st := hostileHome(t)
 	neutral := filepath.Join(home, "neutral")
 	os.Mkdir(neutral, 0o755)
 	type rec struct{ dir, id string }
@@ -118,15 +111,7 @@ func TestResumeLineInEveryShell(t *testing.T) {
 // warning and the child's status, and records nothing.
 func TestLockHeldElsewhere(t *testing.T) {
 	shims := selfAs(t, "claude")
-	home := t.TempDir()
-	state := filepath.Join(home, "state")
-	log := filepath.Join(home, "ran.log")
-	real := fakeRealClaude(t, log)
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = st
+	home, state, log, real, _ := hostileHome(t)
 	for i := 0; i < 64; i++ {
 		f, err := os.OpenFile(filepath.Join(state, "fleetcom", "locks", fmt.Sprintf("%02d", i)), os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
@@ -146,7 +131,7 @@ func TestLockHeldElsewhere(t *testing.T) {
 	os.Mkdir(filepath.Join(home, "run"), 0o700)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	if ctx.Err() != nil {
 		t.Fatalf("the shim waited for the lock without bound: %s", stderr.String())
 	}
@@ -169,4 +154,19 @@ func TestLockHeldElsewhere(t *testing.T) {
 			t.Errorf("a record was written past a held lock: %s", e.Name())
 		}
 	}
+}
+
+// hostileHome is a scratch home with a store under state/fleetcom and a
+// fake real claude that logs each run to log.
+func hostileHome(t *testing.T) (home, state, log, real string, st *store.Store) {
+	t.Helper()
+	home = t.TempDir()
+	state = filepath.Join(home, "state")
+	log = filepath.Join(home, "ran.log")
+	real = fakeRealClaude(t, log)
+	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, state, log, real, st
 }

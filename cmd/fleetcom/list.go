@@ -41,14 +41,9 @@ func cmdList(in input) error {
 	var entries []catalog.Entry
 	dir := ""
 	if all {
-		// Records only: finding every directory's conversations would
-		// mean reading every agent's store in full (the help says so).
-		recs, err := cat.Store().All()
-		if err != nil {
+		// Records only (the help says so).
+		if entries, err = cat.All(); err != nil {
 			return err
-		}
-		for _, r := range recs {
-			entries = append(entries, cat.Refresh(r))
 		}
 	} else {
 		if dir, err = targetDir(in.get("-C")); err != nil {

@@ -42,12 +42,8 @@ func pickAndResume(in input) error {
 	}
 	var entries []catalog.Entry
 	if in.has("--all") {
-		recs, err := cat.Store().All()
-		if err != nil {
+		if entries, err = cat.All(); err != nil {
 			return err
-		}
-		for _, r := range recs {
-			entries = append(entries, cat.Refresh(r))
 		}
 	} else {
 		entries, _ = cat.Dir(dir, "", true)
