@@ -160,7 +160,7 @@ func (ix *codexIndex) run(cwd string) ([]Found, error) {
 			return nil, err
 		}
 		for _, name := range s.names {
-			if k, ok := old[name]; !ok || k == pendingKey {
+			if k, ok := old[name]; !ok || k == pendingKey || ix.replaced(d, name) {
 				probe = append(probe, d+"/"+name)
 			}
 		}
@@ -187,7 +187,8 @@ func (ix *codexIndex) run(cwd string) ([]Found, error) {
 }
 
 // applyDay records one changed day: new files as probed, files gone leave
-// their shard, files still there keep what they were found to be.
+// their shard, files replaced (see replaced) as probed again, and the rest
+// keep what they were found to be.
 func (ix *codexIndex) applyDay(s dayScan, probes map[string]codexProbe) error {
 	old, err := ix.day(s.day)
 	if err != nil {
@@ -195,10 +196,16 @@ func (ix *codexIndex) applyDay(s dayScan, probes map[string]codexProbe) error {
 	}
 	next := map[string]string{}
 	for _, name := range s.names {
-		if k, ok := old[name]; ok && k != pendingKey {
+		rel := s.day + "/" + name
+		k, known := old[name]
+		p, probed := probes[rel]
+		if known && k != pendingKey && !probed {
 			next[name] = k
-		} else {
-			next[name] = ix.apply(s.day+"/"+name, probes[s.day+"/"+name])
+			continue
+		}
+		next[name] = ix.apply(rel, p)
+		if known && k != next[name] && k != otherKey && k != pendingKey {
+			ix.removeEntry(k, rel) // replaced by a rollout of another directory
 		}
 	}
 	for name, k := range old {
@@ -225,6 +232,22 @@ func (ix *codexIndex) applyDay(s dayScan, probes map[string]codexProbe) error {
 	ix.setDay(s.day, next)
 	ix.tableDirty = true
 	return ix.err
+}
+
+// replaced reports whether a known rollout of a changed day may have been
+// replaced since the day was last read: renamed over (as fleetcom's move
+// rewrites a rollout's directory in place) or changed. Its status changed
+// after the day's remembered mtime, or that mtime was not settled. Codex
+// itself only appends, which costs a rollout one more read of its first
+// line, and only when its day changed.
+func (ix *codexIndex) replaced(day, name string) bool {
+	since := ix.days[day]
+	if since == 0 {
+		return true
+	}
+	var st unix.Stat_t
+	p := filepath.Join(ix.home, "sessions", filepath.FromSlash(day), name)
+	return unix.Lstat(p, &st) != nil || time.Unix(st.Ctim.Unix()).UnixNano() >= since
 }
 
 // applyRetry records a pending rollout of an unchanged day once its first

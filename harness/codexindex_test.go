@@ -376,3 +376,34 @@ func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 	b.ReportMetric(ms(none), "ms/empty")
 	b.ReportMetric(float64(big)/float64(none), "x-empty")
 }
+
+// A rollout replaced in place by one of another directory (fleetcom's move
+// rewrites session_meta's cwd and renames the file over the old one) leaves
+// the old directory's shard and joins the new one's.
+func TestCodexIndexRewrittenInPlace(t *testing.T) {
+	home, old, moved, index := physDir(t), physDir(t), physDir(t), physDir(t)
+	id := v7At(time.Now().Add(-time.Hour))
+	path := writeRollout(t, home, id, old, false, "hello")
+	settle(t, home)
+	if diff := cmp.Diff([]string{id}, discoverIDs(t, home, old, index)); diff != "" {
+		t.Fatalf("before the move (-want +got):\n%s", diff)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.ReplaceAll(string(data), `"cwd":"`+old+`"`, `"cwd":"`+moved+`"`))
+	if err := safe.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The rename moved the day's mtime; make sure it differs from the
+	// settled one whatever the clock's granularity.
+	now := time.Now()
+	os.Chtimes(filepath.Dir(path), now, now)
+	if got := discoverIDs(t, home, old, index); len(got) != 0 {
+		t.Errorf("the old directory still finds %v", got)
+	}
+	if diff := cmp.Diff([]string{id}, discoverIDs(t, home, moved, index)); diff != "" {
+		t.Errorf("the new directory (-want +got):\n%s", diff)
+	}
+}

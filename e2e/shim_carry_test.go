@@ -1,0 +1,133 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestShimCarry takes a conversation with its owner, through fleetcom and
+// the real CLIs: exported by one scratch user and imported by another under
+// another directory, then moved with its project when the first user
+// renames the project. Each time `fleetcom resume --exec` continues it, and
+// the model's reply names the code word of the first turn, so it was sent
+// the earlier conversation. It runs once per CLI and selected version.
+func TestShimCarry(t *testing.T) {
+	for _, d := range carriers {
+		t.Run(d.tool, func(t *testing.T) {
+			eachVersion(t, d.tool, func(t *testing.T, r Real) { carry(t, r, d) })
+		})
+	}
+}
+
+// carrier is how the test drives one CLI.
+type carrier struct {
+	tool  string
+	setup func(w *World)
+	ready func(p *Pane) string
+	quit  func(p *Pane) (int, string)
+	hint  *regexp.Regexp
+	// movedAsks: resumed in its new directory on the same machine, the CLI
+	// asks which directory to use, because it keeps the old one where
+	// fleetcom does not write (Codex's state database); fleetcom's move
+	// says so. The test answers the question.
+	movedAsks bool
+}
+
+var carriers = []carrier{
+	{tool: "claude", setup: func(*World) {}, ready: WaitClaude, quit: ExitClaude, hint: claudeHintRE},
+	{tool: "codex", setup: func(*World) {}, ready: WaitCodex, quit: QuitCodex, hint: codexHintRE, movedAsks: true},
+	{tool: "grok", setup: func(w *World) { w.SetupGrok() }, ready: WaitGrok, quit: QuitGrok, hint: grokHintRE},
+}
+
+func carry(t *testing.T, r Real, d carrier) {
+	w, fc := shimWorld(t, r)
+	d.setup(w)
+	proj := w.Project("old name")
+	x := w.Tmux()
+
+	p := x.Start(t, proj, d.tool)
+	d.ready(p)
+	p.Submit("remember OSPREY-2718", typeWait)
+	p.WaitFor("ACK OSPREY-2718 CODES OSPREY-2718", replyWait)
+	status, screen := d.quit(p)
+	id := Hint(d.hint, screen)
+	if status != 0 || id == "" {
+		t.Fatalf("exit %d, no exit hint; screen:\n%s", status, screen)
+	}
+	if rec := Newest(t, w.List(t, fc, proj), d.tool); rec.ID != id || !rec.Resumable {
+		t.Fatalf("newest record %+v, want resumable %s", rec, id)
+	}
+
+	// continues resumes the conversation in dir with resume --exec and
+	// checks the model was sent the first turn.
+	continues := func(t *testing.T, w *World, x *Tmux, dir, word string, asks bool) {
+		t.Helper()
+		p := x.Start(t, dir, fleetcomExec(fc)...)
+		if asks {
+			s := p.WaitUntil("the question which directory to use", startWait, func(s string) bool {
+				return strings.Contains(s, "Use current directory")
+			})
+			if !strings.Contains(s, "Use current directory ("+dir+")") {
+				t.Fatalf("the question does not offer %s; screen:\n%s", dir, s)
+			}
+			p.Keys("2")
+			p.Keys("Enter")
+		}
+		d.ready(p)
+		p.Submit("which codes "+word, typeWait)
+		p.WaitFor("ACK "+word+" CODES OSPREY-2718", replyWait)
+		if status, screen := d.quit(p); status != 0 {
+			t.Errorf("exit %d; screen:\n%s", status, screen)
+		}
+		if rec := Newest(t, w.List(t, fc, dir), d.tool); rec.ID != id || rec.CWD != dir || !rec.Resumable {
+			t.Errorf("newest record in %s: %+v, want resumable %s", dir, rec, id)
+		}
+	}
+
+	// Another user, another directory: export, import, resume.
+	t.Run("export-import", func(t *testing.T) {
+		bundle := filepath.Join(w.Root, "conversation.bundle")
+		if res := w.Fleetcom(t, fc, proj, "export", id, "-o", bundle); res.Code != 0 {
+			t.Fatalf("export: exit %d: %s", res.Code, res.Stderr)
+		}
+		w2, _ := shimWorld(t, r)
+		d.setup(w2)
+		dest := w2.Project("src/elsewhere")
+		res := w2.Fleetcom(t, fc, dest, "import", bundle)
+		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "imported "+d.tool+" "+id+" ") {
+			t.Fatalf("import: exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)
+		}
+		if again := w2.Fleetcom(t, fc, dest, "import", bundle); again.Code != 0 || !strings.HasPrefix(again.Stdout, "already imported") {
+			t.Errorf("the same bundle again: exit %d, stdout %q: %s", again.Code, again.Stdout, again.Stderr)
+		}
+		continues(t, w2, w2.Tmux(), dest, "there", false)
+	})
+
+	// The same user renames the project: move, resume in the new place.
+	t.Run("move", func(t *testing.T) {
+		renamed := filepath.Join(w.Root, "new name")
+		if err := os.Rename(proj, renamed); err != nil {
+			t.Fatal(err)
+		}
+		renamed = w.Project("new name") // trusted, like the old one
+		res := w.Fleetcom(t, fc, renamed, "move", "--from", proj, "--to", renamed)
+		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.tool+" "+id+" ") {
+			t.Fatalf("move: exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)
+		}
+		if said := strings.Contains(res.Stderr, "Use current directory"); said != d.movedAsks {
+			t.Errorf("move's note about the CLI asking once: %v, want %v; stderr %q", said, d.movedAsks, res.Stderr)
+		}
+		continues(t, w, x, renamed, "moved", d.movedAsks)
+		// A new folder under the old name knows nothing of it: no record,
+		// and nothing left in the CLI's store for discovery to find.
+		if err := os.Mkdir(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if recs := w.List(t, fc, proj); len(recs) != 0 {
+			t.Errorf("the old directory still lists: %+v", recs)
+		}
+	})
+}
