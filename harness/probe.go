@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -111,18 +110,76 @@ func probe(bin, cacheDir, name string, args []string, read func(out []byte) stri
 	return value
 }
 
-// versionRE finds a version number in a CLI's --version output:
-// "2.1.332 (Claude Code)", "codex-cli 0.171.0", "grok 1.0.41 (4220f3b224a6)".
-// It is compiled on first use: the pass-through path never needs it.
-var versionRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?\b`)
-})
+// findVersion returns the first version number in a CLI's --version
+// output: "2.1.332 (Claude Code)", "codex-cli 0.171.0", "grok 1.0.41
+// (4220f3b224a6)". It matches what the regular expression
+// \b\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?\b would (FuzzFindVersion holds it
+// to that), without linking the regexp package and its Unicode tables
+// into every shim start.
+func findVersion(b []byte) string {
+	for i := range b {
+		if !isDigit(b[i]) || (i > 0 && isWordByte(b[i-1])) {
+			continue
+		}
+		j, ok := i, true
+		for part := range 3 {
+			if part > 0 {
+				if j >= len(b) || b[j] != '.' {
+					ok = false
+					break
+				}
+				j++
+			}
+			k := j
+			for k < len(b) && isDigit(b[k]) {
+				k++
+			}
+			ok = k > j
+			if !ok {
+				break
+			}
+			j = k
+		}
+		if !ok {
+			continue
+		}
+		if j < len(b) && (b[j] == '-' || b[j] == '+') {
+			k := j + 1
+			for k < len(b) && (isWordByte(b[k]) && b[k] != '_' || b[k] == '.' || b[k] == '-') {
+				k++
+			}
+			for e := k; e > j+1; e-- {
+				if wordBoundary(b, e) {
+					return string(b[i:e])
+				}
+			}
+		}
+		if wordBoundary(b, j) {
+			return string(b[i:j])
+		}
+	}
+	return ""
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isWordByte is \w: ASCII letters, digits and the underscore.
+func isWordByte(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+}
+
+// wordBoundary is \b at offset i of b.
+func wordBoundary(b []byte, i int) bool {
+	before := i > 0 && isWordByte(b[i-1])
+	after := i < len(b) && isWordByte(b[i])
+	return before != after
+}
 
 // Version returns the version of an agent's binary as its --version prints
 // it, "" when it cannot tell. It is cached per file in cacheDir.
 func Version(bin, cacheDir string) string {
 	return probe(bin, cacheDir, "version", []string{"--version"}, func(out []byte) string {
-		return string(versionRE().Find(out))
+		return findVersion(out)
 	})
 }
 

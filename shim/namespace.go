@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -115,7 +114,7 @@ func (ns *namespace) install(a harness.Asset) (string, error) {
 		p := filepath.Join(ns.dir, a.Name)
 		return p, safe.WriteFile(p, a.Data, a.Mode)
 	}
-	sum := sha256.Sum256(append([]byte(a.Mode.String()), a.Data...))
+	sum := safe.Sum256(append([]byte(a.Mode.String()), a.Data...))
 	ext := filepath.Ext(a.Name)
 	p := filepath.Join(ns.root, strings.TrimSuffix(a.Name, ext)+"-"+hex.EncodeToString(sum[:6])+ext)
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == a.Mode.Perm() {
