@@ -23,6 +23,7 @@ func RunCommand(text string, o Options) (Status, error) {
 	if !ok {
 		return Status{Code: 126}, execReal(shell, []string{shell, "-c", text}, os.Environ())
 	}
+	WarmSignals()
 	cfg, err := config.Load(o.ConfigFile)
 	if err != nil {
 		o.warn(err)
@@ -48,6 +49,7 @@ func Resume(a harness.Agent, program, id, dir string, options []string, o Option
 	if err != nil {
 		return Status{Code: 2}, err
 	}
+	WarmSignals()
 	if program == "" {
 		program = a.Name
 	}

@@ -97,16 +97,15 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 		hookStarting()
 	}
 	relay.mu.Lock()
-	err = cmd.Start()
+	pid, err := start(cmd)
 	if err == nil {
-		s.ch.pid, s.ch.state = cmd.Process.Pid, childRunning
+		s.ch.pid, s.ch.state = pid, childRunning
 	}
 	relay.mu.Unlock()
 	slave.Close() // the child holds it now; ours would keep EIO from coming
 	if err != nil {
 		return startFailed(err)
 	}
-	pid := s.ch.pid
 	startedDone := s.startedAsync(pid)
 	if err := s.watchExit(pid); err != nil {
 		s.fail(err)
@@ -117,7 +116,7 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 
 	<-startedDone
 	reaping(&s.ch)
-	st, err = finish(cmd)
+	st, err = reap(pid)
 	if hookExited != nil {
 		hookExited()
 	}

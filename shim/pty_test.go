@@ -258,3 +258,28 @@ func TestPipePathStdoutTerminal(t *testing.T) {
 	}
 	u.out.waitFor(t, "tty 0=false 1=true 2=true size=24x80")
 }
+
+// Spawn starts the child itself rather than through os/exec, and keeps its
+// rules: the last value of a variable wins, and a missing descriptor is the
+// null device.
+func TestSpawnEnvAndNullDescriptors(t *testing.T) {
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command("/bin/sh", "-c", `tr '\0' '\n' </proc/$$/environ; read line; echo "read: $? [$line]"; echo oops >&2`)
+	cmd.Env = []string{"FLEETCOM_T=first", "PATH=/usr/bin:/bin", "FLEETCOM_T=last"}
+	st, err := Spawn(cmd, SpawnOptions{Stdout: out})
+	if err != nil || st.Code != 0 {
+		t.Fatalf("Spawn = %+v, %v", st, err)
+	}
+	b, _ := os.ReadFile(out.Name())
+	got := string(b)
+	if n := strings.Count(got, "FLEETCOM_T="); n != 1 || !strings.Contains(got, "FLEETCOM_T=last\n") {
+		t.Errorf("the child saw FLEETCOM_T %d times, want once, as last:\n%s", n, got)
+	}
+	if !strings.Contains(got, "read: 1 []") || strings.Contains(got, "oops") {
+		t.Errorf("stdin and stderr were not the null device:\n%s", got)
+	}
+}

@@ -91,6 +91,8 @@ func Run(a harness.Agent, argv []string, o Options) (Status, error) {
 	if !accepted || passOn {
 		return opaque(a, argv, prev, chained, passOn, o)
 	}
+	// A child will run: its signal relay gets ready meanwhile.
+	WarmSignals()
 	if !loaded {
 		cfg, cfgErr = config.Load(o.ConfigFile)
 	}

@@ -46,28 +46,29 @@ import (
 // decision, not the catching, is what gives a signal its default effect while
 // no child runs.
 //
-// The catching comes in two parts. The signals that are forwarded (TERM,
-// HUP, INT, QUIT, USR1, USR2) are caught first, and Spawn waits for them
-// before it makes our terminal raw and starts the child: uncaught, the
-// runtime would die of the first four (leaving the terminal raw, or the child
-// unaware) and drop the other two. WINCH and CHLD only matter to a PTY
-// session's loop, and the runtime ignores them while nobody asked for them,
-// so they are caught once a child has run on a PTY for restDelay: their
+// The catching comes in three parts. TERM, HUP, INT and QUIT are caught
+// first, and Spawn waits for them before it makes our terminal raw and starts
+// the child: uncaught, the runtime would die of them, leaving the terminal raw
+// or the child unaware. USR1 and USR2 are caught right after, while the child
+// starts: until then the runtime drops them, which is also the kindest thing
+// to do with one that comes before the child could have set up a handler of
+// its own (their default action ends a process). Waiting for their two round
+// trips too cost 0.05-0.1 ms of every start. WINCH and CHLD only matter to a
+// PTY session's loop, and the runtime ignores them while nobody asked for
+// them, so they are caught once a child has run on a PTY for restDelay: their
 // round trips, made while a child starts, compete with it for the two
 // processors (2-4 % of a short run, paired). Then every PTY session copies
 // the size again and looks for a stop, so that a resize or a stop in a
 // child's first moments is followed late rather than missed.
 var (
-	forwardedSignals = []os.Signal{
-		syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
-		syscall.SIGUSR1, syscall.SIGUSR2,
-	}
-	loopSignals = []os.Signal{syscall.SIGWINCH, syscall.SIGCHLD}
+	fatalSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT}
+	userSignals  = []os.Signal{syscall.SIGUSR1, syscall.SIGUSR2}
+	loopSignals  = []os.Signal{syscall.SIGWINCH, syscall.SIGCHLD}
 )
 
 var relay struct {
 	once    sync.Once
-	ready   chan struct{} // closed once forwardedSignals are caught
+	ready   chan struct{} // closed once fatalSignals are caught
 	rest    chan struct{} // closed to have loopSignals caught
 	asked   sync.Once     // closes rest
 	c       chan os.Signal
@@ -101,10 +102,9 @@ type child struct {
 	marked bool // Spawn's own: the exit mark was sent
 }
 
-// WarmSignals starts catching the signals Spawn acts on, and the runtime's
-// own once-per-process preparation for starting a child (warmStart), in the
-// background, and returns at once; Spawn waits for the forwarded signals
-// before it starts a child. Calling it early, as soon as a child is
+// WarmSignals starts catching the signals Spawn acts on in the background,
+// and returns at once; Spawn waits for the fatal signals before
+// it starts a child. Calling it early, as soon as a child is
 // known to be wanted, takes that cost off the path to the child. It changes
 // nothing for signals that arrive while no child runs.
 func WarmSignals() {
@@ -115,7 +115,7 @@ func WarmSignals() {
 	})
 }
 
-// signalsReady waits until the forwarded signals are caught.
+// signalsReady waits until the fatal signals are caught.
 func signalsReady() {
 	WarmSignals()
 	<-relay.ready
@@ -135,14 +135,14 @@ var hookRelay func()
 const restDelay = 20 * time.Millisecond
 
 func relayLoop() {
-	go warmStart()
-	if caught := catch(forwardedSignals); len(caught) > 0 {
+	if caught := catch(fatalSignals); len(caught) > 0 {
 		relay.barrier = caught[0]
 	}
 	close(relay.ready)
 	// Spawn is most likely waiting for ready: let it have this thread now
 	// rather than wait for another one to be woken up for it (0.1-0.2 ms).
 	runtime.Gosched()
+	catch(userSignals)
 	rest := relay.rest
 	for {
 		select {
@@ -343,5 +343,3 @@ func Reraise(sig syscall.Signal) {
 	signal.Reset(sig)
 	reraise(sig)
 }
-
-var dbgN int

@@ -88,9 +88,6 @@ func exitWatch(pid int) int {
 	}
 }
 
-// warmStart: nothing to prepare here.
-func warmStart() {}
-
 // childStopped: stops are not followed here.
 func childStopped(pid int) bool { return false }
 

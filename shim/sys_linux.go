@@ -76,16 +76,6 @@ func childStopped(pid int) bool {
 	return err == nil && info.Signo == int32(unix.SIGCHLD) && info.Code == cldStopped
 }
 
-// warmStart does what the first start of a child would otherwise do on its
-// way: the os package checks once per process that pidfds work, by opening
-// one and starting a child of its own (os.checkPidfd, 0.1-0.2 ms). Looking
-// this process up runs that check; nothing depends on it having run.
-func warmStart() {
-	if p, err := os.FindProcess(os.Getpid()); err == nil {
-		_ = p.Release()
-	}
-}
-
 // waitExit blocks until the child has exited, without reaping it: until the
 // caller reaps it, its pid cannot be reused, so forwarding a signal by pid
 // cannot reach an unrelated process.
