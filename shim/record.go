@@ -15,7 +15,7 @@ import (
 // precedence decides: the exit hint, then the capture, then the pinned ID,
 // then on-disk correlation only when nothing else identified the run.
 type recorder struct {
-	st      *store.Store // nil: nothing is recorded
+	st      *store.Store // nil: nothing is recorded (yet: see attach)
 	a       harness.Agent
 	base    store.Record // tool, cwd, command, program, home, started
 	capture string       // capture file, "" when uninstrumented
@@ -38,6 +38,31 @@ type recorder struct {
 	final        *finalRun // set by finished, for the last write
 	pid          int       // the child's, once started
 	seen         string    // the last ID the capture channel named
+
+	// attached is closed once the store is known (attach); nil when the
+	// recorder was made with its store.
+	attached   chan struct{}
+	attachOnce sync.Once
+}
+
+// attach gives the recorder its store, opened once the child started, or
+// says that none will come (nil). Only the first call counts.
+func (r *recorder) attach(st *store.Store) {
+	r.attachOnce.Do(func() {
+		r.mu.Lock()
+		r.st = st
+		r.mu.Unlock()
+		if r.attached != nil {
+			close(r.attached)
+		}
+	})
+}
+
+// store is the recorder's store, nil when there is none.
+func (r *recorder) store() *store.Store {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.st
 }
 
 // setPID notes the child's process ID once it has started.
@@ -88,6 +113,9 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) bool {
 // it is in the store before the child can do anything worth keeping, and
 // prepares the store's next write.
 func (r *recorder) starting() {
+	if r.attached != nil {
+		<-r.attached
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.done {

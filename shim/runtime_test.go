@@ -204,6 +204,16 @@ func TestNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The child starts now; the marker and the sweep come while it does.
+	if _, err := os.Lstat(filepath.Join(ns.dir, markerName)); err == nil {
+		t.Error("the marker was written before the child could start")
+	}
+	if _, err := os.Stat(dead); err != nil {
+		t.Error("the sweep ran before the child could start")
+	}
+	if err := ns.settle(); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]os.FileMode{"": 0o700, "hook-settings.json": 0o600, markerName: 0o600, filepath.Base(ns.capture): 0o600}
 	for name, mode := range want {
 		fi, err := os.Lstat(filepath.Join(ns.dir, name))
@@ -231,6 +241,8 @@ func TestNamespace(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(notes, "report.txt")); string(b) != "keep me" {
 		t.Error("a user's file in the root was touched")
 	}
+	// A file the namespace did not make (a hook's own) goes with it.
+	os.WriteFile(filepath.Join(ns.dir, "hook-output.tmp"), []byte("x"), 0o600)
 	ns.remove()
 	if _, err := os.Stat(ns.dir); err == nil {
 		t.Error("namespace left behind")
@@ -249,7 +261,13 @@ func TestStableAsset(t *testing.T) {
 	if filepath.Dir(script) != ns.root || !strings.HasPrefix(filepath.Base(script), "codex-notify-") {
 		t.Fatalf("notifier at %s, want a stable name in %s", script, ns.root)
 	}
+	if err := ns.settle(); err != nil {
+		t.Fatal(err)
+	}
 	ns.remove()
+	if _, err := os.Lstat(ns.dir); err == nil {
+		t.Errorf("the run's namespace %s outlived it", ns.dir)
+	}
 	fi, err := os.Stat(script)
 	if err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("the stable notifier did not outlive its run: %v", err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fleetcom/fleetcom/config"
@@ -43,8 +44,15 @@ type job struct {
 // of fleetcom's own machinery is a warning and the command runs as typed.
 func supervise(j *job, o Options) (Status, error) {
 	WarmSignals() // a no-op when the entry point already did
-	var warned []error
-	warn := func(err error) { warned = append(warned, err) }
+	var (
+		warnMu sync.Mutex
+		warned []error
+	)
+	warn := func(err error) {
+		warnMu.Lock()
+		warned = append(warned, err)
+		warnMu.Unlock()
+	}
 	defer func() { reportOnce(o, warned) }()
 
 	if j.dir != "" {
@@ -83,7 +91,7 @@ func supervise(j *job, o Options) (Status, error) {
 	}
 	cmd.Env = setEnv(cmd.Env, j.a.HopVar(), j.hop.String())
 
-	rec := &recorder{a: j.a, pinned: in.Pinned, targeted: j.form.Resume != "", warn: warn, options: j.options(), base: store.Record{
+	rec := &recorder{attached: make(chan struct{}), a: j.a, pinned: in.Pinned, targeted: j.form.Resume != "", warn: warn, options: j.options(), base: store.Record{
 		Tool: j.a.Name, Cwd: cwd, Command: commandLine(j), Program: j.form.Program,
 		Home: home, Started: started,
 	}}
@@ -99,30 +107,41 @@ func supervise(j *job, o Options) (Status, error) {
 	case ns != nil:
 		rec.capture = ns.capture
 	}
-	// The CLI's version, for the drift tally: a stat and a small read when
-	// it is known, else learned while the child runs; never waited for.
+	// Everything the child need not wait for is done while it starts, on
+	// the goroutine Spawn runs started on (Spawn returns after it): the
+	// namespace's marker and sweep, opening the store and preparing its
+	// first write. The CLI's version, for the drift tally, is a stat and a
+	// small read when it is known, else learned while the child runs, and
+	// never waited for.
 	version := make(chan string, 1)
-	go func() { version <- harness.Version(j.binary(), o.CacheDir) }()
-	if cwd != "" {
-		st, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey, SkipSync: true, LockWait: shimLockWait})
+	onStart := func(pid int) {
+		rec.setPID(pid)
+		go func() { version <- harness.Version(j.binary(), o.CacheDir) }()
+		if ns != nil {
+			if err := ns.settle(); err != nil {
+				warn(err)
+			}
+		}
+		var st *store.Store
+		defer func() { rec.attach(st) }()
+		if cwd == "" {
+			return
+		}
+		opened, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey, SkipSync: true, LockWait: shimLockWait})
 		if err != nil {
 			warn(err)
-		} else {
-			rec.st = st
-			// The file the end of the run writes is created while the
-			// child starts, off the path to the user's prompt; one left
-			// unused is removed.
-			warmed := make(chan struct{})
-			go func() {
-				defer close(warmed)
-				st.Warm()
-			}()
-			defer func() {
-				<-warmed
-				st.Release()
-			}()
+			return
 		}
+		// The file the end of the run writes is created now, off the
+		// path to the user's prompt; one left unused is removed.
+		opened.Warm()
+		st = opened
 	}
+	defer func() {
+		if st := rec.store(); st != nil {
+			st.Release()
+		}
+	}()
 
 	tail := j.cfg.Tail
 	if tail <= 0 {
@@ -139,10 +158,11 @@ func supervise(j *job, o Options) (Status, error) {
 	status, err := Spawn(cmd, SpawnOptions{
 		Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 		Tail:    t,
-		Started: rec.setPID,
+		Started: onStart,
 		Warn:    warn,
 	})
 	provisional.Stop()
+	rec.attach(nil) // a child that never started opened no store
 	stopFollow()
 	if errors.Is(err, ErrStart) {
 		rec.abandon() // the child never ran: nothing to record
