@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -55,18 +54,55 @@ func Open(path string, flags OpenFlags) (*os.File, error) {
 // does, refusing one larger than max bytes with an error wrapping
 // ErrTooLarge. It never reads more than max+1 bytes, whatever the file
 // claims or becomes while it is read.
+//
+// It works on the bare descriptor: an *os.File would register a regular
+// file with the runtime's poller, which refuses it, and undo its
+// non-blocking mode, four system calls per read that the shim's paths (the
+// config on every pass-through run, capture files, records) do not need.
 func ReadFile(path string, max int64, flags OpenFlags) ([]byte, error) {
-	f, err := Open(path, flags)
-	if err != nil {
-		return nil, err
+	mode := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if flags&NoFollow != 0 {
+		mode |= syscall.O_NOFOLLOW
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, fi.Size(), max)
+	fd, err := syscall.Open(path, mode, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(path, mode, 0)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		if flags&NoFollow != 0 && err == syscall.ELOOP {
+			return nil, fmt.Errorf("%s: %w (a symbolic link)", path, ErrNotRegular)
+		}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	if st.Size > max {
+		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, st.Size, max)
+	}
+	// Room for what the file claims and one byte more, to see it grow.
+	data := make([]byte, 0, min(st.Size, max)+1)
+	for int64(len(data)) <= max {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		end := min(int64(cap(data)), max+1)
+		n, err := syscall.Read(fd, data[len(data):end])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		data = data[:len(data)+n]
 	}
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)

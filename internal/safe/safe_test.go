@@ -1,7 +1,9 @@
 package safe
 
 import (
+	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,6 +95,56 @@ func TestOpenRefuses(t *testing.T) {
 	}
 	if _, err := ReadFile("/dev/zero", 1<<20, 0); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("ReadFile(/dev/zero) = %v", err)
+	}
+}
+
+// ReadFile works on the bare descriptor, so it holds the same line as Open
+// on its own.
+func TestReadFileRefuses(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(dir, "reg")
+	os.WriteFile(reg, []byte("0123456789"), 0o600)
+	link := filepath.Join(dir, "link")
+	os.Symlink(reg, link)
+
+	done := make(chan error, 1)
+	go func() { _, err := ReadFile(fifo, 10, 0); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadFile(fifo) = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadFile blocked on a FIFO")
+	}
+	for name, err := range map[string]error{
+		"dir":              func() error { _, err := ReadFile(dir, 10, 0); return err }(),
+		"link, NoFollow":   func() error { _, err := ReadFile(link, 10, NoFollow); return err }(),
+		"missing":          func() error { _, err := ReadFile(filepath.Join(dir, "none"), 10, 0); return err }(),
+		"/proc over a cap": func() error { _, err := ReadFile("/proc/self/maps", 16, 0); return err }(),
+	} {
+		want := ErrNotRegular
+		switch name {
+		case "missing":
+			want = fs.ErrNotExist
+		case "/proc over a cap":
+			want = ErrTooLarge
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("ReadFile(%s) = %v, want %v", name, err, want)
+		}
+	}
+	if b, err := ReadFile(link, 10, 0); err != nil || string(b) != "0123456789" {
+		t.Errorf("ReadFile(link) = %q, %v", b, err)
+	}
+	// A file whose size says nothing (/proc) is read to its end.
+	b, err := ReadFile("/proc/self/status", 1<<20, 0)
+	if err != nil || !bytes.Contains(b, []byte("\nPid:\t")) {
+		t.Errorf("ReadFile(/proc/self/status) = %d bytes, %v", len(b), err)
 	}
 }
 
