@@ -25,6 +25,17 @@ func TestLoad(t *testing.T) {
 	if err != nil || !c.Options || c.Tail != 4096 || c.Bin("claude") != "/opt/claude" || c.Bin("codex") != "" {
 		t.Errorf("Load = %+v, %v", c, err)
 	}
+	if bin, err := Bin(filepath.Join(t.TempDir(), "none.toml"), "claude"); err != nil || bin != "" {
+		t.Errorf("Bin of a missing file = %q, %v", bin, err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o600)
+	if _, lerr := Load(filepath.Join(file, "below")); lerr == nil {
+		t.Error("Load of a path below a file gave no error")
+	}
+	if bin, err := Bin(filepath.Join(file, "below"), "claude"); err == nil {
+		t.Errorf("Bin of a path below a file = %q, want the error Load gives", bin)
+	}
 	if c, err := Load(filepath.Join(t.TempDir(), "none.toml")); err != nil || c.Options || c.Bin("claude") != "" {
 		t.Errorf("missing file: %+v, %v", c, err)
 	}
