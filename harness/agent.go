@@ -202,7 +202,10 @@ const (
 	EnvNotifyChain = "FLEETCOM_NOTIFY_CHAIN"
 )
 
-var registry []Agent
+var registry = registrySpace[:0]
+
+// registrySpace holds the registry without an allocation at start-up.
+var registrySpace [8]Agent
 
 // register adds an agent; each agent's file calls it from init. A Spec that
 // breaks the rules every other package relies on is a programming error.
@@ -216,8 +219,12 @@ func register(s *Spec, b Behaviour) {
 			panic("harness: agent registered twice: " + s.Name)
 		}
 	}
-	registry = append(registry, Agent{Spec: s, Behaviour: b})
-	slices.SortFunc(registry, func(a, b Agent) int { return strings.Compare(a.Name, b.Name) })
+	// Kept in name order by insertion: a handful of agents, at init.
+	i := 0
+	for i < len(registry) && registry[i].Name < s.Name {
+		i++
+	}
+	registry = slices.Insert(registry, i, Agent{Spec: s, Behaviour: b})
 }
 
 // All returns every registered agent, ordered by name.

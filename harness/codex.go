@@ -24,7 +24,7 @@ var codexSpec = &Spec{
 	Dropped: []string{"--last"},
 	// Stable: Codex may start the notifier for a turn that ends just as the
 	// user quits, after the shim has removed the run's namespace.
-	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: []byte(codexNotifyScript), Stable: true}},
+	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: codexNotifyScript, Stable: true}},
 	Proven:  []string{"0.171.0"},
 	Banners: []string{"To continue this session, run:", "To reconnect, run:"},
 }

@@ -18,7 +18,7 @@ import (
 )
 
 //go:embed codex-notify.sh
-var codexNotifyScript string
+var codexNotifyScript []byte
 
 const (
 	// codexNotifyMarker is a line of the script, so any copy is recognised.

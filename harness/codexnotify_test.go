@@ -232,13 +232,15 @@ func TestCodexNotifyScriptAndChainEnv(t *testing.T) {
 	if got := codexNotifyChainEnv([]string{"/a b/c", "$HOME", "*"}); got != "/a b/c\n$HOME\n*" {
 		t.Errorf("CodexNotifyChainEnv = %q", got)
 	}
-	script := []byte(codexNotifyScript)
+	script := codexNotifyScript
 	head := strings.Split(string(script[:min(512, len(script))]), "\n")
 	if head[0] != "#!/bin/sh" || !slices.Contains(head, codexNotifyMarker) {
 		t.Errorf("script lacks a /bin/sh shebang or the marker %q in its first 512 bytes", codexNotifyMarker)
 	}
-	if script[0] = 'X'; []byte(codexNotifyScript)[0] != '#' {
-		t.Errorf("CodexNotifyScript returned shared memory")
+	// The asset is the embedded bytes themselves, not a copy made at every
+	// start; nothing may write to them.
+	if a := codexSpec.Assets[0]; a.Name != codexNotifyAsset || !bytes.Equal(a.Data, script) {
+		t.Errorf("codex's notifier asset is %s, %d bytes", a.Name, len(a.Data))
 	}
 }
 

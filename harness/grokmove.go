@@ -16,12 +16,17 @@ import (
 // opens chat_history.jsonl. summary.json also names Grok's home
 // (grok_home). The folder decides where a resumed session runs.
 
-// grokFiles are the files of a session directory a bundle may carry; lock
-// files and anything else are left behind.
-var grokFiles = map[string]bool{
-	"summary.json": true, "chat_history.jsonl": true, "updates.jsonl": true, "events.jsonl": true,
-	"system_prompt.txt": true, "prompt_context.json": true, "usage.json": true, "rewind_points.jsonl": true,
-	"signals.json": true, "tool_definitions.json": true, "title_refresh_idx": true,
+// grokFile reports whether a file of a session directory is one a bundle
+// carries; lock files and anything else are left behind. (A switch, not a
+// map: a map literal is built by every start of the binary.)
+func grokFile(name string) bool {
+	switch name {
+	case "summary.json", "chat_history.jsonl", "updates.jsonl", "events.jsonl",
+		"system_prompt.txt", "prompt_context.json", "usage.json", "rewind_points.jsonl",
+		"signals.json", "tool_definitions.json", "title_refresh_idx":
+		return true
+	}
+	return false
 }
 
 // Pack implements Mover: the session directory's known files.
@@ -36,7 +41,7 @@ func (grok) Pack(home, cwd, id string) ([]File, error) {
 	}
 	var out []File
 	for _, e := range entries {
-		if !grokFiles[e.Name()] || !e.Type().IsRegular() {
+		if !grokFile(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
 		data, err := safe.ReadFile(filepath.Join(dir, e.Name()), maxConversationFile, safe.NoFollow)
@@ -57,7 +62,7 @@ func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
 	p := Placement{Path: filepath.Join(grokFolder(home, dir), id), Dir: true}
 	seen := map[string]bool{}
 	for _, f := range files {
-		if !grokFiles[f.Name] || !safeName(f.Name) || seen[f.Name] {
+		if !grokFile(f.Name) || !safeName(f.Name) || seen[f.Name] {
 			return Placement{}, fmt.Errorf("a grok session holds no file %q", f.Name)
 		}
 		seen[f.Name] = true

@@ -14,7 +14,8 @@ import (
 // on PATH that is neither this executable nor inside shimDir. The error is
 // ErrNoReal when there is none.
 func FindReal(a harness.Agent, cfg config.Config, configFile, shimDir string) (string, error) {
-	real, _, err := newFinder(a, cfg.Bin(a.Name), configFile, shimDir).find()
+	f := newFinder(a, cfg.Bin(a.Name), configFile, shimDir)
+	real, _, err := f.find()
 	return real, err
 }
 

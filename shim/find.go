@@ -122,7 +122,7 @@ type finder struct {
 
 // find returns the real binary and whether it came from PATH (only PATH
 // candidates go into a hop's skip list).
-func (f finder) find() (string, bool, error) {
+func (f *finder) find() (string, bool, error) {
 	self := selfInfo()
 	if f.override != "" {
 		fi, err := os.Stat(f.override)
@@ -180,7 +180,7 @@ func (f finder) find() (string, bool, error) {
 }
 
 // skipped reports a candidate a wrapper hop already went through.
-func (f finder) skipped(cand string, fi os.FileInfo) bool {
+func (f *finder) skipped(cand string, fi os.FileInfo) bool {
 	for _, s := range f.skip {
 		if s == cand {
 			return true

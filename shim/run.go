@@ -64,56 +64,63 @@ func (e *NoRealError) Hint() string {
 // Run is the shim for tool: an accepted command is instrumented, run and
 // recorded; anything else replaces this process with the real binary, argv
 // unchanged. Run returns only when the child ended or nothing could run.
-func Run(a harness.Agent, argv []string, o Options) (Status, error) {
+func Run(a harness.Agent, argv []string, o *Options) (Status, error) {
 	if len(argv) == 0 {
 		return Status{Code: 2}, fmt.Errorf("%s: no arguments", a.Name)
 	}
-	tool := a.Name
 	form, accepted := harness.DetectArgv(a, argv)
 	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	if chained && prev.depth >= maxHops {
-		return Status{Code: 127}, &NoRealError{Tool: tool, Err: fmt.Errorf(
-			"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", prev.depth, tool, tool)}
+		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: fmt.Errorf(
+			"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", prev.depth, a.Name, a.Name)}
 	}
 	// Options only (`claude --model opus`): captured when the user opted in.
 	// Only such invocations pay for reading the config on their way.
-	var cfg config.Config
-	var cfgErr error
-	loaded := false
-	if !accepted && harness.OptionsOnly(a, argv[1:]) {
-		cfg, cfgErr = config.Load(o.ConfigFile)
-		loaded = true
-		if cfg.Options {
-			form, accepted = harness.Form{Tool: tool, Program: argv[0], Options: argv[1:]}, true
-		}
+	if !accepted && harness.OptionsOnly(a, argv[1:]) && optionsCaptured(o.ConfigFile) {
+		form, accepted = harness.Form{Tool: a.Name, Program: argv[0], Options: argv[1:]}, true
 	}
 	passOn := chained && prev.passOn(argv[1:], accepted)
 	if !accepted || passOn {
-		return opaque(a, argv, prev, chained, passOn, o)
+		// Everything on this path is passed by pointer, and the accepted
+		// path's work is in accept's frame, not Run's: the pass-through
+		// then fits the 4 KiB a Go program's first stack grows to, and the
+		// runtime copies that stack once rather than twice before the
+		// exec (Options goes by pointer for the same reason).
+		return opaque(a, argv, &prev, chained, passOn, o)
 	}
 	// A child will run: its signal relay gets ready meanwhile.
 	WarmSignals()
-	if !loaded {
-		cfg, cfgErr = config.Load(o.ConfigFile)
+	return accept(a, argv, form, prev.depth, o)
+}
+
+// optionsCaptured reports whether the config asks for options-only
+// invocations to be captured. Its problems are reported on the way on.
+func optionsCaptured(configFile string) bool {
+	cfg, _ := config.Load(configFile)
+	return cfg.Options
+}
+
+// accept finds the real binary for an accepted form and supervises the run.
+func accept(a harness.Agent, argv []string, form harness.Form, depth int, o *Options) (Status, error) {
+	cfg, err := config.Load(o.ConfigFile)
+	if err != nil {
+		o.warn(err)
 	}
-	if cfgErr != nil {
-		o.warn(cfgErr)
-	}
-	f := newFinder(a, cfg.Bin(tool), o.ConfigFile, o.ShimDir)
+	f := newFinder(a, cfg.Bin(a.Name), o.ConfigFile, o.ShimDir)
 	real, fromPath, err := f.find()
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: tool, Err: err}
+		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
 	}
-	next := hop{pid: os.Getpid(), depth: prev.depth + 1}
+	next := hop{pid: os.Getpid(), depth: depth + 1}
 	if fromPath {
 		next.skip = []string{real}
 	}
-	return supervise(&job{a: a, form: form, argv: argv, real: real, hop: next, cfg: cfg}, o)
+	return supervise(&job{a: a, form: form, argv: argv, real: real, hop: next, cfg: cfg}, *o)
 }
 
 // opaque replaces this process with the real binary. Nothing is parsed,
 // generated or stored on this path: one lookup, one exec.
-func opaque(a harness.Agent, argv []string, prev hop, chained, passOn bool, o Options) (Status, error) {
+func opaque(a harness.Agent, argv []string, prev *hop, chained, passOn bool, o *Options) (Status, error) {
 	configured := ""
 	if os.Getenv(a.BinVar()) == "" {
 		var err error

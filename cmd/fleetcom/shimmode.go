@@ -9,7 +9,8 @@ import (
 // child that died of a signal is re-raised on this process once the
 // terminal is restored, so the parent shell sees the same death.
 func shimMode(a harness.Agent, args []string) int {
-	st, err := shim.Run(a, args, shimOptions())
+	o := shimOptions()
+	st, err := shim.Run(a, args, &o)
 	return finish(st, err)
 }
 
