@@ -102,13 +102,17 @@ func (s *Store) decode(base string, data []byte) (Record, error) {
 	return r, nil
 }
 
-// primeCodec has encoding/json build and cache its encoder and field list
-// for Record, which the first encode or decode otherwise does.
-var primeCodec = sync.OnceFunc(func() {
-	var r Record
-	_, _ = json.Marshal(&r)
-	_ = json.Unmarshal([]byte(`{"exit":0}`), &r)
-})
+// primed has encoding/json build and cache its encoder and field list for
+// Record once, which the first encode or decode otherwise does.
+var primed sync.Once
+
+func primeCodec() {
+	primed.Do(func() {
+		var r Record
+		_, _ = json.Marshal(&r)
+		_ = json.Unmarshal([]byte(`{"exit":0}`), &r)
+	})
+}
 
 // writeRecord replaces a record file atomically: readers see the old record
 // or the new one, never a part of either, and a crash leaves only a temp file.
