@@ -53,7 +53,11 @@ func supervise(j *job, o Options) (Status, error) {
 		warned = append(warned, err)
 		warnMu.Unlock()
 	}
-	defer func() { reportOnce(o, warned) }()
+	defer func() {
+		warnMu.Lock() // a provisional write may still be finishing
+		defer warnMu.Unlock()
+		reportOnce(o, warned)
+	}()
 
 	if j.dir != "" {
 		if err := os.Chdir(j.dir); err != nil {
