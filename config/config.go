@@ -121,10 +121,10 @@ func cached(path string) entry {
 	}
 	cache.Lock()
 	defer cache.Unlock()
-	if e, ok := cache.m[path]; ok && e.ino == int64(st.Ino) && e.size == st.Size && e.mtime == st.Mtim.Nano() {
+	if e, ok := cache.m[path]; ok && e.ino == int64(st.Ino) && e.size == st.Size && e.mtime == mtime(&st) {
 		return e
 	}
-	e := entry{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Nano()}
+	e := entry{ino: int64(st.Ino), size: st.Size, mtime: mtime(&st)}
 	data, err := read(path)
 	if err == nil {
 		e.cfg, err = decode(data)
