@@ -88,14 +88,13 @@ const claudeSettings = `{
 }
 `
 
-// claudeInlineSettings is claudeSettings on one line, for --settings.
-func claudeInlineSettings() string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(claudeSettings)); err != nil {
-		panic("claudeSettings is not JSON: " + err.Error())
-	}
-	return b.String()
-}
+// claudeInlineSettings is claudeSettings on one line, for --settings. It
+// is written out too (TestClaudeSettingsHook holds it to json.Compact of
+// claudeSettings): compacting it on every run cost a shim start the first
+// use of encoding/json's scanner.
+func claudeInlineSettings() string { return claudeSettingsInline }
+
+const claudeSettingsInline = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`
 
 // claudePayload is the part of a SessionStart hook payload fleetcom reads.
 type claudePayload struct {

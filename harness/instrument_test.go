@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -152,6 +153,10 @@ func TestClaudeSettingsHook(t *testing.T) {
 		}
 	}
 	inline := claudeInlineSettings()
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(claudeSettings)); err != nil || compact.String() != inline {
+		t.Errorf("the inline settings are not claudeSettings compacted (%v):\n%s\n%s", err, inline, compact.String())
+	}
 	if err := json.Unmarshal([]byte(inline), &doc); err != nil {
 		t.Fatal(err)
 	}

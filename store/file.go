@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -102,22 +101,10 @@ func (s *Store) decode(base string, data []byte) (Record, error) {
 	return r, nil
 }
 
-// primed has encoding/json build and cache its encoder and field list for
-// Record once, which the first encode or decode otherwise does.
-var primed sync.Once
-
-func primeCodec() {
-	primed.Do(func() {
-		var r Record
-		_, _ = json.Marshal(&r)
-		_ = json.Unmarshal([]byte(`{"exit":0}`), &r)
-	})
-}
-
 // writeRecord replaces a record file atomically: readers see the old record
 // or the new one, never a part of either, and a crash leaves only a temp file.
 func (s *Store) writeRecord(r Record) error {
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := encodeRecord(r)
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
@@ -145,13 +132,11 @@ func (s *Store) writeRecord(r Record) error {
 }
 
 // Warm creates the temp file the next write will fill, so that write costs
-// no file creation, and has encoding/json work out, once per process, how
-// to encode and decode a record (0.1-0.2 ms the first time). The shim warms
-// the store while its child starts, which takes the slowest part of a write
-// off the path between the child's exit and the user's prompt. A warmed
-// file that is never used is a stale temp file, removed like any other.
+// no file creation. The shim warms the store while its child starts, which
+// takes the slowest part of a write off the path between the child's exit
+// and the user's prompt. A warmed file that is never used is a stale temp
+// file, removed like any other.
 func (s *Store) Warm() error {
-	primeCodec()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.spare != nil {
