@@ -114,8 +114,13 @@ func (ns *namespace) settle() error {
 	self := currentProcess()
 	marker := filepath.Join(ns.dir, markerName)
 	ns.files = append(ns.files, marker)
-	if err := os.WriteFile(marker, self.marker(), 0o600); err != nil {
-		return fmt.Errorf("mark capture namespace: %w", err)
+	fd, err := syscall.Open(marker, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err == nil {
+		_, err = syscall.Write(fd, self.marker())
+		syscall.Close(fd)
+	}
+	if err != nil {
+		return fmt.Errorf("mark capture namespace: %w", &os.PathError{Op: "write", Path: marker, Err: err})
 	}
 	sweepDead(ns.root, self)
 	return nil

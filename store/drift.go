@@ -60,23 +60,30 @@ func (s *Store) NoteRun(tool string, r Run) error {
 		return err
 	}
 	dir := filepath.Join(s.dir, "drift")
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("note run: %w", err)
-	}
 	p := filepath.Join(dir, tool)
 	version := r.Version
 	if version == "" || strings.ContainsAny(version, " \t\n") {
 		version = "?"
 	}
 	line := fmt.Sprintf("%d %s hint=%s capture=%s\n", r.Time.Unix(), version, r.Hint, r.Capture)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return fmt.Errorf("note run: %w", err)
+	// Every shim run comes here as it ends: a bare descriptor, and the
+	// directory made only when the open says it is missing.
+	const flags = syscall.O_WRONLY | syscall.O_APPEND | syscall.O_CREAT | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	fd, err := syscall.Open(p, flags, 0o600)
+	if err == syscall.ENOENT {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("note run: %w", err)
+		}
+		fd, err = syscall.Open(p, flags, 0o600)
 	}
-	_, err = f.WriteString(line)
-	fi, serr := f.Stat()
-	f.Close()
-	if err == nil && serr == nil && fi.Size() > maxDriftSize {
+	if err != nil {
+		return fmt.Errorf("note run: %w", &os.PathError{Op: "open", Path: p, Err: err})
+	}
+	_, err = syscall.Write(fd, []byte(line))
+	var st syscall.Stat_t
+	serr := syscall.Fstat(fd, &st)
+	syscall.Close(fd)
+	if err == nil && serr == nil && st.Size > maxDriftSize {
 		err = s.trimDrift(p)
 	}
 	if err != nil {

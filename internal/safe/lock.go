@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -22,16 +23,23 @@ var ErrLockTimeout = errors.New("lock is held by another process")
 // other writers starve a waiter. So the wait is a blocking flock, which the
 // kernel serves fairly, on a goroutine of its own: when the time is up Lock
 // returns, and that goroutine lets go of the lock the moment it gets it.
+//
+// The descriptor stays bare: an *os.File would offer it to the runtime's
+// poller and toggle its blocking mode, five system calls for nothing.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-	if err != nil {
-		return nil, err
+	fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	}
-	fd := int(f.Fd())
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	var once sync.Once
+	release := func() { once.Do(func() { syscall.Close(fd) }) }
 	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
-		return func() { f.Close() }, nil
+		return release, nil
 	} else if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
-		f.Close()
+		release()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	got := make(chan error) // unbuffered: a send only succeeds while Lock still waits
@@ -46,7 +54,7 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 		select {
 		case got <- err:
 		case <-abandoned:
-			f.Close() // too late: let the next waiter have it
+			release() // too late: let the next waiter have it
 		}
 	}()
 	t := time.NewTimer(wait)
@@ -54,10 +62,10 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	select {
 	case err := <-got:
 		if err != nil {
-			f.Close()
+			release()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		return func() { f.Close() }, nil
+		return release, nil
 	case <-t.C:
 		close(abandoned)
 		return nil, fmt.Errorf("%s: %w (waited %v)", path, ErrLockTimeout, wait)

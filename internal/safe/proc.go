@@ -2,7 +2,6 @@ package safe
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 )
 
@@ -20,7 +19,7 @@ func ReadProc(pid int) (p Proc, ok bool) {
 	if pid <= 0 {
 		return Proc{}, false
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := ReadFile("/proc/"+strconv.Itoa(pid)+"/stat", 4096, 0)
 	if err != nil {
 		return Proc{}, false
 	}
