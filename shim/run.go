@@ -66,13 +66,12 @@ func (e *NoRealError) Hint() string {
 // unchanged. Run returns only when the child ended or nothing could run.
 func Run(a harness.Agent, argv []string, o *Options) (Status, error) {
 	if len(argv) == 0 {
-		return Status{Code: 2}, fmt.Errorf("%s: no arguments", a.Name)
+		return Status{Code: 2}, runError(a, 0)
 	}
 	form, accepted := harness.DetectArgv(a, argv)
 	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	if chained && prev.depth >= maxHops {
-		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: fmt.Errorf(
-			"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", prev.depth, a.Name, a.Name)}
+		return Status{Code: 127}, runError(a, prev.depth)
 	}
 	// Options only (`claude --model opus`): captured when the user opted in.
 	// Only such invocations pay for reading the config on their way.
@@ -93,8 +92,26 @@ func Run(a harness.Agent, argv []string, o *Options) (Status, error) {
 	return accept(a, argv, form, prev.depth, o)
 }
 
+// runError is Run's error for no arguments (depth 0) or a chain of hops
+// that went on too long. It is a function of its own, never inlined, to keep
+// the formatting out of Run's frame: the pass-through's stack must fit the
+// 4 KiB the runtime first grows it to, or it is copied again before the
+// exec (0.01-0.02 ms, most of it page faults on the function tables).
+//
+//go:noinline
+func runError(a harness.Agent, depth int) error {
+	if depth == 0 {
+		return fmt.Errorf("%s: no arguments", a.Name)
+	}
+	return &NoRealError{Tool: a.Name, Err: fmt.Errorf(
+		"gave up after %d hops through programs named %s: is there a real %s behind the wrapper?", depth, a.Name, a.Name)}
+}
+
 // optionsCaptured reports whether the config asks for options-only
-// invocations to be captured. Its problems are reported on the way on.
+// invocations to be captured. Its problems are reported on the way on. Not
+// inlined, for Run's frame (runError).
+//
+//go:noinline
 func optionsCaptured(configFile string) bool {
 	cfg, _ := config.Load(configFile)
 	return cfg.Options
@@ -129,24 +146,32 @@ func opaque(a harness.Agent, argv []string, prev *hop, chained, passOn bool, o *
 		}
 	}
 	f := newFinder(a, configured, o.ConfigFile, o.ShimDir)
-	next := hop{pid: os.Getpid(), depth: 1, args: argsPrint(argv[1:])}
-	if chained {
-		next.depth = prev.depth + 1
-	}
 	if passOn {
 		f.skip = prev.skip
-		next.skip = prev.skip
 	}
 	real, fromPath, err := f.find()
 	if err != nil {
 		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
 	}
+	return Status{Code: 126}, passThrough(a, argv, real, fromPath, prev, chained, passOn)
+}
+
+// passThrough execs real with the hop record that says where this run has
+// been. It is opaque's second half, in a frame of its own, so that opaque's
+// stays small for the lookup, which allocates.
+func passThrough(a harness.Agent, argv []string, real string, fromPath bool, prev *hop, chained, passOn bool) error {
+	next := hop{pid: os.Getpid(), depth: 1, args: argsPrint(argv[1:])}
+	if chained {
+		next.depth = prev.depth + 1
+	}
+	if passOn {
+		next.skip = prev.skip
+	}
 	if fromPath {
 		next.skip = append(next.skip[:len(next.skip):len(next.skip)], real)
 	}
 	env := setEnv(os.Environ(), a.HopVar(), next.String())
-	err = execReal(real, argv, env)
-	return Status{Code: 126}, err
+	return execReal(real, argv, env)
 }
 
 // newFinder sets up the lookup of an agent's real binary: its
