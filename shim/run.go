@@ -8,7 +8,6 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
-	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Paths are the locations cmd/fleetcom resolved from the environment.
@@ -196,14 +195,4 @@ func setEnv(env []string, key, value string) []string {
 		}
 	}
 	return append(out, prefix+value)
-}
-
-// physicalDir returns the current directory the way the store keeps it,
-// symlinks resolved.
-func physicalDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("current directory: %w", err)
-	}
-	return safe.Physical(wd)
 }

@@ -317,3 +317,29 @@ func TestTapFollows(t *testing.T) {
 	default:
 	}
 }
+
+// physicalDir asks the kernel in a small buffer first: a long path and a
+// symlinked one must come out whole and resolved.
+func TestPhysicalDir(t *testing.T) {
+	real := t.TempDir()
+	for range 12 {
+		real = filepath.Join(real, strings.Repeat("d", 40))
+	}
+	if err := os.MkdirAll(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.EvalSymlinks(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(link)
+	t.Setenv("PWD", link)
+	got, err := physicalDir()
+	if err != nil || got != want {
+		t.Errorf("physicalDir = %q, %v; want %q (%d bytes)", got, err, want, len(want))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"golang.org/x/sys/unix"
 )
 
@@ -119,4 +120,14 @@ func reraise(sig syscall.Signal) {
 
 func stopSelf() {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+}
+
+// physicalDir returns the current directory the way the store keeps it,
+// symlinks resolved.
+func physicalDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("current directory: %w", err)
+	}
+	return safe.Physical(wd)
 }

@@ -8,9 +8,11 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"golang.org/x/sys/unix"
 )
 
@@ -112,4 +114,32 @@ func stopSelf() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGSTOP)
+}
+
+// physicalDir returns the current directory the way the store keeps it,
+// symlinks resolved. It asks the kernel (getcwd is physical already) in a
+// buffer that starts small: os.Getwd, without $PWD, asks with a 4 KiB
+// array on the stack, which had the runtime copy the shim's stack twice,
+// 8 KiB and then 16 KiB, on its way to the child's start.
+func physicalDir() (string, error) {
+	buf := make([]byte, 256)
+	for {
+		n, err := syscall.Getcwd(buf)
+		if err == syscall.ERANGE && len(buf) < 1<<16 {
+			buf = make([]byte, 2*len(buf))
+			continue
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", &os.PathError{Op: "getwd", Path: ".", Err: err})
+		}
+		if n < 1 || buf[0] != '/' {
+			// Not a path (Linux says "(unreachable)" for a directory
+			// outside this process's root).
+			return "", fmt.Errorf("current directory: %w", &os.PathError{Op: "getwd", Path: ".", Err: syscall.ENOENT})
+		}
+		return safe.Physical(strings.TrimSuffix(string(buf[:n]), "\x00"))
+	}
 }
