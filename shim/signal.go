@@ -103,10 +103,10 @@ type child struct {
 }
 
 // WarmSignals starts catching the signals Spawn acts on in the background,
-// and returns at once; Spawn waits for the fatal signals before
-// it starts a child. Calling it early, as soon as a child is
-// known to be wanted, takes that cost off the path to the child. It changes
-// nothing for signals that arrive while no child runs.
+// and returns at once; Spawn waits for the fatal signals before it starts a
+// child. Calling it early, as soon as a child is known to be wanted, takes
+// that cost off the path to the child. It changes nothing for signals that
+// arrive while no child runs.
 func WarmSignals() {
 	relay.once.Do(func() {
 		relay.ready, relay.rest = make(chan struct{}), make(chan struct{})

@@ -51,8 +51,8 @@ type SpawnOptions struct {
 // SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to the shim while the child runs
 // are forwarded to it (SIGUSR1 and SIGUSR2 from a moment after its start: one
 // sent before that is dropped); on the PTY path SIGINT and SIGQUIT too, to
-// the child's process group. On the pipe path the shim ignores SIGINT and SIGQUIT, which
-// the terminal delivers to the child itself. Before the child starts and once
+// the child's process group. On the pipe path the shim ignores SIGINT and
+// SIGQUIT, which the terminal delivers to the child itself. Before the child starts and once
 // it has exited, SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, the
 // terminal restored first, as if they had not been caught (signal.go); a
 // signal ignored when the shim started stays ignored, in the child too. A
