@@ -55,27 +55,40 @@ func TestUUIDTime(t *testing.T) {
 	}
 }
 
-func TestOpenRefuses(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
+// refusals makes what Open and ReadFile must refuse or follow: a FIFO, a
+// regular file of ten bytes and a symlink to it, in dir.
+func refusals(t *testing.T) (dir, fifo, reg, link string) {
+	t.Helper()
+	dir = t.TempDir()
+	fifo = filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	reg := filepath.Join(dir, "reg")
+	reg = filepath.Join(dir, "reg")
 	os.WriteFile(reg, []byte("0123456789"), 0o600)
-	link := filepath.Join(dir, "link")
+	link = filepath.Join(dir, "link")
 	os.Symlink(reg, link)
+	return dir, fifo, reg, link
+}
 
+// refusesFIFO checks that open, given a FIFO, neither blocks nor accepts it.
+func refusesFIFO(t *testing.T, name string, open func() error) {
+	t.Helper()
 	done := make(chan error, 1)
-	go func() { _, err := Open(fifo, 0); done <- err }()
+	go func() { done <- open() }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, ErrNotRegular) {
-			t.Errorf("Open(fifo) = %v, want ErrNotRegular", err)
+			t.Errorf("%s(fifo) = %v, want ErrNotRegular", name, err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("Open blocked on a FIFO")
+		t.Fatalf("%s blocked on a FIFO", name)
 	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	dir, fifo, reg, link := refusals(t)
+	refusesFIFO(t, "Open", func() error { _, err := Open(fifo, 0); return err })
 	if _, err := Open(dir, 0); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("Open(dir) = %v", err)
 	}
@@ -101,26 +114,8 @@ func TestOpenRefuses(t *testing.T) {
 // ReadFile works on the bare descriptor, so it holds the same line as Open
 // on its own.
 func TestReadFileRefuses(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	reg := filepath.Join(dir, "reg")
-	os.WriteFile(reg, []byte("0123456789"), 0o600)
-	link := filepath.Join(dir, "link")
-	os.Symlink(reg, link)
-
-	done := make(chan error, 1)
-	go func() { _, err := ReadFile(fifo, 10, 0); done <- err }()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrNotRegular) {
-			t.Errorf("ReadFile(fifo) = %v, want ErrNotRegular", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("ReadFile blocked on a FIFO")
-	}
+	dir, fifo, _, link := refusals(t)
+	refusesFIFO(t, "ReadFile", func() error { _, err := ReadFile(fifo, 10, 0); return err })
 	for name, err := range map[string]error{
 		"dir":              func() error { _, err := ReadFile(dir, 10, 0); return err }(),
 		"link, NoFollow":   func() error { _, err := ReadFile(link, 10, NoFollow); return err }(),
