@@ -146,7 +146,9 @@ instrumented and recorded like a shim run; anything else runs verbatim.
 			complete: completeRun, run: cmdRun},
 		{name: "init", args: "SHELL",
 			summary: "print shell code for your rc file",
-			help: `Print shell code for your rc file: the shim directory first on PATH and
+			help: `Print shell code for your rc file: the shim directory first on PATH, and
+again before every prompt (a prompt hook, in case a later startup file or a
+version manager put another directory in front), the fr function and
 completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 
   eval "$(fleetcom init bash)"

@@ -73,7 +73,7 @@ func TestInitCommand(t *testing.T) {
 			t.Errorf("init bash: %v", err)
 		}
 	})
-	if !strings.Contains(out, "__fleetcom_dir="+safe.Quote(shims)+"\n") {
+	if !strings.Contains(out, "__fleetcom_dir="+safe.Quote(shims)+" ") {
 		t.Errorf("init bash does not set the quoted shim dir:\n%s", out)
 	}
 	if !strings.Contains(out, "complete -o nosort -F _fleetcom fleetcom") {
@@ -141,5 +141,50 @@ func writeTranscript(t *testing.T, home, cwd, id string) {
 	line := `{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","message":{"role":"user","content":"a title"}}` + "\n"
 	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInitPromptHook: the init code registers one prompt hook however often
+// it is sourced, after the hooks already there (bash's PROMPT_COMMAND as a
+// string, with a trailing ";", or as an array; zsh's precmd_functions; a
+// fish_prompt handler). The hook puts the shim directory back in front,
+// once, keeps $? for the prompt, and leaves a PATH that already starts
+// with it alone.
+func TestInitPromptHook(t *testing.T) {
+	bin := buildFleetcom(t)
+	home := t.TempDir()
+	shims := filepath.Join(home, "shim dir*[x]")
+	env := append(shellEnv(home, filepath.Join(home, "state")), "FLEETCOM="+bin, "FLEETCOM_SHIM_DIR="+shims, "SHIMS="+shims)
+	const posixChecks = `
+PATH="/a:$SHIMS:/b*[x]:$SHIMS"; false; __fleetcom_path; echo "status $? path $PATH"
+PATH="$SHIMS:/c"; __fleetcom_path; echo "first $PATH"
+PATH=""; __fleetcom_path; echo "empty $PATH"
+`
+	want := "status 1 path " + shims + ":/a:/b*[x]\nfirst " + shims + ":/c\nempty " + shims + "\n"
+	scripts := map[string][]string{
+		"bash": {"bash", "--norc", "--noprofile", "-c", `PROMPT_COMMAND='history -a;'
+eval "$("$FLEETCOM" init bash)"; eval "$("$FLEETCOM" init bash)"
+[[ $PROMPT_COMMAND == $'history -a;\n__fleetcom_path' ]] || declare -p PROMPT_COMMAND
+PROMPT_COMMAND=(x y); eval "$("$FLEETCOM" init bash)"; eval "$("$FLEETCOM" init bash)"
+[[ ${PROMPT_COMMAND[*]} == 'x y __fleetcom_path' ]] || declare -p PROMPT_COMMAND
+set -u; unset PROMPT_COMMAND; eval "$("$FLEETCOM" init bash)"
+[[ $PROMPT_COMMAND == __fleetcom_path ]] || declare -p PROMPT_COMMAND` + posixChecks},
+		"zsh": {"zsh", "-f", "-c", `precmd_functions=(mine)
+eval "$("$FLEETCOM" init zsh)"; eval "$("$FLEETCOM" init zsh)"
+[[ ${precmd_functions[*]} == 'mine __fleetcom_path _fleetcom_compdef' ]] || print -r -- "precmd: $precmd_functions"` + posixChecks},
+		"fish": {"fish", "--no-config", "-c", `"$FLEETCOM" init fish | source; "$FLEETCOM" init fish | source
+test (functions --handlers-type event | string match -c '*__fleetcom_path*') = 1; or functions --handlers-type event
+set PATH /b; emit fish_prompt; test "$PATH[1]" = $SHIMS; or echo "no fish_prompt handler"
+set PATH /a $SHIMS '/b*[x]' $SHIMS; false; __fleetcom_path; set -l st $status; echo "status $st path "(string join : $PATH)
+set PATH $SHIMS /c; __fleetcom_path; echo "first "(string join : $PATH)
+set PATH; __fleetcom_path; echo "empty "(string join : $PATH)`},
+	}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			needShell(t, shell)
+			if got := runShell(t, home, env, scripts[shell]...); got != want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
 	}
 }
