@@ -170,7 +170,10 @@ completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 		{name: "doctor",
 			summary: "check shims, PATH, store and runtime directory",
 			help: `Check the shims, the real CLIs, the store and the runtime directory. Exits 0
-only when everything is healthy, and prints a hint for each problem.
+only when everything is healthy, and prints a hint for each problem. When
+another directory comes before the shims, it names the startup-file line
+that put it there. Problems are in colour on a terminal, unless NO_COLOR is
+set.
 `,
 			flags: []flag{{name: "--json", help: "print the checks as JSON"}},
 			run:   cmdDoctor},

@@ -65,13 +65,16 @@ func cmdDoctor(in input) error {
 			return err
 		}
 	} else {
-		// Each hint stands under the check it fixes, once.
+		// Each hint stands under the check it fixes, once. On a terminal
+		// the status words are coloured, so problems stand out.
+		on := colourOn(stdout)
 		hinted := map[string]bool{}
 		for _, c := range rep.Checks {
-			fmt.Fprintf(stdout, "%-8s %s: %s\n", c.Status, c.Name, printable(c.Detail, false))
+			word := paint(on, statusColour(c.Status), c.Status)
+			fmt.Fprintf(stdout, "%s%*s %s: %s\n", word, 8-len(c.Status), "", c.Name, printable(c.Detail, false))
 			if c.Hint != "" && !hinted[c.Hint] {
 				hinted[c.Hint] = true
-				fmt.Fprintf(stdout, "%-8s hint: %s\n", "", printable(c.Hint, false))
+				fmt.Fprintf(stdout, "%-8s %s %s\n", "", paint(on, "\x1b[1m", "hint:"), printable(c.Hint, false))
 			}
 		}
 	}
@@ -106,7 +109,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	}
 	none := missing == len(reals)
 	for i, a := range harness.All() {
-		add(checkOnPath(a.Name, self, exe))
+		add(checkOnPath(a.Name, self, exe, shimDir))
 		if none {
 			reals[i].Hint = ""
 		}
@@ -191,82 +194,6 @@ func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
 		}
 	}
 	return c
-}
-
-// checkOnPath wants the first tool on PATH to be this fleetcom, as a shell
-// would pick it.
-func checkOnPath(tool string, self os.FileInfo, exe string) doctorCheck {
-	c := doctorCheck{Name: tool + ".path", Status: statusProblem}
-	first := ""
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if dir == "" {
-			dir = "."
-		}
-		cand := filepath.Join(dir, tool)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			first = cand
-			if self != nil && os.SameFile(fi, self) {
-				c.Status, c.Path, c.Detail = statusOK, cand, "the shim comes first on PATH ("+cand+")"
-				if tool == "fleetcom" {
-					c.Detail = "fleetcom runs this binary (" + cand + ")"
-				}
-				return c
-			}
-			break
-		}
-	}
-	switch {
-	case first == "" && tool == "fleetcom":
-		c.Detail = "fleetcom is not on PATH: typing fleetcom would say command not found"
-	case first == "":
-		c.Detail = "no " + tool + " on PATH: the shim directory is not on it"
-	case tool == "fleetcom":
-		c.Path, c.Detail = first, "fleetcom on PATH is "+first+", another binary than this one"
-	default:
-		c.Path, c.Detail = first, first+" comes before the shim on PATH"
-	}
-	c.Hint = initHint(exe)
-	return c
-}
-
-// checkFleetcomOnPath wants `fleetcom` typed at a prompt to run this
-// binary. The shim directory holds a fleetcom link for that, so a shim
-// directory on PATH without it (an install older than the link) needs the
-// shims installed again rather than another rc line.
-func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) doctorCheck {
-	c := checkOnPath("fleetcom", self, exe)
-	if c.Status == statusOK {
-		return c
-	}
-	if _, err := os.Lstat(filepath.Join(shimDir, "fleetcom")); err != nil && onPath(shimDir) {
-		c.Hint = me + " shims install"
-	}
-	return c
-}
-
-// onPath reports whether dir is one of PATH's directories.
-func onPath(dir string) bool {
-	di, err := os.Stat(dir)
-	if err != nil {
-		return false
-	}
-	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
-		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, di) {
-			return true
-		}
-	}
-	return false
-}
-
-// initHint names the rc-file line for the user's shell.
-func initHint(exe string) string {
-	switch filepath.Base(os.Getenv("SHELL")) {
-	case "zsh":
-		return `add this line to ~/.zshrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init zsh)"`
-	case "fish":
-		return "add this line to ~/.config/fish/config.fish and open a new shell: " + safe.Quote(exe) + " init fish | source"
-	}
-	return `add this line to ~/.bashrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init bash)"`
 }
 
 // checkReal finds the real CLI the way the shim will.

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// The PATH checks of doctor: which binary each name runs, and, when another
+// directory comes before the shims, which line of the startup files put it
+// there and what fixes it.
+
+// checkOnPath wants the first tool on PATH to be this fleetcom, as a shell
+// would pick it.
+func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck {
+	c := doctorCheck{Name: tool + ".path", Status: statusProblem}
+	first := ""
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		cand := filepath.Join(dir, tool)
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			first = cand
+			if self != nil && os.SameFile(fi, self) {
+				c.Status, c.Path, c.Detail = statusOK, cand, "the shim comes first on PATH ("+cand+")"
+				if tool == "fleetcom" {
+					c.Detail = "fleetcom runs this binary (" + cand + ")"
+				}
+				return c
+			}
+			break
+		}
+	}
+	front := ""
+	switch {
+	case first == "" && tool == "fleetcom":
+		c.Detail = "fleetcom is not on PATH: typing fleetcom would say command not found"
+	case first == "":
+		c.Detail = "no " + tool + " on PATH: the shim directory is not on it"
+	case tool == "fleetcom":
+		c.Path, c.Detail = first, "fleetcom on PATH is "+first+", another binary than this one"
+		front = filepath.Dir(first)
+	default:
+		c.Path, c.Detail = first, first+" comes before the shim on PATH"
+		front = filepath.Dir(first)
+	}
+	c.Detail, c.Hint = pathFix(c.Detail, front, shimDir, exe)
+	return c
+}
+
+// checkFleetcomOnPath wants `fleetcom` typed at a prompt to run this
+// binary. The shim directory holds a fleetcom link for that, so a shim
+// directory on PATH without it (an install older than the link) needs the
+// shims installed again rather than another rc line.
+func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) doctorCheck {
+	c := checkOnPath("fleetcom", self, exe, shimDir)
+	if c.Status == statusOK {
+		return c
+	}
+	if _, err := os.Lstat(filepath.Join(shimDir, "fleetcom")); err != nil && onPath(shimDir) {
+		c.Hint = me + " shims install"
+	}
+	return c
+}
+
+// pathFix explains a shim that does not come first and names the fix that
+// works for it: where the init line already is, never "add it" again.
+//   - Another directory, front, is ahead of a shim directory that is on
+//     PATH: the startup line that put it there after the init line is named,
+//     and the init line goes after it.
+//   - A later line replaces the prompt hook: the init line goes below it.
+//   - The init line is there but did not run here: a new shell runs it.
+//   - There is no init line: add one.
+func pathFix(detail, front, shimDir, exe string) (string, string) {
+	shell, h := userShell(), newShellHome()
+	if front != "" && onPath(shimDir) {
+		if init, culprit, ok := blame(shell, h, front); ok {
+			detail += ": " + culprit.where() + " puts " + front + " in front after the init line (" + init.where() + ")"
+			file := culprit.file
+			if !strings.HasPrefix(file, h.home+string(filepath.Separator)) {
+				file = rcFile(shell, h)
+			}
+			return detail, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe)
+		}
+	}
+	lines := initLines(shell, h)
+	if len(lines) == 0 {
+		return detail, initHint(exe)
+	}
+	if l, ok := hookDropped(shell, h); ok {
+		return detail, "move the init line (" + lines[len(lines)-1].where() + ") below " + l.where() +
+			", which replaces the prompt hook that keeps the shims first, then open a new shell"
+	}
+	return detail, "open a new shell: the init line (" + lines[len(lines)-1].where() + ") puts the shims first at every prompt"
+}
+
+// userShell is the login shell doctor gives advice for.
+func userShell() string {
+	switch s := filepath.Base(os.Getenv("SHELL")); s {
+	case "zsh", "fish":
+		return s
+	}
+	return "bash"
+}
+
+// initLineFor is the init line for file: in ~/.profile, which sh reads
+// too, only bash runs it.
+func initLineFor(shell, file, exe string) string {
+	switch {
+	case shell == "fish":
+		return safe.Quote(exe) + " init fish | source"
+	case shell == "bash" && filepath.Base(file) == ".profile":
+		return `[ -z "$BASH_VERSION" ] || eval "$(` + safe.Quote(exe) + ` init bash)"`
+	}
+	return `eval "$(` + safe.Quote(exe) + ` init ` + shell + `)"`
+}
+
+// hookDropped finds a line, after the last init line, that sets the
+// prompt hooks anew without keeping what was there (PROMPT_COMMAND=…,
+// precmd_functions=(…)): the init line's hook is gone from then on.
+func hookDropped(shell string, h shellHome) (startupLine, bool) {
+	variable := map[string]string{"bash": "PROMPT_COMMAND", "zsh": "precmd_functions"}[shell]
+	if variable == "" {
+		return startupLine{}, false
+	}
+	for _, seq := range startupSequences(shell, h) {
+		at := lastInit(seq)
+		if at < 0 {
+			continue
+		}
+		for _, l := range seq[at+1:] {
+			code := stripComment(l.text)
+			if strings.Contains(code, "$"+variable) || strings.Contains(code, "${"+variable) {
+				continue
+			}
+			for _, w := range words(code) {
+				if strings.HasPrefix(w, variable+"=") {
+					return l, true
+				}
+			}
+		}
+	}
+	return startupLine{}, false
+}
+
+// onPath reports whether dir is one of PATH's directories.
+func onPath(dir string) bool {
+	di, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, di) {
+			return true
+		}
+	}
+	return false
+}
+
+// initHint names the rc-file line for the user's shell.
+func initHint(exe string) string {
+	switch userShell() {
+	case "zsh":
+		return `add this line to ~/.zshrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init zsh)"`
+	case "fish":
+		return "add this line to ~/.config/fish/config.fish and open a new shell: " + safe.Quote(exe) + " init fish | source"
+	}
+	return `add this line to ~/.bashrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init bash)"`
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Reading startup-file lines: what each puts in front of PATH, what it
+// sources, whether it runs the init line.
+func TestPrepends(t *testing.T) {
+	h := shellHome{home: "/home/u", zdot: "/home/u/z", config: "/home/u/.config"}
+	for _, tc := range []struct {
+		shell, line string
+		want        []string
+	}{
+		{"bash", `PATH="$HOME/.local/bin:$PATH"`, []string{"/home/u/.local/bin"}},
+		{"bash", `    PATH="$HOME/bin:$PATH"`, []string{"/home/u/bin"}},
+		{"bash", `export PATH=~/go/bin:"${HOME}/x":$PATH:/tail`, []string{"/home/u/go/bin", "/home/u/x"}},
+		{"bash", `export PATH=$PATH:$HOME/after`, nil},
+		{"bash", `    *) export PATH="$HOME/.cargo/bin:$PATH" ;;`, []string{"/home/u/.cargo/bin"}},
+		{"bash", `PATH=/usr/local/bin:/usr/bin:/bin`, []string{"/usr/local/bin", "/usr/bin", "/bin"}},
+		{"bash", `PATH="$PYENV_ROOT/bin:$PATH"`, nil},
+		{"bash", `# PATH="$HOME/bin:$PATH"`, nil},
+		{"bash", `echo done # PATH=/x:$PATH`, nil},
+		{"zsh", `path=("$HOME/.local/bin" /opt/x $path)`, []string{"/home/u/.local/bin", "/opt/x"}},
+		{"zsh", `path+=(/after)`, nil},
+		{"zsh", `eval "$(/opt/homebrew/bin/brew shellenv)"`, []string{"/opt/homebrew/bin", "/opt/homebrew/sbin"}},
+		{"fish", `set -gx PATH $HOME/.local/bin $PATH`, []string{"/home/u/.local/bin"}},
+		{"fish", `set -gx PATH $PATH $HOME/after`, nil},
+		{"fish", `set --prepend PATH ~/p`, []string{"/home/u/p"}},
+		{"fish", `fish_add_path ~/.local/bin /opt/y`, []string{"/home/u/.local/bin", "/opt/y"}},
+		{"fish", `fish_add_path -a /after`, nil},
+		{"fish", `set -U fish_user_paths ~/u $fish_user_paths`, []string{"/home/u/u"}},
+	} {
+		if got := prepends(tc.line, tc.shell, h); !cmp.Equal(got, tc.want) {
+			t.Errorf("%s %q: got %q, want %q", tc.shell, tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestIsInitLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		`eval "$(fleetcom init bash)"`:                                              true,
+		`eval "$('/opt/x y/fleetcom' init zsh)"`:                                    true,
+		`[ -x ~/.local/bin/fleetcom ] && eval "$(~/.local/bin/fleetcom init bash)"`: true,
+		`fleetcom init fish | source`:                                               true,
+		`# eval "$(fleetcom init bash)"`:                                            false,
+		`alias fl=fleetcom`:                                                         false,
+		`fleetcom initialize`:                                                       false,
+	} {
+		if got := isInitLine(line); got != want {
+			t.Errorf("isInitLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// writeHome writes startup files under a scratch home.
+func writeHome(t *testing.T, files map[string]string) shellHome {
+	t.Helper()
+	home := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(home, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(content, "HOMEDIR", home)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return shellHome{home: home, zdot: home, config: filepath.Join(home, ".config")}
+}
+
+// TestBlame follows sourced files in the order the shell reads them: a line
+// before the init line is not the culprit, the last one after it is.
+func TestBlame(t *testing.T) {
+	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := writeHome(t, map[string]string{
+		".profile": string(debian),
+		".bashrc":  "PATH=\"$HOME/.local/bin:$PATH\"\neval \"$(fleetcom init bash)\"\n",
+	})
+	local := filepath.Join(h.home, ".local", "bin")
+	init, culprit, ok := blame("bash", h, local)
+	if !ok || culprit.where() != filepath.Join(h.home, ".profile")+":22" || init.where() != filepath.Join(h.home, ".bashrc")+":2" {
+		t.Errorf("blame: %v, culprit %s, init %s", ok, culprit.where(), init.where())
+	}
+	if _, _, ok := blame("bash", h, "/elsewhere"); ok {
+		t.Error("blame names a line for a directory no line names")
+	}
+	got := ahead("bash", h, rcFile("bash", h))
+	if len(got) != 2 || got[1].dir != local || got[1].n != 22 || got[0].dir != filepath.Join(h.home, "bin") {
+		t.Errorf("ahead: %+v", got)
+	}
+
+	z := writeHome(t, map[string]string{
+		".zshenv":   "eval \"$(fleetcom init zsh)\"\n",
+		".zprofile": "export PATH=\"$HOME/.local/bin:$PATH\"\n",
+		".zshrc":    "source HOMEDIR/more.zsh\n",
+		"more.zsh":  "path=(/opt/late $path)\n",
+	})
+	if _, culprit, ok := blame("zsh", z, "/opt/late"); !ok || culprit.where() != filepath.Join(z.home, "more.zsh")+":1" {
+		t.Errorf("zsh blame through a sourced file: %v %s", ok, culprit.where())
+	}
+
+	f := writeHome(t, map[string]string{
+		".config/fish/conf.d/a.fish": "fleetcom init fish | source\n",
+		".config/fish/config.fish":   "fish_add_path ~/.local/bin\n",
+	})
+	if _, culprit, ok := blame("fish", f, filepath.Join(f.home, ".local", "bin")); !ok || culprit.n != 1 ||
+		culprit.file != filepath.Join(f.home, ".config", "fish", "config.fish") {
+		t.Errorf("fish blame after conf.d: %v %s", ok, culprit.where())
+	}
+}
