@@ -6,15 +6,28 @@
 #
 # It builds a static binary with the local Go toolchain, puts it in
 # DIR/bin (default ~/.local/bin) with its manual page, creates the shims
-# (claude, codex, grok, and fleetcom itself), prints the one line to add to
-# your shell's rc file, and runs `fleetcom doctor`. Running it again updates
-# the install in place. No root is needed.
+# (one per agent CLI, and fleetcom itself), prints the one line to add to
+# your shell's rc file (or says it is there already), and runs `fleetcom
+# doctor`. Running it again updates the install in place. No root is needed.
 #
-# --uninstall removes the binary, the shims, the manual pages and the rc
-# line this script asked for; the saved sessions stay unless --purge.
+# --uninstall removes the binary, the shims, the manual pages and every
+# `fleetcom init` line it can remove safely from the shells' startup files,
+# and names the file and line of any other; the saved sessions stay unless
+# --purge.
 #
-# The whole script is one function called on the last line, so a partly
+# The whole script is functions called on the last line, so a partly
 # downloaded copy runs nothing.
+
+# `sh install.sh` (dash, or bash as sh) or `zsh install.sh`: start again in
+# bash, which the rest needs.
+if [ -z "${BASH_VERSION:-}" ] || case ":${SHELLOPTS:-}:" in *:posix:*) true ;; *) false ;; esac; then
+	if [ -z "${FLEETCOM_INSTALL_BASH:-}" ] && [ -f "$0" ] && command -v bash >/dev/null 2>&1; then
+		exec env FLEETCOM_INSTALL_BASH=1 bash "$0" "$@"
+	fi
+	echo 'install.sh: error: install.sh needs bash: run it as ./install.sh or bash install.sh' >&2
+	exit 1
+fi
+unset FLEETCOM_INSTALL_BASH
 
 set -euo pipefail
 
@@ -27,8 +40,10 @@ Build fleetcom from this checkout and install it with its shims, or remove
 it again.
 
   --prefix DIR  install the binary as DIR/bin/fleetcom (default: ~/.local)
-  --uninstall   remove the binary, the shims, the manual pages and the rc
-                line this script asked you to add; saved sessions stay
+  --uninstall   remove the binary, the shims, the manual pages and the
+                fleetcom init lines of your shells' startup files (a line
+                that cannot be removed safely is named, with its file and
+                line number); saved sessions stay
   --purge       with --uninstall: also remove the saved sessions and caches
   -h, --help    show this help
 
@@ -41,6 +56,8 @@ die() {
 	printf 'install.sh: error: %s\n' "$*" >&2
 	exit 1
 }
+
+warn() { printf 'install.sh: warning: %s\n' "$*" >&2; }
 
 main() {
 	local prefix="${HOME:?HOME is not set}/.local" uninstall=0 purge=0
@@ -74,15 +91,16 @@ main() {
 		esac
 	done
 	[ "$purge" = 0 ] || [ "$uninstall" = 1 ] || die "--purge goes with --uninstall"
+
+	local src
+	src=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+	[ -f "$src/go.mod" ] && [ -d "$src/cmd/fleetcom" ] && [ -f "$src/install-startup.bash" ] ||
+		die "$src is not a fleetcom checkout: run install.sh from the repository"
+	. "$src/install-startup.bash"
 	if [ "$uninstall" = 1 ]; then
 		remove "$prefix" "$purge"
 		return
 	fi
-
-	local src
-	src=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
-	[ -f "$src/go.mod" ] && [ -d "$src/cmd/fleetcom" ] ||
-		die "$src is not a fleetcom checkout: run install.sh from the repository"
 	command -v go >/dev/null 2>&1 ||
 		die "go is not installed or not on PATH: install Go (the version go.mod names, or newer), then run ./install.sh again"
 
@@ -116,16 +134,17 @@ main() {
 		printf 'installed %s\n' "$man/fleetcom.1"
 	else
 		rm -f -- "$man/fleetcom.1.tmp"
-		printf 'install.sh: warning: could not install the manual page in %s\n' "$man" >&2
+		warn "could not install the manual page in $man"
 	fi
 
 	"$bin" shims install || die "creating the shims failed (see above)"
 	printf 'shims ready (%s shims install)\n' "$bin"
 
-	local rc line
-	read -r rc line < <(rc_line "$bin" "$(basename -- "${SHELL:-bash}")")
-	printf '\nAdd this line to %s, then open a new shell:\n\n    %s\n\n' "$rc" "$line"
-	printf 'After that, fleetcom and the shims run in that shell: try fleetcom doctor.\n'
+	local shell
+	shell=$(basename -- "${SHELL:-bash}")
+	case $shell in zsh | fish) ;; *) shell=bash ;; esac
+	ask_rc_line "$bin" "$shell"
+	warn_ahead "$bin" "$shell"
 
 	# Doctor judges the setup that line gives (the PATH it sets is the same
 	# in every shell). What it finds is shown, not fatal: a fresh machine
@@ -134,49 +153,236 @@ main() {
 	(eval "$("$bin" init bash)" && "$bin" doctor) || true
 }
 
-# rc_line prints the rc file of a shell and the line to add to it.
+# rc_line prints the line for a shell's rc file.
 rc_line() {
-	local bin=$1
 	case $2 in
-	zsh) printf '%s %s\n' '~/.zshrc' "eval \"\$($(quote "$bin") init zsh)\"" ;;
-	fish) printf '%s %s\n' '~/.config/fish/config.fish' "$(quote "$bin") init fish | source" ;;
-	*) printf '%s %s\n' '~/.bashrc' "eval \"\$($(quote "$bin") init bash)\"" ;;
+	fish) printf '%s init fish | source' "$(quote "$1")" ;;
+	*) printf 'eval "$(%s init %s)"' "$(quote "$1")" "$2" ;;
 	esac
 }
 
+# ask_rc_line asks for the init line, unless a startup file of the shell
+# already runs it: then it says where (and whether it runs this fleetcom).
+ask_rc_line() {
+	local bin=$1 shell=$2 line file i found=0
+	line=$(rc_line "$bin" "$shell")
+	startup_files
+	for file in ${STARTUP_FILES[@]+"${STARTUP_FILES[@]}"}; do
+		[ "$(file_kind "$file")" = "$shell" ] || { [ "$shell" = bash ] && [ "$(file_kind "$file")" = sh ]; } || continue
+		scan_rc "$file" || continue
+		for i in ${INIT_AT[@]+"${INIT_AT[@]}"}; do
+			found=1
+			if runs_bin "${LINES_OF[i]}" "$bin"; then
+				printf '\n%s:%d already runs fleetcom init: open a new shell to use this install.\n' "$file" $((i + 1))
+			else
+				warn "$file:$((i + 1)) runs another fleetcom's init; change that line to: $line"
+			fi
+		done
+	done
+	if [ "$found" = 0 ]; then
+		local rc='~/.bashrc'
+		case $shell in
+		zsh) rc='~/.zshrc' ;;
+		fish) rc='~/.config/fish/config.fish' ;;
+		esac
+		printf '\nAdd this line to %s, then open a new shell:\n\n    %s\n\n' "$rc" "$line"
+		printf 'After that, fleetcom and the shims run in that shell: try fleetcom doctor.\n'
+	fi
+}
+
+# runs_bin reports whether an init line runs bin: it names bin by a path
+# that leads to it, or fleetcom bare (whatever PATH holds then).
+runs_bin() {
+	local w
+	init_word "$1" || return 0
+	w=$REPLY
+	[ "$w" = fleetcom ] && return 0
+	case $w in "~/"*) w=$HOME/${w#"~/"} ;; esac
+	w=${w//\$\{HOME\}/$HOME}
+	w=${w//\$HOME/$HOME}
+	[ "$w" -ef "$2" ]
+}
+
+# warn_ahead warns of a directory that a startup file puts in front of the
+# shims after the init line (fleetcom reads the files and names the lines)
+# when it holds an agent CLI (fleetcom names the agents).
+warn_ahead() {
+	local bin=$1 shell=$2 file n dir agent
+	paths_of "$bin" || return 0
+	while IFS= read -r -d '' file && IFS= read -r -d '' n && IFS= read -r -d '' dir; do
+		for agent in ${AGENTS[@]+"${AGENTS[@]}"}; do
+			if [ -f "$dir/$agent" ] && [ -x "$dir/$agent" ] && ! [ "$dir/$agent" -ef "$bin" ]; then
+				warn "$file:$n puts $dir in front of the shims after the init line, and it holds $agent: a login shell runs $dir/$agent, unrecorded, until its first prompt, where the init line puts the shims first again"
+			fi
+		done
+	done < <("$bin" __ahead "$shell" 2>/dev/null || true)
+}
+
+# paths_of asks a fleetcom binary where it keeps its files (the same rules
+# every fleetcom command follows) and which agents it knows: P_SHIMS,
+# P_DATA, P_STORE, P_CACHE, P_CONFIG, P_RUNTIME and AGENTS. It fails for a
+# binary too old to say.
+paths_of() {
+	local kv out
+	out=$("$1" __paths 2>/dev/null | tr '\0' '\036') || return 1
+	P_SHIMS='' P_DATA='' P_STORE='' P_CACHE='' P_CONFIG='' P_RUNTIME='' AGENTS=()
+	while IFS= read -r -d $'\036' kv; do
+		case $kv in
+		shims=*) P_SHIMS=${kv#*=} ;;
+		data=*) P_DATA=${kv#*=} ;;
+		store=*) P_STORE=${kv#*=} ;;
+		cache=*) P_CACHE=${kv#*=} ;;
+		config=*) P_CONFIG=${kv#*=} ;;
+		runtime=*) P_RUNTIME=${kv#*=} ;;
+		agent=*) AGENTS+=("${kv#*=}") ;;
+		esac
+	done <<<"$out"
+	[ -n "$P_STORE" ] && [ -n "$P_CACHE" ] && [ -n "$P_SHIMS" ]
+}
+
+# paths_here is paths_of without a binary to ask: the same rules (an XDG
+# variable counts only when it holds an absolute path).
+paths_here() {
+	local data
+	data=$(xdg XDG_DATA_HOME "$HOME/.local/share")/fleetcom
+	P_DATA=$data P_SHIMS=${FLEETCOM_SHIM_DIR:-$data/shims}
+	case $P_SHIMS in /*) ;; *) P_SHIMS=$PWD/$P_SHIMS ;; esac
+	P_STORE=$(xdg XDG_STATE_HOME "$HOME/.local/state")/fleetcom
+	P_CACHE=$(xdg XDG_CACHE_HOME "$HOME/.cache")/fleetcom
+	P_CONFIG=$(xdg XDG_CONFIG_HOME "$HOME/.config")/fleetcom
+	P_RUNTIME=''
+	if [ -z "${FLEETCOM_RUNTIME_DIR:-}" ]; then
+		case ${XDG_RUNTIME_DIR:-} in /*) P_RUNTIME=$XDG_RUNTIME_DIR/fleetcom ;; *) P_RUNTIME=$P_CACHE ;; esac
+	fi
+	AGENTS=()
+}
+
+# xdg prints an XDG variable's value when it is an absolute path, else the
+# default.
+xdg() {
+	case ${!1:-} in
+	/*) printf '%s' "${!1}" ;;
+	*) printf '%s' "$2" ;;
+	esac
+}
+
+# is_fleetcom reports whether a file is a fleetcom binary, without running
+# it: an executable (ELF or Mach-O) whose Go build information names
+# fleetcom's main package.
+is_fleetcom() {
+	local magic
+	[ -f "$1" ] && [ -x "$1" ] || return 1
+	magic=$(LC_ALL=C head -c 4 -- "$1" | LC_ALL=C od -An -tx1 | tr -d ' \n')
+	case $magic in 7f454c46 | cffaedfe | cefaedfe) ;; *) return 1 ;; esac
+	LC_ALL=C grep -aqF "$(printf 'path\tgithub.com/fleetcom/fleetcom/cmd/fleetcom')" -- "$1"
+}
+
 # remove undoes an install: the shims (through the binary, which knows
-# them), the manual pages, the binary, and the exact rc lines this script
-# prints; with purge, the saved sessions and caches too.
+# them), the manual pages, the binary, the init lines of the startup files;
+# with purge, the saved sessions and caches too. Only what is fleetcom's
+# is touched: a binary that is not fleetcom is neither run nor removed, and
+# a store or cache that does not hold fleetcom's layout stays.
 remove() {
-	local prefix=$1 purge=$2 bin
-	bin=$(cd -- "$prefix/bin" 2>/dev/null && pwd)/fleetcom || true
-	if [ -x "$bin" ]; then
-		"$bin" shims remove || printf 'install.sh: warning: removing the shims failed (see above)\n' >&2
-		rm -f -- "$prefix/share/man/man1/fleetcom.1"
+	local prefix=$1 purge=$2 bin own=0 status=0
+	bin=$prefix/bin/fleetcom
+	case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+	if is_fleetcom "$bin"; then
+		own=1
+	elif [ -e "$bin" ] || [ -L "$bin" ]; then
+		warn "$bin is not a fleetcom binary: left in place, not run"
+	else
+		warn "no fleetcom in $prefix/bin: nothing to remove there"
+	fi
+	if [ "$own" = 1 ] && paths_of "$bin"; then :; else paths_here; fi
+
+	if [ "$own" = 1 ]; then
+		"$bin" shims remove || warn "removing the shims failed (see above)"
+	else
+		remove_links "$P_SHIMS"
+	fi
+	local page=$prefix/share/man/man1/fleetcom.1
+	if [ -f "$page" ] && [ "$(head -c 13 -- "$page")" = '.TH FLEETCOM ' ]; then
+		rm -f -- "$page"
+		rmdir -- "$prefix/share/man/man1" "$prefix/share/man" 2>/dev/null || true
+	fi
+	if [ "$own" = 1 ]; then
 		rm -f -- "$bin"
 		printf 'removed %s\n' "$bin"
-	else
-		printf 'install.sh: warning: no fleetcom in %s/bin: nothing to remove there\n' "$prefix" >&2
-		bin=$prefix/bin/fleetcom
 	fi
-	local shell rc line file
-	for shell in bash zsh fish; do
-		read -r rc line < <(rc_line "$bin" "$shell")
-		file=${rc/#\~/$HOME}
-		if [ -f "$file" ] && grep -qxF -- "$line" "$file"; then
-			grep -vxF -- "$line" "$file" >"$file.fleetcom-tmp" || true
-			cat "$file.fleetcom-tmp" >"$file" && rm -f -- "$file.fleetcom-tmp"
-			printf 'removed the fleetcom line from %s\n' "$rc"
+
+	startup_files
+	local file
+	for file in ${STARTUP_FILES[@]+"${STARTUP_FILES[@]}"}; do
+		clean_rc "$file" || status=1
+	done
+
+	if [ "$purge" = 1 ]; then
+		purge_dir "$P_STORE" store "the saved sessions"
+		purge_dir "$P_CACHE" cache "the caches"
+		[ -z "$P_RUNTIME" ] || rmdir -- "$P_RUNTIME" 2>/dev/null || true
+		rmdir -- "$P_CONFIG" 2>/dev/null || true
+	elif [ -d "$P_STORE" ]; then
+		printf 'kept the saved sessions in %s (./install.sh --uninstall --purge removes them)\n' "$P_STORE"
+	fi
+	# Folders of fleetcom's own left empty: never anything else.
+	rmdir -- "$P_SHIMS" 2>/dev/null || true
+	rmdir -- "$P_DATA" 2>/dev/null || true
+	return "$status"
+}
+
+# remove_links removes, without a fleetcom binary to ask, the links of a
+# shim directory that lead to a file named fleetcom (the rule fleetcom
+# shims remove follows), and nothing else.
+remove_links() {
+	local link
+	[ -d "$1" ] || return 0
+	for link in "$1"/* "$1"/.[!.]*; do
+		if [ -L "$link" ] && [ "$(basename -- "$(readlink -- "$link")")" = fleetcom ]; then
+			rm -f -- "$link"
 		fi
 	done
-	local state=${XDG_STATE_HOME:-$HOME/.local/state}/fleetcom
-	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/fleetcom
-	if [ "$purge" = 1 ]; then
-		rm -rf -- "$state" "$cache"
-		printf 'removed the saved sessions (%s) and caches (%s)\n' "$state" "$cache"
-	elif [ -d "$state" ]; then
-		printf 'kept the saved sessions in %s (./install.sh --uninstall --purge removes them)\n' "$state"
+}
+
+# purge_dir removes a store or cache directory when it holds fleetcom's
+# layout, and says why not otherwise.
+purge_dir() {
+	local dir=$1 what=$2 label=$3
+	[ -e "$dir" ] || [ -L "$dir" ] || return 0
+	if [ "$(basename -- "$dir")" != fleetcom ] || [ -L "$dir" ] || [ ! -d "$dir" ]; then
+		warn "$dir is not fleetcom's $what: left in place"
+		return 0
 	fi
+	local odd
+	if odd=$(odd_entry "$dir" "$what"); then
+		warn "$dir $odd: left in place; remove it by hand if it is fleetcom's $what"
+		return 0
+	fi
+	rm -rf -- "$dir"
+	printf 'removed %s (%s)\n' "$label" "$dir"
+}
+
+# odd_entry says how dir differs from fleetcom's layout (and fails when it
+# does not). The store holds records/, dirs/
+# and locks/ (with drift/, forgotten/ and the agents' index folders); the
+# cache holds the binaries.json probe cache, its temp files, and capture
+# namespaces (<pid>-<hex>/) when no runtime directory is set.
+odd_entry() {
+	local e name
+	if [ "$2" = store ]; then
+		[ -d "$1/records" ] && [ -d "$1/locks" ] || { printf '%s' "holds no records/ and locks/, as fleetcom's store does"; return 0; }
+		return 1
+	fi
+	for e in "$1"/* "$1"/.[!.]*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		name=$(basename -- "$e")
+		case $name in
+		binaries.json | .binaries.json.tmp-*) [ -f "$e" ] && [ ! -L "$e" ] && continue ;;
+		[0-9]*-[0-9a-f]*) [ -d "$e" ] && [ ! -L "$e" ] && continue ;;
+		esac
+		printf '%s' "holds $name, which is not fleetcom's"
+		return 0
+	done
+	return 1
 }
 
 # quote writes $1 as one shell word, read the same by bash, zsh and fish:

@@ -185,6 +185,8 @@ set.
 		{name: "__complete", raw: true, hidden: true, run: cmdComplete},
 		{name: "__preview", hidden: true, run: cmdPreview},
 		{name: "__man", hidden: true, run: cmdMan},
+		{name: "__paths", hidden: true, run: cmdPaths},
+		{name: "__ahead", hidden: true, run: cmdAhead},
 	}
 }
 

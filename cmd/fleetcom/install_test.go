@@ -60,9 +60,12 @@ func TestInstallScript(t *testing.T) {
 	bin := filepath.Join(prefix, "bin", "fleetcom")
 	shims := filepath.Join(tmp, "home", ".local", "share", "fleetcom", "shims")
 
-	install := func() string {
+	install := func(argv ...string) string {
 		t.Helper()
 		cmd := exec.Command(filepath.Join(root, "install.sh"), "--prefix", prefix)
+		if len(argv) > 0 {
+			cmd = exec.Command(argv[0], append(argv[1:], filepath.Join(root, "install.sh"), "--prefix", prefix)...)
+		}
 		cmd.Dir, cmd.Env = t.TempDir(), env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -100,7 +103,38 @@ func TestInstallScript(t *testing.T) {
 		f.Close()
 	}
 
-	install()
+	// Run again, with the init line in
+	// place, a Debian ~/.profile and Claude's native install in
+	// ~/.local/bin: it says the line is there instead of asking for it,
+	// and warns that ~/.profile puts ~/.local/bin, holding claude, first.
+	home := filepath.Join(tmp, "home")
+	initLine := `eval "$('` + bin + `' init bash)"`
+	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	localBin := filepath.Join(home, ".local", "bin")
+	os.MkdirAll(localBin, 0o755)
+	for name, content := range map[string]string{".bashrc": "export EDITOR=vi\n" + initLine + "\n", ".profile": string(debian),
+		".local/bin/claude": "#!/bin/sh\n"} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out = install()
+	for _, want := range []string{
+		filepath.Join(home, ".bashrc") + ":2 already runs fleetcom init",
+		"install.sh: warning: " + filepath.Join(home, ".profile") + ":22 puts " + localBin + " in front of the shims after the init line, and it holds claude",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("install.sh, run again, lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Add this line") {
+		t.Errorf("install.sh asks for the rc line that is already there:\n%s", out)
+	}
+	os.Remove(filepath.Join(home, ".profile"))
+	os.Remove(filepath.Join(localBin, "claude"))
 	for tool, before := range links {
 		after, err := os.Lstat(filepath.Join(shims, tool))
 		if err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
@@ -163,12 +197,12 @@ func TestInstallScript(t *testing.T) {
 
 	// --uninstall takes away what install put in place and the rc line it
 	// asked for, and keeps the saved sessions; --purge takes them too.
-	home := filepath.Join(tmp, "home")
 	rc := filepath.Join(home, ".bashrc")
-	initLine := `eval "$('` + bin + `' init bash)"`
 	os.WriteFile(rc, []byte("export EDITOR=vi\n"+initLine+"\nalias ll='ls -l'\n"), 0o644)
 	state := filepath.Join(home, ".local", "state", "fleetcom")
-	os.MkdirAll(filepath.Join(state, "records"), 0o700)
+	for _, d := range []string{"records", "dirs", "locks"} { // as store.Open makes it
+		os.MkdirAll(filepath.Join(state, d), 0o700)
+	}
 	uninstall := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(filepath.Join(root, "install.sh"), append([]string{"--uninstall", "--prefix", prefix}, args...)...)
@@ -217,6 +251,23 @@ func TestInstallScriptUsage(t *testing.T) {
 	}
 	if out, err := run("--help"); err != nil || !strings.Contains(out, "Usage: ./install.sh [--prefix DIR]") {
 		t.Errorf("install.sh --help: %v\n%s", err, out)
+	}
+	// sh (dash here) and zsh start it again in bash.
+	for _, shell := range []string{"sh", "zsh"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			continue
+		}
+		cmd := exec.Command(shell, script, "--help")
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "Usage: ./install.sh [--prefix DIR]") {
+			t.Errorf("%s install.sh --help: %v\n%s", shell, err, out)
+		}
+	}
+	// Read from a pipe there is no file to start again: it says what to do.
+	cmd := exec.Command("sh")
+	cmd.Env, cmd.Stdin = env, strings.NewReader("FLEETCOM_X=1\n. "+script+"\n")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "install.sh needs bash") {
+		t.Errorf("install.sh sourced by sh: %v\n%s", err, out)
 	}
 	if out, err := run("--bogus"); err == nil || !strings.Contains(out, "unknown argument: --bogus") {
 		t.Errorf("install.sh --bogus: %v\n%s", err, out)
