@@ -19,7 +19,7 @@ import (
 // line its hint gives, added where it says, puts the shims first.
 func TestDoctorNamesTheLine(t *testing.T) {
 	needShell(t, "bash")
-	bin := buildFleetcom(t)
+	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	home := t.TempDir()
 	localBin := filepath.Join(home, ".local", "bin")
 	shims := filepath.Join(home, ".local", "share", "fleetcom", "shims")
@@ -109,7 +109,7 @@ func TestDoctorInitLineThere(t *testing.T) {
 // TestDoctorColour: on a terminal the status words are coloured, problems
 // in bold red; NO_COLOR turns that off, and a pipe never gets colour.
 func TestDoctorColour(t *testing.T) {
-	bin := buildFleetcom(t)
+	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	home := t.TempDir()
 	store := filepath.Join(home, "state", "fleetcom")
 	os.MkdirAll(store, 0o755) // not private: a problem

@@ -151,7 +151,7 @@ func writeTranscript(t *testing.T, home, cwd, id string) {
 // once, keeps $? for the prompt, and leaves a PATH that already starts
 // with it alone.
 func TestInitPromptHook(t *testing.T) {
-	bin := buildFleetcom(t)
+	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	home := t.TempDir()
 	shims := filepath.Join(home, "shim dir*[x]")
 	env := append(shellEnv(home, filepath.Join(home, "state")), "FLEETCOM="+bin, "FLEETCOM_SHIM_DIR="+shims, "SHIMS="+shims)

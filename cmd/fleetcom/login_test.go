@@ -18,7 +18,7 @@ import (
 // line in .zshenv), and a fish config that prepends after the init line.
 // At the prompt, claude is the shim, and running it records.
 func TestLoginShellKeepsShimsFirst(t *testing.T) {
-	bin := buildFleetcom(t)
+	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	debian, err := os.ReadFile("testdata/startup/debian.profile")
 	if err != nil {
 		t.Fatal(err)

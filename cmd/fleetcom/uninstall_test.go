@@ -15,6 +15,24 @@ import (
 // is built once and put where an install would put it, so no test here
 // waits for install.sh to build.
 
+// TestUninstall runs each case against one build of fleetcom.
+func TestUninstall(t *testing.T) {
+	needShell(t, "bash")
+	built := buildFleetcom(t)
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, string)
+	}{
+		{"startup files", testUninstallStartupFiles},
+		{"full disk", testUninstallFullDisk},
+		{"not fleetcom", testUninstallNotFleetcom},
+		{"purge", testUninstallPurge},
+		{"purge foreign layout", testUninstallPurgeForeignLayout},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, built) })
+	}
+}
+
 // uninstallWorld is a user with fleetcom installed in prefix (the binary
 // and its shims), a scratch HOME and XDG directories.
 type uninstallWorld struct {
@@ -84,13 +102,13 @@ func (w uninstallWorld) uninstall(t *testing.T, dir string, extra []string, args
 	return string(out), code
 }
 
-// TestUninstallStartupFiles: every fleetcom init line, in every startup
+// testUninstallStartupFiles: every fleetcom init line, in every startup
 // file of bash, zsh and fish, is removed when that is safe, whatever its
 // spelling (the README's own included), and named with file and line when
 // it is not; what is removed leaves files that parse; a symlinked rc stays
 // a link to its target, which gets the new content, with its mode.
-func TestUninstallStartupFiles(t *testing.T) {
-	w := newUninstallWorld(t, buildFleetcom(t))
+func testUninstallStartupFiles(t *testing.T, built string) {
+	w := newUninstallWorld(t, built)
 	exact := `eval "$('` + w.bin + `' init bash)"`
 	bashrc := "export EDITOR=vi\n" +
 		exact + "\n" +
@@ -181,12 +199,11 @@ func bigRC(bin string) string {
 	return b.String()
 }
 
-// TestUninstallFullDisk: when the rc file cannot be rewritten whole, it is
+// testUninstallFullDisk: when the rc file cannot be rewritten whole, it is
 // left exactly as it was, the run fails and names the line to delete. Two
 // faults stand in for the disk: a tiny tmpfs in a private mount namespace
 // (where the kernel allows one) and a file size limit (everywhere).
-func TestUninstallFullDisk(t *testing.T) {
-	built := buildFleetcom(t)
+func testUninstallFullDisk(t *testing.T, built string) {
 	check := func(t *testing.T, w uninstallWorld, rc, out string, code int, after []byte) {
 		t.Helper()
 		if code == 0 {
@@ -262,11 +279,11 @@ func TestUninstallFullDisk(t *testing.T) {
 	})
 }
 
-// TestUninstallNotFleetcom: a PREFIX/bin/fleetcom that is not fleetcom's
+// testUninstallNotFleetcom: a PREFIX/bin/fleetcom that is not fleetcom's
 // binary is neither run nor removed; the shims still go (the links that
 // lead to a file named fleetcom, and nothing else in their directory).
-func TestUninstallNotFleetcom(t *testing.T) {
-	w := newUninstallWorld(t, buildFleetcom(t))
+func testUninstallNotFleetcom(t *testing.T, built string) {
+	w := newUninstallWorld(t, built)
 	ran := filepath.Join(t.TempDir(), "ran")
 	impostor := "#!/bin/sh\necho \"$@\" >> '" + ran + "'\n"
 	if err := os.WriteFile(w.bin, []byte(impostor), 0o755); err != nil {
@@ -299,12 +316,12 @@ func TestUninstallNotFleetcom(t *testing.T) {
 	}
 }
 
-// TestUninstallPurge: --purge asks the binary where the store and cache
+// testUninstallPurge: --purge asks the binary where the store and cache
 // are (so a relative XDG variable, which fleetcom ignores, is ignored here
 // too), removes them only when they hold fleetcom's layout, and leaves no
 // empty folder of fleetcom's behind.
-func TestUninstallPurge(t *testing.T) {
-	w := newUninstallWorld(t, buildFleetcom(t))
+func testUninstallPurge(t *testing.T, built string) {
+	w := newUninstallWorld(t, built)
 	store := filepath.Join(w.home, ".local", "state", "fleetcom")
 	cache := filepath.Join(w.home, ".cache", "fleetcom")
 	for _, d := range []string{"records", "locks", "dirs", "drift"} {
@@ -345,10 +362,10 @@ func TestUninstallPurge(t *testing.T) {
 	}
 }
 
-// TestUninstallPurgeForeignLayout: a store or cache folder that does not
+// testUninstallPurgeForeignLayout: a store or cache folder that does not
 // hold fleetcom's layout stays, and the run says so.
-func TestUninstallPurgeForeignLayout(t *testing.T) {
-	w := newUninstallWorld(t, buildFleetcom(t))
+func testUninstallPurgeForeignLayout(t *testing.T, built string) {
+	w := newUninstallWorld(t, built)
 	notes := w.write(t, ".local/state/fleetcom/notes.txt", "mine\n", 0o644)
 	photo := w.write(t, ".cache/fleetcom/photo.jpg", "mine\n", 0o644)
 	w.write(t, ".cache/fleetcom/binaries.json", "{}", 0o600)
