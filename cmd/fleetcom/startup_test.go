@@ -115,3 +115,24 @@ func TestBlame(t *testing.T) {
 		t.Errorf("fish blame after conf.d: %v %s", ok, culprit.where())
 	}
 }
+
+// BenchmarkBlame is what doctor's reading of the startup files costs: a
+// Debian ~/.profile that sources a 200-line ~/.bashrc.
+func BenchmarkBlame(b *testing.B) {
+	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := b.TempDir()
+	rc := strings.Repeat("alias ll='ls -l'  # a line of an ordinary rc file\n", 199) + "eval \"$(fleetcom init bash)\"\n"
+	os.WriteFile(filepath.Join(home, ".profile"), debian, 0o644)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644)
+	h := shellHome{home: home, zdot: home, config: filepath.Join(home, ".config")}
+	local := filepath.Join(home, ".local", "bin")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, ok := blame("bash", h, local); !ok {
+			b.Fatal("no culprit")
+		}
+	}
+}
