@@ -23,7 +23,7 @@ var claudeSpec = &Spec{
 	HomeDir: ".claude",
 	ID:      UUID,
 	Resume:  Spelling{Words: []string{"--resume"}},
-	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print"},
+	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print", "--name", "-n"},
 	Proven:  []string{"2.1.197", "2.1.332"},
 	Banners: []string{"Resume this session with:"},
 }

@@ -186,6 +186,7 @@ type grokSummary struct {
 	LastActiveAt   json.RawMessage `json:"last_active_at"`
 	NumMessages    int             `json:"num_messages"`
 	GeneratedTitle string          `json:"generated_title"`
+	TitleIsManual  bool            `json:"title_is_manual"`
 }
 
 func readGrokSummary(dir string) (grokSummary, bool) {

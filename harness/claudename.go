@@ -1,0 +1,80 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// Claude Code names a conversation with `--name NAME` (`-n`) at launch or
+// `/rename NAME` inside it (measured on 2.1.197 and 2.1.332): each writes a
+// {"type":"custom-title","customTitle":NAME,"sessionId":…} line to the
+// transcript, followed by an "agent-name" line, and Claude appends both
+// again as the session goes on, so the latest name is near the end. Claude
+// itself reads only the head and the tail of a transcript for its session
+// list; so does fleetcom: the last custom-title line of the tail wins, else
+// the last of the head (a name given at launch, in a transcript that grew
+// since).
+
+// claudeNameWindow is how much of the head and of the tail is read.
+const claudeNameWindow = 64 << 10
+
+// ConversationName implements Namer.
+func (claude) ConversationName(home, cwd, id string) string {
+	p, ok := claudeTranscript(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	f, err := safe.Open(p, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	size := fi.Size()
+	if size > claudeNameWindow {
+		tail := make([]byte, claudeNameWindow)
+		if n, _ := f.ReadAt(tail, size-claudeNameWindow); n > 0 {
+			// The first line of the window is likely cut: skip it.
+			if i := bytes.IndexByte(tail[:n], '\n'); i >= 0 {
+				if name, ok := lastClaudeName(tail[i+1 : n]); ok {
+					return name
+				}
+			}
+		}
+	}
+	head := make([]byte, min(size, claudeNameWindow))
+	n, _ := f.ReadAt(head, 0)
+	name, _ := lastClaudeName(head[:n])
+	return name
+}
+
+// lastClaudeName returns the name of the last complete custom-title line in
+// data; ok is false when there is none. An empty name (a name cleared)
+// counts as a line found.
+func lastClaudeName(data []byte) (string, bool) {
+	name, ok := "", false
+	for len(data) > 0 {
+		line := data
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break // still being written
+		}
+		line, data = data[:i], data[i+1:]
+		if !bytes.Contains(line, []byte(`"custom-title"`)) {
+			continue
+		}
+		var l struct {
+			Type        string `json:"type"`
+			CustomTitle string `json:"customTitle"`
+		}
+		if json.Unmarshal(line, &l) == nil && l.Type == "custom-title" {
+			name, ok = cleanName(l.CustomTitle), true
+		}
+	}
+	return name, ok
+}

@@ -1,0 +1,21 @@
+package harness
+
+// Grok titles every session itself (summary.json generated_title, written
+// after the first prompt and refreshed at a couple of early turns), and
+// `/rename TITLE` (alias /title) replaces it with the user's own, marked
+// "title_is_manual": true, which automatic titling then leaves alone
+// (measured on 1.0.41; its manual, docs/user-guide/17-sessions.md, says the
+// same, and that `/rename --auto` hands the title back). The title is
+// already what fleetcom shows; only a manual one is a name.
+
+// ConversationName implements Namer.
+func (grok) ConversationName(home, cwd, id string) string {
+	dir, ok := grokSession(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	if s, ok := readGrokSummary(dir); ok && s.TitleIsManual {
+		return cleanName(s.GeneratedTitle)
+	}
+	return ""
+}
