@@ -39,6 +39,17 @@ type Entry struct {
 	store.Record
 	Found bool
 	Gone  bool // recorded as resumable once, not in the agent's store now
+	// Name is the name the user (or the agent) gave the conversation, as
+	// the agent's store says now; "" for none.
+	Name string
+}
+
+// Shown is what people see as an entry's title: its name when it has one.
+func (e Entry) Shown() string {
+	if e.Name != "" {
+		return e.Name
+	}
+	return e.Title
 }
 
 // Open reports a run that has not finished (or whose shim was killed): its
@@ -111,7 +122,11 @@ func (c *Catalog) Refresh(r store.Record) Entry {
 	if r.Resumable && r.Title == "" {
 		r.Title = a.Title(home, r.Cwd, r.ID)
 	}
-	return Entry{Record: r, Gone: was && !r.Resumable}
+	e := Entry{Record: r, Gone: was && !r.Resumable}
+	if r.Resumable {
+		e.Name = a.ConversationName(home, r.Cwd, r.ID)
+	}
+	return e
 }
 
 // All returns every directory's records, refreshed, newest first. It does
@@ -230,7 +245,11 @@ func foundEntry(f harness.Found) Entry {
 	if r.Started.IsZero() {
 		r.Started = f.Modified
 	}
-	return Entry{Record: r, Found: true}
+	e := Entry{Record: r, Found: true}
+	if a, ok := harness.Lookup(f.Tool); ok {
+		e.Name = a.ConversationName(f.Home, f.Cwd, f.ID)
+	}
+	return e
 }
 
 // prefixed keeps the entries whose ID begins with ref.

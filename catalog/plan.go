@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,15 +42,25 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 			return Plan{}, invalid("unknown tool %q", q.Tool)
 		}
 	}
-	if q.Ref != "" && !harness.ValidPrefix(q.Ref, MinPrefix) {
-		return Plan{}, invalid("%q is not a session id or a prefix of one (at least %d lowercase hex characters)", q.Ref, MinPrefix)
-	}
 	var p Plan
 	var err error
-	if q.Ref != "" {
-		p, err = c.byReference(q)
-	} else {
+	switch {
+	case q.Ref == "":
 		p, err = c.newest(q)
+	case !harness.ValidPrefix(q.Ref, MinPrefix):
+		var ok bool
+		if p, ok, err = c.byName(q); err == nil && !ok {
+			err = invalid("%q is not a session id or a prefix of one (at least %d lowercase hex characters), nor the name of a conversation", q.Ref, MinPrefix)
+		}
+	default:
+		p, err = c.byReference(q)
+		var ce *Error
+		if errors.As(err, &ce) && ce.Kind == NotFound {
+			// A name can look like a prefix ("cafe").
+			if np, ok, nerr := c.byName(q); ok || nerr != nil {
+				p, err = np, nerr
+			}
+		}
 	}
 	if err != nil {
 		return Plan{}, err

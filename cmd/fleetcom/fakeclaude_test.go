@@ -32,7 +32,7 @@ func fakeClaude() int {
 		return 0
 	}
 	logArgv("claude")
-	var sessionID, resume, settings, prompt string
+	var sessionID, resume, settings, prompt, name string
 	print, fork := false, false
 	args := os.Args[1:]
 	for i := 0; i < len(args); i++ {
@@ -53,6 +53,8 @@ func fakeClaude() int {
 			resume = next()
 		case "--settings":
 			settings = next()
+		case "--name", "-n":
+			name = next()
 		case "-p", "--print":
 			print = true
 		case "--fork-session":
@@ -65,7 +67,7 @@ func fakeClaude() int {
 			}
 		}
 	}
-	c := &claudeFake{home: fakeHome("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings, anyDir: newer}
+	c := &claudeFake{home: fakeHome("CLAUDE_CONFIG_DIR", ".claude"), cwd: physicalWd(), settings: settings, anyDir: newer, name: name}
 	if settings != "" && settings[0] != '{' {
 		if _, err := os.Stat(settings); err != nil {
 			fmt.Fprintf(os.Stderr, "Error: Settings file not found: %s\n", settings)
@@ -120,8 +122,10 @@ func fakeClaude() int {
 		switch cmd {
 		case "/clear":
 			c.leave()
-			c.id = fakeV4()
+			c.id, c.name = fakeV4(), ""
 			c.hook("clear")
+		case "/rename":
+			c.rename(arg)
 		case "/resume":
 			if !c.exists(arg) {
 				fmt.Printf("No conversation found with session ID: %s\r\n", arg)
@@ -198,7 +202,36 @@ func claudeEcho(args []string, id string) string {
 type claudeFake struct {
 	home, cwd, settings string
 	id                  string
-	anyDir              bool // 2.1.332: --resume finds a conversation in any project folder
+	anyDir              bool   // 2.1.332: --resume finds a conversation in any project folder
+	name                string // --name, or the last /rename
+}
+
+// naming writes the two lines that name a conversation (2.1.197 and
+// 2.1.332 alike): a custom-title line and an agent-name line.
+func (c *claudeFake) naming() {
+	if c.name == "" {
+		return
+	}
+	path := c.transcript(c.id)
+	appendJSONL(path, map[string]any{"type": "custom-title", "customTitle": c.name, "sessionId": c.id})
+	appendJSONL(path, map[string]any{"type": "agent-name", "agentName": c.name, "sessionId": c.id})
+}
+
+// rename is /rename: the naming lines and the command's own lines go to the
+// transcript when there is one; before the first prompt the name waits for
+// the transcript to be created.
+func (c *claudeFake) rename(name string) {
+	c.name = name
+	if _, err := os.Stat(c.transcript(c.id)); err != nil {
+		return
+	}
+	c.naming()
+	path := c.transcript(c.id)
+	appendJSONL(path, map[string]any{"type": "system", "subtype": "local_command", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
+		"content": "<command-name>/rename</command-name>\n<command-message>rename</command-message>\n<command-args>" + name + "</command-args>"})
+	appendJSONL(path, map[string]any{"type": "system", "subtype": "local_command", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
+		"content": "<local-command-stdout>Session renamed to: " + name + "</local-command-stdout>"})
+	fmt.Printf("Session renamed to: %s\r\n", name)
 }
 
 // transcript is id's file: in the current directory's project folder, or,
@@ -235,9 +268,11 @@ func (c *claudeFake) say(text string) {
 	fmt.Printf("\x1b[1m⏺\x1b[0m ACK %s\r\n", text)
 }
 
-// metadata writes the two lines a transcript starts with.
+// metadata writes the lines a transcript starts with: the name, when it
+// has one, then two more.
 func (c *claudeFake) metadata() {
 	path := c.transcript(c.id)
+	c.naming()
 	appendJSONL(path, map[string]any{"type": "permission-mode", "permissionMode": "default", "sessionId": c.id})
 	appendJSONL(path, map[string]any{"type": "file-history-snapshot", "messageId": fakeV4(), "sessionId": c.id,
 		"snapshot": map[string]any{"timestamp": stamp()}})
@@ -248,6 +283,10 @@ func (c *claudeFake) metadata() {
 func (c *claudeFake) leave() {
 	if _, err := os.Stat(c.transcript(c.id)); err != nil {
 		c.metadata()
+	} else {
+		// Claude appends the name again as a session goes on, so its
+		// session list finds it in the transcript's tail.
+		c.naming()
 	}
 }
 

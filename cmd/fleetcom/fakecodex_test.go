@@ -79,8 +79,10 @@ func fakeCodex() int {
 	if prompt != "" {
 		c.turn(prompt)
 	}
-	t := &tui{onPrompt: c.turn, onCmd: func(cmd, _ string) bool {
+	t := &tui{onPrompt: c.turn, onCmd: func(cmd, arg string) bool {
 		switch cmd {
+		case "/rename":
+			c.name(c.thread, arg)
 		case "/new":
 			c.thread, c.path = fakeV7(), ""
 		case "/subagent":
@@ -99,7 +101,7 @@ func fakeCodex() int {
 		return code
 	}
 	if c.path != "" {
-		fmt.Print("\x1b[2mTo continue this session, run:\x1b[22m\r\n  \x1b[1mcodex resume " + c.thread + "\x1b[0m\r\nOr run codex resume and select \x1b[36mfake-thread\x1b[0m.\r\n")
+		fmt.Print("\x1b[2mTo continue this session, run:\x1b[22m\r\n  \x1b[1mcodex resume " + c.thread + "\x1b[0m\r\nOr run codex resume and select \x1b[36m" + c.threadName(c.thread) + "\x1b[0m.\r\n")
 	} else {
 		fmt.Print("Session ID: " + c.thread + "\r\n")
 	}
@@ -165,7 +167,34 @@ func (c *codexFake) turn(text string) {
 	if !c.started[c.thread] {
 		c.started[c.thread] = true
 		c.notify(fakeV7())
+		// After its first turn Codex names the thread itself, from a title
+		// the model writes (measured on 0.171.0); the fake's model writes
+		// the prompt.
+		c.name(c.thread, text)
 	}
+}
+
+// name appends a thread name to session_index.jsonl, as the first turn and
+// /rename do.
+func (c *codexFake) name(thread, name string) {
+	appendJSONL(filepath.Join(c.home, "session_index.jsonl"), map[string]any{"id": thread, "thread_name": name,
+		"updated_at": time.Now().UTC().Format(time.RFC3339Nano)})
+}
+
+// threadName is the last name session_index.jsonl gives thread.
+func (c *codexFake) threadName(thread string) string {
+	data, _ := os.ReadFile(filepath.Join(c.home, "session_index.jsonl"))
+	name := "fake-thread"
+	for _, line := range strings.Split(string(data), "\n") {
+		var l struct {
+			ID   string `json:"id"`
+			Name string `json:"thread_name"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.ID == thread {
+			name = l.Name
+		}
+	}
+	return name
 }
 
 // notify runs the notifier with the payload as its last argument, without

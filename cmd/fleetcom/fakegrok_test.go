@@ -72,13 +72,25 @@ func fakeGrok() int {
 	}
 	s.activate()
 	fmt.Print("\x1b[1mGrok Build\x1b[0m ready\r\n")
-	t := &tui{onPrompt: func(text string) { s.prompt(text) }, onCmd: func(cmd, _ string) bool {
-		if cmd != "/new" && cmd != "/clear" {
+	t := &tui{onPrompt: func(text string) { s.prompt(text) }, onCmd: func(cmd, arg string) bool {
+		switch cmd {
+		case "/new", "/clear":
+			s = newGrokSession(home, cwd, fakeV7())
+			s.activate()
+			fmt.Printf("Session %s\r\n", s.id)
+		case "/rename", "/title":
+			// A manual title: automatic titling leaves it alone from now
+			// on; --auto hands the title back.
+			if arg == "--auto" {
+				s.manual = ""
+			} else {
+				s.manual = arg
+			}
+			s.summary(s.title)
+			fmt.Printf("Session renamed to %q\r\n", arg)
+		default:
 			return false
 		}
-		s = newGrokSession(home, cwd, fakeV7())
-		s.activate()
-		fmt.Printf("Session %s\r\n", s.id)
 		return true
 	}}
 	code, signaled := t.run()
@@ -98,6 +110,8 @@ func fakeGrok() int {
 type grokSession struct {
 	home, dir, id, cwd string
 	prompts            int
+	title              string // the generated title: here, the last prompt
+	manual             string // a title given with /rename
 }
 
 func newGrokSession(home, cwd, id string) *grokSession {
@@ -114,10 +128,18 @@ func loadGrokSession(home, dir string) *grokSession {
 	var sum struct {
 		Info struct{ Cwd string } `json:"info"`
 	}
+	var named struct {
+		Title  string `json:"generated_title"`
+		Manual bool   `json:"title_is_manual"`
+	}
 	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
 		json.Unmarshal(b, &sum)
+		json.Unmarshal(b, &named)
 	}
-	s.cwd = sum.Info.Cwd
+	s.cwd, s.title = sum.Info.Cwd, named.Title
+	if named.Manual {
+		s.manual = named.Title
+	}
 	if b, err := os.ReadFile(filepath.Join(dir, "updates.jsonl")); err == nil {
 		s.prompts = strings.Count(string(b), "user_message_chunk")
 	}
@@ -125,12 +147,18 @@ func loadGrokSession(home, dir string) *grokSession {
 	return s
 }
 
-// summary writes summary.json; a session with prompts has a title.
+// summary writes summary.json; a session with prompts has a title, and a
+// manual title (measured: /rename on 1.0.41) replaces generated_title and
+// is marked title_is_manual.
 func (s *grokSession) summary(title string) {
+	s.title = title
 	m := map[string]any{"info": map[string]any{"id": s.id, "cwd": s.cwd}, "created_at": stamp(), "updated_at": stamp(),
 		"num_messages": 3 * s.prompts, "session_summary": title}
 	if title != "" {
 		m["generated_title"], m["last_active_at"] = title, stamp()
+	}
+	if s.manual != "" {
+		m["generated_title"], m["title_is_manual"] = s.manual, true
 	}
 	b, _ := json.Marshal(m)
 	os.WriteFile(filepath.Join(s.dir, "summary.json"), b, 0o644)
