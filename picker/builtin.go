@@ -39,11 +39,12 @@ var watched = []os.Signal{
 var afterFrame func()
 
 // builtin runs the built-in picker on the terminal in/out.
-func builtin(rows []Row, header []string, in, out *os.File) (idx int, err error) {
+func builtin(rows []Row, header []string, query string, in, out *os.File) (idx int, err error) {
 	if os.Getenv("TERM") == "dumb" {
 		return -1, fmt.Errorf("%w: TERM=dumb cannot show a picker", ErrNoTerminal)
 	}
 	m := newModel(newTable(header, rows))
+	m.setFilter(query)
 
 	sigc := make(chan os.Signal, 8)
 	for _, s := range watched {

@@ -106,7 +106,11 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	input, header := fzfInput(newTable(o.Header, rows), rows, list)
 
 	var stdout bytes.Buffer
-	cmd := exec.Command(path, fzfArgs(header, len(o.Preview), window)...)
+	args := fzfArgs(header, len(o.Preview), window)
+	if o.Query != "" {
+		args = append(args, "--query="+o.Query)
+	}
+	cmd := exec.Command(path, args...)
 	cmd.Env = append(append(os.Environ(), "SHELL=/bin/sh"), previewEnv(o.Preview)...)
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &stdout

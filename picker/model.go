@@ -38,6 +38,16 @@ func newModel(t *table) *model {
 	return m
 }
 
+// setFilter types q into the filter, as far as the filter takes it.
+func (m *model) setFilter(q string) {
+	for _, r := range q {
+		if len(m.filter) < maxFilter && unicode.IsPrint(r) {
+			m.filter = append(m.filter, r)
+		}
+	}
+	m.refilter()
+}
+
 // refilter keeps the rows holding every word of the filter, ignoring case,
 // and selects the first of them.
 func (m *model) refilter() {

@@ -35,6 +35,8 @@ type Options struct {
 	// the highlighted row: this argv with the row's key appended. The
 	// built-in picker has no preview.
 	Preview []string
+	// Query is typed into the filter when the picker opens.
+	Query string
 }
 
 var (
@@ -111,7 +113,7 @@ func Pick(rows []Row, o Options) (int, error) {
 	if fzf != "" {
 		return runFZF(fzf, rows, o, out)
 	}
-	return builtin(rows, o.Header, in, out)
+	return builtin(rows, o.Header, o.Query, in, out)
 }
 
 // terminal returns the terminal to pick on, opening /dev/tty for what the

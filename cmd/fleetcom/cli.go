@@ -19,10 +19,10 @@ const (
 	exitNotFound = 1 // nothing found, or a precondition failed
 	exitUsage    = 2 // bad usage or invalid input
 	exitNoReal   = 127
+	// exitCancelled: a picker left without a choice (Esc, Ctrl-C), as
+	// fzf and a shell report an interrupted command.
+	exitCancelled = 130
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
 
 var stdout io.Writer = os.Stdout
 
@@ -55,6 +55,8 @@ type flag struct {
 type input struct {
 	flags map[string]string
 	args  []string
+	// cur is, for completion only, the word being completed.
+	cur string
 }
 
 func (in input) has(name string) bool   { _, ok := in.flags[name]; return ok }
@@ -315,25 +317,31 @@ func suggest(word string, candidates []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of two short words.
+// editDistance is the optimal string alignment distance of two short
+// words: insertions, deletions, substitutions and swaps of two neighbours
+// each count one, so "lsit" is one edit from "list".
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // writeJSON prints v for scripts: indented, and with & < > as they are

@@ -26,13 +26,21 @@ var (
 // entries refer to handlers that refer to the table.
 func buildTable() []command {
 	return []command{
-		{name: "resume", args: "[TOOL] [ID|PREFIX]",
+		{name: "resume", args: "[TOOL] [ID|PREFIX|NAME]",
 			summary: "print the line that resumes a saved conversation",
 			help: `Print the line that resumes a saved conversation. Without an ID, the newest
 resumable conversation of DIR (default: the current directory), optionally of
 one TOOL (` + agentList("or") + `). With an ID or a unique prefix of at least 4
 characters, that conversation, whichever directory it belongs to; the line
 then starts with "cd '<dir>' && " when that is not the current directory.
+
+A NAME is the name the conversation was given in its tool (Claude Code's
+/rename or --name, a Codex thread name, Grok's /rename): DIR's conversations
+are searched first, then every directory's records; case is ignored when no
+name matches exactly. A name that fits more than one conversation is an
+error listing them. The name only chooses the conversation: the line names
+its ID. A line is printed only for a conversation still in its tool's
+store.
 
 Conversations started outside the shims count too, as found in the tools'
 own stores: a prefix matches those of DIR, a full ID is looked up wherever
@@ -51,15 +59,20 @@ another process.
 				{name: "--all", help: "with -i: pick among every directory's recorded conversations"},
 			},
 			complete: completeResume, run: cmdResume},
-		{name: "pick",
+		{name: "pick", args: "[NAME|FILTER]",
 			summary: "choose a conversation in a picker and resume it",
 			help: `Choose one of DIR's conversations (default: the current directory; --all:
 every directory's records) in a picker, newest first, showing tool, age,
-title and directory, then print its line as resume does, or run it with
---exec. The picker is fzf, with a preview of the conversation's first and
-last messages, when fzf is installed, else a small built-in one: type to
-filter, arrows to move, Enter to choose, Esc to cancel. It needs a
-terminal.
+title (a conversation's name when it has one) and directory, then print its
+line as resume does, or run it with --exec. A NAME or FILTER is typed into
+the picker's filter as it opens. The picker is fzf, with a preview of the
+conversation's first and last messages, when fzf is installed, else a small
+built-in one: type to filter, arrows to move, Enter to choose, Esc to
+cancel. It needs a terminal.
+
+Exit status: 0 when a conversation was chosen (with --exec: its CLI's
+status); 1 when there is nothing to pick, or nothing matched the filter;
+130 when the picker was cancelled (Esc, Ctrl-C); 2 without a terminal.
 
   eval "$(fleetcom pick)"
 `,
@@ -71,23 +84,30 @@ first: the saved ones, then the ones found in the tools' own stores that no
 record knows (in JSON: "discovered": true, "source": "fs"). A saved one that
 is no longer in its tool's store is shown as gone. --all lists every
 directory's records, but not conversations found on disk: finding those
-would mean reading every tool's whole store.
+would mean reading every tool's whole store. A conversation's title is its
+name when it was given one (JSON: "name").
 
-On a terminal: a table with a header, IDs cut to unique prefixes and lines
-cut to its width. Piped: one tab-separated line per conversation, the same
-columns with or without --all: tool, ID, state (saved, found, running,
-gone, empty), last activity (RFC 3339), directory, title.
+Runs quit before their first prompt hold nothing to resume: they are left
+out unless --empty is given ('fleetcom prune' drops their records); --json
+lists every record.
+
+On a terminal: a table with a header, IDs cut to unique prefixes, the
+directory as ~/... under your home, and lines cut to its width. Piped: one
+tab-separated line per conversation, the same columns with or without
+--all: tool, ID, state (saved, found, running, gone, empty), last activity
+(RFC 3339), directory, title.
 `,
 			flags: []flag{
 				{name: "-C", value: "DIR", dir: true, help: "list DIR instead of the current directory"},
 				{name: "--all", help: "list every directory"},
 				{name: "--json", help: "print records as a JSON array"},
+				{name: "--empty", help: "also list runs quit before their first prompt"},
 			},
 			run: cmdList},
-		{name: "forget", args: "ID|PREFIX...",
+		{name: "forget", args: "ID|PREFIX|NAME...",
 			summary: "drop the records of conversations",
-			help: `Drop the records of the given conversations, named by ID or by a unique
-prefix as resume takes them, and say which. A forgotten conversation that
+			help: `Drop the records of the given conversations, named by ID, a unique prefix
+or a name as resume takes them, and say which. A forgotten conversation that
 is still in its tool's store stays forgotten: it is not found and adopted
 again (resuming it by its full ID brings it back). Nothing changes if any
 reference matches no conversation, or more than one.
@@ -204,7 +224,7 @@ func cmdVersion(in input) error {
 		return usagef("version takes no arguments")
 	}
 	if !in.has("--json") {
-		fmt.Fprintf(stdout, "fleetcom %s\n", version)
+		fmt.Fprintf(stdout, "fleetcom %s\n", fleetcomVersion())
 		return nil
 	}
 	type agent struct {
@@ -215,7 +235,7 @@ func cmdVersion(in input) error {
 		Version string  `json:"version"`
 		Go      string  `json:"go"`
 		Agents  []agent `json:"agents"`
-	}{Version: version, Go: runtime.Version()}
+	}{Version: fleetcomVersion(), Go: runtime.Version()}
 	for _, a := range harness.All() {
 		v.Agents = append(v.Agents, agent{a.Name, a.Proven})
 	}

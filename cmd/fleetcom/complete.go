@@ -33,8 +33,9 @@ type candidate struct{ value, desc string }
 
 // idSource lists the saved sessions of a directory, optionally of one tool,
 // in the order to offer them; with found, the conversations found in the
-// tools' stores that no record knows follow them.
-type idSource func(dir, tool string, found bool) []candidate
+// tools' stores that no record knows follow them; with names, the names of
+// those that have one follow last.
+type idSource func(dir, tool string, found, names bool) []candidate
 
 // globalFlags are offered for `fleetcom -<TAB>`.
 var globalFlags = []candidate{{"--help", "show help"}, {"--version", "print fleetcom's version"}}
@@ -70,7 +71,7 @@ func complete(words []string, ids idSource) []candidate {
 	if !ok || cmd.hidden {
 		return nil
 	}
-	in := input{flags: map[string]string{}}
+	in := input{flags: map[string]string{}, cur: cur}
 	ended := cmd.raw
 	for i := 1; i < len(done); i++ {
 		a := done[i]
@@ -162,14 +163,16 @@ func toolWords() []candidate {
 }
 
 // completeResume offers the tools and the sessions of the directory, then
-// after a tool only that tool's sessions.
+// after a tool only that tool's sessions. Names are offered once a word is
+// begun: with nothing typed yet they would double the list.
 func completeResume(in input, pos []string, ids idSource) []candidate {
+	names := in.cur != ""
 	switch {
 	case len(pos) == 0:
-		return append(toolWords(), ids(in.get("-C"), "", true)...)
+		return append(toolWords(), ids(in.get("-C"), "", true, names)...)
 	case len(pos) == 1:
 		if _, ok := harness.Lookup(pos[0]); ok {
-			return ids(in.get("-C"), pos[0], true)
+			return ids(in.get("-C"), pos[0], true, names)
 		}
 	}
 	return nil
@@ -178,7 +181,7 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 // completeForget offers the current directory's records not named yet.
 func completeForget(_ input, pos []string, ids idSource) []candidate {
 	var out []candidate
-	for _, c := range ids("", "", false) {
+	for _, c := range ids("", "", false, false) {
 		if !slices.Contains(pos, c.value) {
 			out = append(out, c)
 		}
@@ -198,7 +201,7 @@ func completeRun(_ input, pos []string, _ idSource) []candidate {
 // tools' own stores. It reads the directory's index and records and brings
 // discovery's caches up to date (the only thing it writes); it reports
 // nothing.
-func savedIDs(dir, tool string, found bool) []candidate {
+func savedIDs(dir, tool string, found, names bool) []candidate {
 	if dir == "" {
 		dir = "."
 	} else if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
@@ -215,7 +218,26 @@ func savedIDs(dir, tool string, found bool) []candidate {
 	}
 	cat := catalog.New(st, os.Getenv, indexDir(), false)
 	entries, _ := cat.Dir(phys, tool, found)
-	return sessionWords(entries, time.Now())
+	words := sessionWords(entries, time.Now())
+	if names {
+		words = append(words, nameWords(entries, time.Now())...)
+	}
+	return words
+}
+
+// nameWords offers the names of a directory's resumable conversations, each
+// once, described by what it names.
+func nameWords(entries []catalog.Entry, now time.Time) []candidate {
+	var out []candidate
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if s := state(e); e.Name == "" || seen[e.Name] || (s != "saved" && s != "found") {
+			continue
+		}
+		seen[e.Name] = true
+		out = append(out, candidate{e.Name, e.Tool + ", " + age(now.Sub(e.Activity())) + ", " + e.ID[:min(8, len(e.ID))]})
+	}
+	return out
 }
 
 // sessionWords turns a directory's entries, newest first, into candidates:
@@ -225,7 +247,7 @@ func sessionWords(entries []catalog.Entry, now time.Time) []candidate {
 	var live, found []candidate
 	for _, e := range entries {
 		desc := e.Tool + ", " + age(now.Sub(e.Activity()))
-		title := harness.CleanTitle(e.Title)
+		title := harness.CleanTitle(e.Shown())
 		switch state(e) {
 		case "found":
 			desc += ", found"

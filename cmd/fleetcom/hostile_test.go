@@ -70,6 +70,9 @@ func TestResumeLineInEveryShell(t *testing.T) {
 			Started: time.Now(), Resumable: true}); err != nil {
 			t.Fatal(err)
 		}
+		// The conversation is in Claude's store: a line is printed only
+		// for one that is.
+		writeTranscript(t, filepath.Join(home, ".claude"), phys, id)
 		recs = append(recs, rec{phys, id})
 	}
 	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,8 +139,9 @@ func writeTranscript(t *testing.T, home, cwd, id string) {
 	t.Helper()
 	p := filepath.Join(home, "projects", harness.ClaudeSlug(cwd), id+".jsonl")
 	os.MkdirAll(filepath.Dir(p), 0o755)
-	line := `{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","message":{"role":"user","content":"a title"}}` + "\n"
-	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+	line, _ := json.Marshal(map[string]any{"type": "user", "sessionId": id, "cwd": cwd,
+		"message": map[string]any{"role": "user", "content": "a title"}})
+	if err := os.WriteFile(p, append(line, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -24,6 +24,7 @@ type listed struct {
 	Resume     string `json:"resume"`
 	Discovered bool   `json:"discovered,omitempty"`
 	Gone       bool   `json:"gone,omitempty"`
+	Name       string `json:"name,omitempty"`
 }
 
 func cmdList(in input) error {
@@ -55,15 +56,36 @@ func cmdList(in input) error {
 		rows := make([]listed, 0, len(entries))
 		for _, e := range entries {
 			line, _ := cat.Line(e)
-			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone})
+			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Name: e.Name})
 		}
 		return writeJSON(rows)
 	}
+	// Runs quit before their first prompt hold nothing to resume: they are
+	// noise until prune, shown only when asked for.
+	hidden := 0
+	if !in.has("--empty") {
+		kept := entries[:0]
+		for _, e := range entries {
+			if state(e) == "empty" {
+				hidden++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		entries = kept
+	}
 	if len(entries) == 0 {
-		if all {
+		switch {
+		case hidden > 0:
+			hintf("only %d empty run%s (quit before the first prompt): 'fleetcom list --empty' shows them, 'fleetcom prune' drops them", hidden, plural(hidden))
+		case all:
 			hintf("no conversation saved yet: run %s through the shims, then 'fleetcom list'", agentList("or"))
-		} else {
-			hintf("no conversation saved or found for %s; 'fleetcom list --all' shows every directory's", dir)
+		default:
+			if h := movedHint(cat, dir); h != "" {
+				hintf("no conversation saved or found for %s; %s", dir, h)
+			} else {
+				hintf("no conversation saved or found for %s: run 'fleetcom list --all' to see every directory's conversations", dir)
+			}
 		}
 		return nil
 	}
@@ -73,6 +95,14 @@ func cmdList(in input) error {
 		printTSV(entries)
 	}
 	return nil
+}
+
+// plural is "s" for a count other than one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // terminalWidth is stdout's width when it is a terminal.
@@ -109,7 +139,7 @@ func state(e catalog.Entry) string {
 // directory, title.
 func printTSV(entries []catalog.Entry) {
 	for _, e := range entries {
-		cols := []string{e.Tool, e.ID, state(e), e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Title}
+		cols := []string{e.Tool, e.ID, state(e), e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Shown()}
 		for i := range cols {
 			cols[i] = strings.ReplaceAll(printable(cols[i], false), "\t", " ")
 		}
@@ -135,13 +165,13 @@ func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time)
 	}
 	fmt.Fprintln(w, strings.Join(append(head, "TITLE"), "\t"))
 	for i, e := range entries {
-		title := printable(e.Title, false)
+		title := printable(e.Shown(), false)
 		if s := state(e); s != "saved" {
 			title = strings.TrimSpace("(" + s + ") " + title)
 		}
 		cols := []string{e.Tool, short[i], age(now.Sub(e.Activity()))}
 		if withDir {
-			cols = append(cols, printable(e.Cwd, false))
+			cols = append(cols, printable(tildePath(e.Cwd), false))
 		}
 		fmt.Fprintln(w, strings.Join(append(cols, title), "\t"))
 	}

@@ -40,7 +40,7 @@ func TestManPage(t *testing.T) {
 	if err != nil || stderr.Len() > 0 {
 		t.Fatalf("man: %v\n%s", err, stderr.String())
 	}
-	if !strings.Contains(string(out), "fleetcom resume [TOOL] [ID|PREFIX]") {
+	if !strings.Contains(string(out), "fleetcom resume [TOOL] [ID|PREFIX|NAME]") {
 		t.Errorf("rendered page:\n%s", out)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -70,6 +72,9 @@ func cmdImport(in input) error {
 	}
 	dir, err := targetDir(in.get("-C"))
 	if err != nil {
+		if _, serr := os.Stat(in.get("-C")); in.has("-C") && errors.Is(serr, fs.ErrNotExist) {
+			return usageError{msg: err.Error(), hint: "create it first, then import again: mkdir -p " + safe.Quote(in.get("-C"))}
+		}
 		return err
 	}
 	var r io.Reader = os.Stdin
@@ -112,9 +117,14 @@ func cmdMove(in input) error {
 		return err
 	}
 	keep := in.has("--keep")
-	if from != "" || to != "" {
-		if from == "" || to == "" || len(in.args) > 0 {
-			return mustCommand("move").misuse("move --from OLD --to NEW moves every conversation of OLD, and takes nothing else")
+	if in.has("--from") || in.has("--to") {
+		switch {
+		case from == "":
+			return usageError{msg: "move --to needs --from OLD: the directory whose conversations move", hint: "fleetcom move --from OLD --to " + safe.Quote(to)}
+		case to == "":
+			return usageError{msg: "move --from needs --to NEW: the directory the conversations move to", hint: "fleetcom move --from " + safe.Quote(from) + " --to NEW"}
+		case len(in.args) > 0:
+			return usageError{msg: "move --from OLD --to NEW moves every conversation of OLD: it takes no conversation besides", hint: "to move one conversation: fleetcom move ID DIR"}
 		}
 		// The old directory is often gone (renamed): its recorded form is
 		// its absolute path.

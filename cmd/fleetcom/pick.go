@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/picker"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -21,8 +22,9 @@ var pickFlags = []flag{
 }
 
 func cmdPick(in input) error {
-	if len(in.args) > 0 {
-		return usagef("pick takes no arguments")
+	if len(in.args) > 1 {
+		return usageError{msg: "pick takes at most one name or filter",
+			hint: "quote a name with spaces in it: fleetcom pick " + safe.Quote(strings.Join(in.args, " "))}
 	}
 	return pickAndResume(in)
 }
@@ -56,36 +58,40 @@ func pickAndResume(in input) error {
 		}
 	}
 	if len(offer) == 0 {
-		where := "for " + dir
 		if in.has("--all") {
-			where = "anywhere"
+			return notFoundError{msg: "no conversation to pick anywhere",
+				hint: fmt.Sprintf("run %s through the shims first", agentList("or"))}
 		}
-		return notFoundError{msg: "no conversation to pick " + where, hint: "run 'fleetcom list --all' to see the saved sessions"}
+		hint := movedHint(cat, dir)
+		if hint == "" {
+			hint = "run 'fleetcom pick --all' to pick among every directory's conversations"
+		}
+		return notFoundError{msg: "no conversation to pick for " + dir, hint: hint}
+	}
+	query := ""
+	if len(in.args) == 1 {
+		query = in.args[0]
 	}
 	exe, err := selfPath()
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	home := homeDir()
 	rows := make([]picker.Row, len(offer))
 	for i, e := range offer {
-		title := e.Title
+		title := e.Shown()
 		if e.Found {
 			title = strings.TrimSpace("(found) " + title)
 		}
-		shown := e.Cwd
-		if rest, ok := strings.CutPrefix(shown, home); ok && home != "" && (rest == "" || rest[0] == '/') {
-			shown = "~" + rest
-		}
-		rows[i] = picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, shown}}
+		rows[i] = picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, tildePath(e.Cwd)}}
 	}
 	i, err := picker.Pick(rows, picker.Options{
 		Header:  []string{"TOOL", "AGE", "TITLE", "DIRECTORY"},
 		Preview: []string{exe, "__preview"},
 		// FLEETCOM_FZF names the fzf to use, or "-" for the built-in
 		// picker even where fzf is installed.
-		FZF: os.Getenv("FLEETCOM_FZF"),
+		FZF:   os.Getenv("FLEETCOM_FZF"),
+		Query: query,
 	})
 	var sig *picker.SignalError
 	switch {
@@ -94,8 +100,12 @@ func pickAndResume(in input) error {
 		return exitStatus(128 + int(sig.Signal))
 	case errors.Is(err, picker.ErrNoTerminal):
 		return noTerminal(err)
+	case errors.Is(err, picker.ErrNoMatch):
+		return notFoundError{msg: "nothing matched: no conversation chosen"}
 	case errors.Is(err, picker.ErrCancelled):
-		return exitStatus(exitNotFound) // nothing chosen: nothing printed, nothing run
+		// Nothing chosen: nothing printed, nothing run, and the status
+		// fzf and a shell give an interrupted choice.
+		return exitStatus(exitCancelled)
 	case err != nil:
 		return err
 	}
@@ -155,4 +165,14 @@ func cmdPreview(in input) error {
 		fmt.Fprintln(stdout, "(no messages found)")
 	}
 	return nil
+}
+
+// tildePath shows a path under the home directory as ~/…, as the pickers
+// and list --all show directories.
+func tildePath(p string) string {
+	home := homeDir()
+	if rest, ok := strings.CutPrefix(p, home); ok && home != "" && home != "/" && (rest == "" || rest[0] == '/') {
+		return "~" + rest
+	}
+	return p
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
@@ -23,7 +26,8 @@ func cmdResume(in input) error {
 	case 1:
 		q.Ref = pos[0]
 	default:
-		return usageError{msg: "resume takes at most a tool and one id", hint: "usage: " + mustCommand("resume").usage()}
+		return usageError{msg: "resume takes at most a tool and one id or name",
+			hint: "quote a name with spaces in it: fleetcom resume " + safe.Quote(strings.Join(pos, " "))}
 	}
 	if in.has("-i") {
 		if len(in.args) > 0 || in.has("--json") {
@@ -41,6 +45,9 @@ func cmdResume(in input) error {
 	q.Dir = dir
 	p, err := cat.Resolve(q)
 	if err != nil {
+		if q.Ref == "" {
+			return withMovedHint(err, cat, dir)
+		}
 		return err
 	}
 	if p.Fallback {
@@ -50,14 +57,21 @@ func cmdResume(in input) error {
 }
 
 // finishPlan adopts a plan's conversation when it was found rather than
-// recorded, then prints its line (with a cd prefix when it belongs
-// elsewhere) or, with --exec, runs it.
+// recorded, checks that it is still in its agent's store, then prints its
+// line (with a cd prefix when it belongs elsewhere) or, with --exec, runs
+// it.
 func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	if err := cat.Settle(&p); err != nil {
 		return err
 	}
 	if in.has("--exec") {
 		return execPlan(cat, p)
+	}
+	// A line for a conversation whose files are gone would only fail
+	// inside the CLI, later: every line printed is checked first, as a
+	// run is.
+	if err := cat.Check(p); err != nil {
+		return err
 	}
 	canonical, err := cat.Line(p.Entry)
 	if err != nil {
@@ -96,6 +110,13 @@ func execPlan(cat *catalog.Catalog, p catalog.Plan) error {
 func physical(dir string) (string, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
+		var pe *fs.PathError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", fmt.Errorf("no directory %s: %w", dir, fs.ErrNotExist)
+		case errors.As(err, &pe):
+			return "", fmt.Errorf("directory %s: %w", dir, pe.Err)
+		}
 		return "", fmt.Errorf("directory %s: %w", dir, err)
 	}
 	if !fi.IsDir() {
@@ -111,7 +132,7 @@ func targetDir(dir string) (string, error) {
 	}
 	p, err := physical(dir)
 	if err != nil {
-		return "", usagef("%v", err)
+		return "", usageError{msg: err.Error()}
 	}
 	return p, nil
 }
