@@ -160,8 +160,21 @@ func read(path string) ([]byte, error) {
 	return data, nil
 }
 
-// decode checks and decodes the bytes of a config file.
+// decode checks and decodes the bytes of a config file. Its errors say on
+// which line the file is wrong, where that can be told.
 func decode(data []byte) (Config, error) {
+	c, err := decodeDoc(data)
+	if err != nil {
+		var se *settingError
+		if errors.As(err, &se) {
+			return Config{}, positioned(se.err, data, se.table, se.key)
+		}
+		return Config{}, positioned(err, data, "", "")
+	}
+	return c, nil
+}
+
+func decodeDoc(data []byte) (Config, error) {
 	var c Config
 	if err := safe.TOMLDepth(data, maxDepth); err != nil {
 		return c, err
@@ -182,9 +195,9 @@ func decode(data []byte) (Config, error) {
 				return Config{}, err
 			}
 		case key == "capture" || slices.Contains(harness.Names(), key):
-			return Config{}, fmt.Errorf("%s must be a table", key)
+			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
-			return Config{}, fmt.Errorf("unknown setting %s", key)
+			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))
 		}
 	}
 	return c, nil
@@ -196,17 +209,17 @@ func (c *Config) capture(t map[string]any) error {
 		case "options":
 			b, ok := v.(bool)
 			if !ok {
-				return errors.New("capture.options must be true or false")
+				return refuse("capture", k, errors.New("capture.options must be true or false"))
 			}
 			c.Options = b
 		case "tail":
 			n, ok := v.(int64)
 			if !ok || n < 0 || n > maxTail {
-				return fmt.Errorf("capture.tail must be a number of bytes from 0 to %d", maxTail)
+				return refuse("capture", k, fmt.Errorf("capture.tail must be a number of bytes from 0 to %d", maxTail))
 			}
 			c.Tail = int(n)
 		default:
-			return fmt.Errorf("unknown setting capture.%s", k)
+			return refuse("capture", k, fmt.Errorf("unknown setting capture.%s", k))
 		}
 	}
 	return nil
@@ -218,14 +231,14 @@ func (c *Config) agent(name string, t map[string]any) error {
 		case "bin":
 			s, ok := v.(string)
 			if !ok {
-				return fmt.Errorf("%s.bin must be a string", name)
+				return refuse(name, k, fmt.Errorf("%s.bin must be a string", name))
 			}
 			if c.bins == nil {
 				c.bins = map[string]string{}
 			}
 			c.bins[name] = s
 		default:
-			return fmt.Errorf("unknown setting %s.%s", name, k)
+			return refuse(name, k, fmt.Errorf("unknown setting %s.%s", name, k))
 		}
 	}
 	return nil

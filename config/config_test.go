@@ -172,3 +172,22 @@ func FuzzDecodeDepth(f *testing.F) {
 		}
 	})
 }
+
+// A bad file is reported with the line (and, for syntax, the column) to fix.
+func TestRejectsWhere(t *testing.T) {
+	for doc, want := range map[string]string{
+		"# mine\n[capture\noptions = true":                       "line 2, column 9: ",
+		"[capture]\noptions = maybe":                             "line 2, column 11: ",
+		"[capture]\ntail = 10\n\n[claude]\nbinn = \"/x\"":        "line 5: unknown setting claude.binn",
+		"[capture]\n  optoins = true":                            "line 2: unknown setting capture.optoins",
+		"capture.options = \"yes\"":                              "line 1: capture.options must be true or false",
+		"\n\n[claud]\nbin = \"/x\"":                              "line 3: unknown setting claud",
+		"[claude]\nbin = \"/a\"\n[codex]\nbin = 3":               "line 4: codex.bin must be a string",
+		"[capture] # mine\noptions = true\n[grok]\nbim = \"/x\"": "line 4: unknown setting grok.bim",
+	} {
+		_, err := Load(write(t, doc))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%q) = %v, want an error holding %q", doc, err, want)
+		}
+	}
+}
