@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +141,7 @@ func candidates(t *testing.T, shell, bin, dir string, env []string, queries ...[
 	case "bash":
 		for _, q := range queries {
 			argv := append([]string{"bash", "--norc", "--noprofile", "-c", bashDriver, "bash"}, q...)
-			answers = append(answers, lines(runShell(t, dir, env, argv...)))
+			answers = append(answers, bashLines(lines(runShell(t, dir, env, argv...))))
 		}
 	case "fish":
 		for _, q := range queries {
@@ -174,9 +176,14 @@ func TestCompletionShells(t *testing.T) {
 	bin := buildFleetcom(t)
 	home, state := t.TempDir(), t.TempDir()
 	project := filepath.Join(home, "project dir")
-	if err := os.MkdirAll(filepath.Join(project, "sub dir"), 0o755); err != nil {
-		t.Fatal(err)
+	// Directories made out of order: completion offers them sorted.
+	subs := []string{"sub dir", "sub c", "sub a", "sub e", "sub b"}
+	for _, d := range subs {
+		if err := os.MkdirAll(filepath.Join(project, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
+	slices.Sort(subs)
 	ids := putSessions(t, filepath.Join(state, "fleetcom"), project, []session{
 		{"claude", "fix the flaky test", 26 * time.Hour},
 		{"codex", `fix C:\new\dir`, 3 * time.Hour},
@@ -208,7 +215,7 @@ func TestCompletionShells(t *testing.T) {
 			if diff := cmp.Diff(want, vals); diff != "" {
 				t.Fatalf("fleetcom resume <TAB> (-want +got):\n%s\nfull output:\n%s", diff, strings.Join(lines, "\n"))
 			}
-			if shell != "bash" {
+			{
 				for i, want := range []string{"claude, 5m", `codex, 3h, fix C:\new\dir`, "claude, 26h, fix the flaky test"} {
 					if !strings.Contains(descs[3+i], want) {
 						t.Errorf("%s: description of %s is %q, want it to hold %q", shell, vals[3+i], descs[3+i], want)
@@ -223,18 +230,41 @@ func TestCompletionShells(t *testing.T) {
 					t.Errorf("fleetcom %s<TAB>: %q, want %q", strings.Join(queries[1+i], " "), vals, want)
 				}
 			}
-			// zsh offers the name quoted for its command line.
+			// The directories, sorted (zsh offers the names quoted for its
+			// command line, bash and fish with a slash).
 			vals, _ = split(answers[5])
+			var dirs []string
 			for _, v := range vals {
-				if !strings.HasPrefix(strings.ReplaceAll(v, `\ `, " "), "sub dir") {
-					t.Errorf("fleetcom resume -C su<TAB>: %q, want the directory sub dir", vals)
+				d := strings.TrimSuffix(strings.ReplaceAll(v, `\ `, " "), "/")
+				// zsh's _directories offers the list through more than
+				// one compadd: each name counts once.
+				if !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
 				}
 			}
-			if len(vals) == 0 || vals[0] == "" {
-				t.Errorf("fleetcom resume -C su<TAB>: no directory offered")
+			if !cmp.Equal(dirs, subs) {
+				t.Errorf("fleetcom resume -C su<TAB>: %q, want the directories %q in that order", vals, subs)
 			}
 		})
 	}
+}
+
+// bashEntry is a candidate as bash lists it: the value, padded, then the
+// description in parentheses.
+var bashEntry = regexp.MustCompile(`^(\S+) +\((.*)\)$`)
+
+// bashLines turns what bash lists into "value<TAB>description" lines. With
+// more than one candidate every one that has a description shows it; a
+// single candidate is its bare value, which is what bash inserts.
+func bashLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if m := bashEntry.FindStringSubmatch(l); m != nil && len(lines) > 1 {
+			l = m[1] + "\t" + m[2]
+		}
+		out[i] = l
+	}
+	return out
 }
 
 // split separates "value<TAB>description" lines, skipping zsh's marks.
