@@ -93,7 +93,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	me := commandName(exe, self)
 	add := func(c doctorCheck) { rep.Checks = append(rep.Checks, c) }
 
-	add(doctorCheck{Name: "fleetcom", Status: statusOK, Detail: version + " at " + exe, Path: exe})
+	add(doctorCheck{Name: "fleetcom", Status: statusOK, Detail: fleetcomVersion() + " at " + exe, Path: exe})
 	cfg, cfgCheck := checkConfig(p.ConfigFile)
 	add(checkShims(shimDir, self, me))
 	add(checkFleetcomOnPath(shimDir, self, exe, me))

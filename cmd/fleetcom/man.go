@@ -23,7 +23,7 @@ func cmdMan(in input) error {
 func manPage() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w(".TH FLEETCOM 1 \"\" \"fleetcom %s\" \"User Commands\"\n", roff(version))
+	w(".TH FLEETCOM 1 \"\" \"fleetcom %s\" \"User Commands\"\n", roff(fleetcomVersion()))
 	w(".SH NAME\nfleetcom \\- keep %s conversations resumable\n", roff(agentList("and")))
 	w(".SH SYNOPSIS\n")
 	for _, c := range commandTable() {
