@@ -5,8 +5,8 @@
 # line, or the line ":dirs" when the word is a directory name.
 #
 # Bash has no descriptions of its own. When it will list several
-# candidates, each is shown as "value  (description)", padded to one
-# column, so a conversation's tool, age and title stand beside its ID; the
+# candidates, each is shown as "value  (description)", one per line, so a
+# conversation's tool, age and title stand beside its ID; the
 # values differ before the descriptions begin, so what bash inserts (their
 # common prefix) is never part of one. A single candidate is the bare value,
 # inserted as is.
@@ -50,7 +50,12 @@ _fleetcom() {
         entry=${values[i]}
         if [[ -n ${descs[i]} ]]; then
             printf -v entry '%-*s  (%s)' "$width" "${values[i]}" "${descs[i]}"
-            (( ${#entry} >= cols )) && entry="${entry:0:cols-2})"
+            # Cut to the terminal's width, or padded to it: one per line.
+            if (( ${#entry} >= cols )); then
+                entry="${entry:0:cols-2})"
+            else
+                printf -v entry '%-*s' "$((cols - 1))" "$entry"
+            fi
         fi
         COMPREPLY+=("$entry")
     done

@@ -251,7 +251,7 @@ func TestCompletionShells(t *testing.T) {
 
 // bashEntry is a candidate as bash lists it: the value, padded, then the
 // description in parentheses.
-var bashEntry = regexp.MustCompile(`^(\S+) +\((.*)\)$`)
+var bashEntry = regexp.MustCompile(`^(\S+) +\((.*)\) *$`)
 
 // bashLines turns what bash lists into "value<TAB>description" lines. With
 // more than one candidate every one that has a description shows it; a
