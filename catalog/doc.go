@@ -10,6 +10,11 @@
 // to package shim. It reads the environment only through the getenv it is
 // given, to resolve agent homes.
 //
+// A resume may name its conversation by ID, by ID prefix or by the name its
+// agent keeps for it (names.go): this directory's conversations first, then
+// every directory's records. When a directory has nothing, the directories
+// of records that no longer exist (vanished.go) suggest a renamed project.
+//
 // Invariants: an ID only ever goes back to the agent that made it; every
 // line a Plan carries was built by harness.ResumeLine from values that
 // passed the agent's ID grammar; a refused adoption writes nothing.
