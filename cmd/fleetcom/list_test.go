@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,33 @@ func TestPrintTable(t *testing.T) {
 	}
 	if !strings.HasSuffix(lines[3], "…") {
 		t.Errorf("a long title was not cut: %q", lines[3])
+	}
+}
+
+// With --all the directory column shows a path under the home as ~/…, as
+// the pickers do, and a name stands in for the title.
+func TestPrintTableAll(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	entries := []catalog.Entry{
+		{Record: store.Record{Tool: "claude", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u/src/app", Updated: now, Resumable: true, Title: "first prompt"}, Name: "login fix"},
+		{Record: store.Record{Tool: "codex", ID: "1f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/user2/x", Updated: now, Resumable: true, Title: "other"}},
+		{Record: store.Record{Tool: "grok", ID: "2f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u", Updated: now, Resumable: true}},
+	}
+	var b strings.Builder
+	stdout = &b
+	defer func(w io.Writer) { stdout = w }(stdout)
+	printTable(entries, true, 120, now)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "DIRECTORY") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for i, want := range [][]string{{"~/src/app", "login", "fix"}, {"/home/user2/x", "other"}, {"~"}} {
+		if f := strings.Fields(lines[1+i]); !slices.Equal(f[3:], want) {
+			t.Errorf("row %d: directory and title %q, want %q", 1+i, f[3:], want)
+		}
+	}
+	if strings.Contains(lines[1], "first prompt") {
+		t.Errorf("the title shows beside the name: %q", lines[1])
 	}
 }
