@@ -113,7 +113,7 @@ func physical(dir string) (string, error) {
 		var pe *fs.PathError
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("no directory %s: %w", dir, fs.ErrNotExist)
+			return "", fmt.Errorf("no directory %s", dir)
 		case errors.As(err, &pe):
 			return "", fmt.Errorf("directory %s: %w", dir, pe.Err)
 		}
