@@ -78,3 +78,27 @@ func lastClaudeName(data []byte) (string, bool) {
 	}
 	return name, ok
 }
+
+// Claude Code 2.1.197 prints a named conversation's exit hint by its name,
+// quoted: `claude --resume "wren work"` under "Resume this session with:"
+// (measured; 2.1.332 prints the ID). Such a hint carries no ID to read, and
+// seeing the banner without one is not the hint channel gone silent.
+
+// HintByName implements HintNamer.
+func (claude) HintByName(tail []byte) bool {
+	if len(tail) > scrapeWindow {
+		tail = tail[len(tail)-scrapeWindow:]
+	}
+	text := plainText(tail)
+	b := lastPhrase(text, claudeHint.banner)
+	if b < 0 {
+		return false
+	}
+	p, _ := skipSpace(text, b)
+	line := text[p:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " "), []byte("claude --resume \""))
+	return ok && len(rest) > 1 && rest[len(rest)-1] == '"'
+}

@@ -34,3 +34,22 @@ func cleanName(s string) string {
 
 // nameLen bounds a name as shown and matched; longer names are cut.
 const nameLen = 120
+
+// HintNamer is implemented by agents whose exit hint may name a
+// conversation by its name instead of its ID.
+type HintNamer interface {
+	// HintByName reports whether the last exit hint in the raw tail of
+	// terminal output names the conversation by its name.
+	HintByName(tail []byte) bool
+}
+
+// ExitBanner reports whether the tail shows the agent's exit banner above a
+// hint that should have named an ID: a hint by name has none to read, and
+// is no sign of the hint channel gone silent.
+func (a Agent) ExitBanner(tail []byte) bool {
+	if !a.BannerShown(tail) {
+		return false
+	}
+	hn, ok := a.Behaviour.(HintNamer)
+	return !ok || !hn.HintByName(tail)
+}

@@ -124,3 +124,27 @@ func TestGrokName(t *testing.T) {
 		t.Errorf("renamed: %q", got)
 	}
 }
+
+// Claude Code 2.1.197 names a named conversation by its name in the exit
+// hint: the banner is there, no ID is, and that is not drift.
+func TestClaudeHintByName(t *testing.T) {
+	a := claudeA()
+	id := mustID(t)
+	for _, c := range []struct {
+		name, tail     string
+		byName, banner bool
+	}{
+		{"by name", "● ACK\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume \"wren work\"\x1b[22m\r\n", true, false},
+		{"by ID", "\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + id + "\x1b[22m\r\n", false, true},
+		{"nothing readable", "Resume this session with:\r\nclaude --resume \r\n", false, true},
+		{"a name, then an ID later", "Resume this session with:\r\nclaude --resume \"x\"\r\nResume this session with:\r\nclaude --resume " + id + "\r\n", false, true},
+		{"no banner", "claude --resume \"wren work\"\r\n", false, false},
+	} {
+		if got := a.Behaviour.(HintNamer).HintByName([]byte(c.tail)); got != c.byName {
+			t.Errorf("%s: HintByName %v, want %v", c.name, got, c.byName)
+		}
+		if got := a.ExitBanner([]byte(c.tail)); got != c.banner {
+			t.Errorf("%s: ExitBanner %v, want %v", c.name, got, c.banner)
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (r *recorder) finished(tail []byte, st Status, version string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done = true
-	ev := evidence{hint: r.a.ScrapeExit(tail), banner: r.a.BannerShown(tail)}
+	ev := evidence{hint: r.a.ScrapeExit(tail), banner: r.a.ExitBanner(tail)}
 	if r.capture != "" {
 		ev.captured = r.a.ParseCapture(readCapture(r.capture), r.captureContext())
 	}

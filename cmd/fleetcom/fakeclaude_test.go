@@ -143,8 +143,12 @@ func fakeClaude() int {
 	c.leave()
 	if c.exists(c.id) {
 		line := "claude --resume " + c.id
-		if newer {
+		switch {
+		case newer:
 			line = claudeEcho(args, c.id)
+		case c.name != "":
+			// 2.1.197 resumes a named conversation by its name.
+			line = `claude --resume "` + c.name + `"`
 		}
 		fmt.Print("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2m" + line + "\x1b[22m\r\n")
 	}
