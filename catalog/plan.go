@@ -27,15 +27,17 @@ func (p Plan) Dir() string { return p.Entry.Cwd }
 // Query is what the user asked to resume.
 type Query struct {
 	Tool string // an agent's name, or "" for any
-	Ref  string // an ID or a prefix of one, or "" for the newest
+	Ref  string // an ID, a prefix of one or a name; "" for the newest
 	Dir  string // the physical directory asked about
 }
 
 // Resolve decides which conversation q names. Without a reference: the
 // newest resumable record of the directory, else the newest conversation
 // found there. With one: the single record or found conversation whose ID
-// begins with it; a full ID is also looked up in every agent's store. An
-// ID only ever goes back to the agent that made it.
+// begins with it; a full ID is also looked up in every agent's store. A
+// reference that is no ID prefix, or one that matches no ID, may be a
+// conversation's name (byName). An ID only ever goes back to the agent
+// that made it.
 func (c *Catalog) Resolve(q Query) (Plan, error) {
 	if q.Tool != "" {
 		if _, ok := harness.Lookup(q.Tool); !ok {

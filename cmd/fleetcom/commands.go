@@ -118,7 +118,7 @@ reference matches no conversation, or more than one.
 			help:    "Drop records whose conversation is gone from the tool's own store.\n",
 			flags:   []flag{{name: "--dry-run", help: "only show what would be dropped"}},
 			run:     cmdPrune},
-		{name: "export", args: "[TOOL] ID|PREFIX",
+		{name: "export", args: "[TOOL] ID|PREFIX|NAME",
 			summary: "write one conversation as a bundle, for another machine",
 			help: `Write the conversation an ID or prefix names as one self-describing
 bundle (its tool, ID, the tool's version, its directory, title and files as
@@ -143,7 +143,7 @@ changes nothing at all.
 `,
 			flags: []flag{{name: "-C", value: "DIR", dir: true, help: "file the conversation for DIR instead of the current directory"}},
 			run:   cmdImport},
-		{name: "move", args: "[TOOL] ID|PREFIX DIR",
+		{name: "move", args: "[TOOL] ID|PREFIX|NAME DIR",
 			summary: "move conversations to another directory, as for a renamed project",
 			help: `Move a conversation to DIR on this machine, or with --from OLD --to NEW
 every conversation of a project directory that was renamed or moved. The

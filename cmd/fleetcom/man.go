@@ -82,7 +82,7 @@ conversation.`))
 		w(".TP\n.I %s\n%s\n", roff(f[0]), roff(f[1]))
 	}
 	w(".SH EXIT STATUS\n")
-	w("%s\n", roff("0 done; 1 nothing found or a precondition failed (nothing ran); 2 bad usage or invalid input; 127 no real CLI. As a shim, and with --exec, the CLI's own status."))
+	w("%s\n", roff("0 done; 1 nothing found or a precondition failed (nothing ran); 2 bad usage or invalid input (an ambiguous prefix or name too); 127 no real CLI; 130 a picker cancelled. As a shim, and with --exec, the CLI's own status."))
 	w(".SH SEE ALSO\n")
 	var see []string
 	for _, a := range harness.All() {
