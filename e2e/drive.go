@@ -90,7 +90,7 @@ func claudeInputEmpty(screen string) bool {
 	lines := strings.Split(screen, "\n")
 	for i := len(lines) - 2; i >= 1; i-- {
 		if strings.TrimSpace(lines[i]) == "❯" {
-			return isRule(lines[i-1]) && isRule(lines[i+1])
+			return isNamedRule(lines[i-1]) && isRule(lines[i+1])
 		}
 	}
 	return false
@@ -100,6 +100,19 @@ func claudeInputEmpty(screen string) bool {
 func isRule(line string) bool {
 	l := strings.TrimSpace(line)
 	return strings.Count(l, "─") >= 10 && strings.Trim(l, "─") == ""
+}
+
+// isNamedRule is isRule for the input box's top rule, which carries the
+// conversation's name near its right end once it has one (`──── wren work ─`,
+// measured on 2.1.197 and 2.1.332).
+func isNamedRule(line string) bool {
+	l := strings.TrimSpace(line)
+	if isRule(l) {
+		return true
+	}
+	left, name, ok := strings.Cut(l, "─ ")
+	name, right, ok2 := strings.Cut(name, " ─")
+	return ok && ok2 && name != "" && isRule(left+"──────────") && strings.Trim(right, "─") == ""
 }
 
 // codexReady reports whether Codex's input line is the last prompt-sign

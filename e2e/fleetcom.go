@@ -61,6 +61,7 @@ type Record struct {
 	Resumable bool    `json:"resumable"`
 	Home      string  `json:"home"`
 	Title     string  `json:"title"`
+	Name      string  `json:"name"`
 }
 
 // Result is what one fleetcom command did.

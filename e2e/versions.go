@@ -74,6 +74,8 @@ var Behaviours = []Behaviour{
 		"claude --resume <id> from another directory continues the conversation; before, No conversation found, exit 1"},
 	{"claude", "hint-echoes-flags", "2.1.332",
 		"the exit hint repeats the launch options that pass its filter: claude <options> --resume <id>; before, claude --resume <id>"},
+	{"claude", "hint-id-when-named", "2.1.332",
+		"a named conversation's exit hint names its ID: claude --resume <id>; before, its name: claude --resume \"<name>\""},
 	{"claude", "hint-env", "2.1.332",
 		"CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
 }
