@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestShimNames names a conversation inside the real CLI, through the shim,
@@ -29,6 +30,15 @@ var renames = map[string]func(p *Pane, name string){
 		p.WaitFor("Rename thread", typeWait)
 		p.Keys("C-u")
 		p.Submit(name, typeWait)
+		// Keys that arrive in a burst read as a paste to Codex, and an
+		// Enter inside one is text; CI saw the dialog stay open holding
+		// the name. Press Enter again, slower, until it closes.
+		for i := 0; i < 5 && strings.Contains(p.Visible(), "Rename thread"); i++ {
+			time.Sleep(time.Second)
+			if strings.Contains(p.Visible(), "Rename thread") {
+				p.Keys("Enter")
+			}
+		}
 	},
 }
 

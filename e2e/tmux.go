@@ -172,6 +172,16 @@ func (p *Pane) Screen() string {
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
 }
 
+// Visible returns only what the pane shows now, without its scrollback.
+func (p *Pane) Visible() string {
+	p.t.Helper()
+	out, err := p.x.run("capture-pane", "-p", "-J", "-t", p.id)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return out
+}
+
 // WaitFor waits until the screen contains text and returns the screen.
 func (p *Pane) WaitFor(text string, timeout time.Duration) string {
 	p.t.Helper()
