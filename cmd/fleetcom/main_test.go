@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -73,7 +74,10 @@ func setupScript(env *testscript.Env) error {
 }
 
 // installFakes writes the "real" CLIs: scripts that run the fakes, which
-// are symlinks to the test binary named after their role.
+// are symlinks to the test binary named after their role. Each script sits
+// in an npm package, as the real CLIs are installed (e2e/README.md), and the
+// command is a link into it, as node_modules/.bin holds: fleetcom reads a
+// CLI's version, and which grok it is, from the package, never by running it.
 func installFakes(fakes, real, community string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -82,29 +86,43 @@ func installFakes(fakes, real, community string) error {
 	if err := os.MkdirAll(fakes, 0o755); err != nil {
 		return err
 	}
-	scripts := map[string]string{
-		filepath.Join(real, "claude"):    "fake-claude",
-		filepath.Join(real, "codex"):     "fake-codex",
-		filepath.Join(real, "grok"):      "fake-grok",
-		filepath.Join(community, "grok"): "fake-grok-community",
+	npm := filepath.Join(fakes, "npm", "node_modules")
+	scripts := map[string]fakePackage{
+		filepath.Join(real, "claude"):    {"fake-claude", "@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"},
+		filepath.Join(real, "codex"):     {"fake-codex", "@openai/codex", "0.171.0", "bin/codex.js"},
+		filepath.Join(real, "grok"):      {"fake-grok", "@xai-official/grok", "1.0.41", "bin/grok"},
+		filepath.Join(community, "grok"): {"fake-grok-community", "@vibe-kit/grok-cli", "0.0.34", "dist/index.js"},
 	}
-	for path, fake := range scripts {
-		target := filepath.Join(fakes, fake)
+	for path, pkg := range scripts {
+		target := filepath.Join(fakes, pkg.fake)
 		if _, err := os.Lstat(target); err != nil {
 			if err := os.Symlink(exe, target); err != nil {
 				return err
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
+		dir := filepath.Join(npm, filepath.FromSlash(pkg.name))
+		file := filepath.Join(dir, filepath.FromSlash(pkg.bin))
+		manifest := fmt.Sprintf(`{"name":%q,"version":%q,"bin":{"%s":%q}}`, pkg.name, pkg.version, filepath.Base(path), pkg.bin)
 		script := "#!/bin/sh\nexec '" + target + "' \"$@\"\n"
-		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		for _, err := range []error{
+			os.MkdirAll(filepath.Dir(file), 0o755),
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644),
+			os.WriteFile(file, []byte(script), 0o755),
+			os.MkdirAll(filepath.Dir(path), 0o755),
+		} {
+			if err != nil {
+				return err
+			}
+		}
+		if err := os.Symlink(file, path); err != nil && !os.IsExist(err) {
 			return err
 		}
 	}
 	return nil
 }
+
+// fakePackage is the npm package a fake is installed as.
+type fakePackage struct{ fake, name, version, bin string }
 
 // linkShims points claude, codex and grok in dir at the test binary.
 func linkShims(dir string) error {
