@@ -109,7 +109,7 @@ func TestDriftNotRegular(t *testing.T) {
 			if !errors.Is(err, safe.ErrNotRegular) {
 				t.Errorf("%s: NoteRun = %v, want ErrNotRegular", tool, err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("%s: NoteRun blocked", tool)
 		}
 		if _, err := Runs(s.dir, tool); !errors.Is(err, safe.ErrNotRegular) {

@@ -408,7 +408,7 @@ func TestTombstoneFIFO(t *testing.T) {
 				t.Errorf("forgetting over a FIFO: %v, want ErrNotRegular", err)
 			}
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Forget blocked on a FIFO")
 	}
 	if _, ok, _ := s.Get("claude", testID(6)); !ok {

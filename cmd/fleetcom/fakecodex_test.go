@@ -226,13 +226,14 @@ func (c *codexFake) notify(thread string) {
 	time.Sleep(20 * time.Millisecond)
 }
 
-// wait lets running notifiers finish before exiting.
+// wait lets running notifiers finish before exiting, for at most a minute:
+// on a loaded machine a notifier chain can take seconds to start.
 func (c *codexFake) wait() {
 	done := make(chan struct{})
 	go func() { c.pending.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 	}
 }
 

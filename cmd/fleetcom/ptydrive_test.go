@@ -71,9 +71,15 @@ func (u *ptyUser) screen() string {
 	return u.out.String()
 }
 
+// ptyWait bounds each wait of a dialogue: for a text to appear, for the
+// command to exit. It is generous, as a loaded machine (the race detector,
+// a CPU hog, other suites) can take many seconds to start a process; it
+// only ends a wait that failed.
+const ptyWait = 90 * time.Second
+
 // expect waits until text appears after the first `from` bytes of output.
 func (u *ptyUser) expect(text string, from int) (int, error) {
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
 		s := u.screen()
 		if from <= len(s) {
@@ -104,7 +110,7 @@ func (u *ptyUser) finish() (string, error) {
 			return "exit " + strconv.Itoa(ee.ExitCode()), nil
 		}
 		return "", err
-	case <-time.After(30 * time.Second):
+	case <-time.After(ptyWait):
 		u.cmd.Process.Kill()
 		return "", fmt.Errorf("process did not exit; screen:\n%s", u.screen())
 	}

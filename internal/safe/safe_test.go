@@ -81,7 +81,7 @@ func refusesFIFO(t *testing.T, name string, open func() error) {
 		if !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s(fifo) = %v, want ErrNotRegular", name, err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatalf("%s blocked on a FIFO", name)
 	}
 }
