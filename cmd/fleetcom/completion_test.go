@@ -173,6 +173,7 @@ func candidates(t *testing.T, shell, bin, dir string, env []string, queries ...[
 }
 
 func TestCompletionShells(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := buildFleetcom(t)
 	home, state := t.TempDir(), t.TempDir()
 	project := filepath.Join(home, "project dir")

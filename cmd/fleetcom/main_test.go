@@ -1,9 +1,12 @@
 package main
 
 import (
+	goflag "flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,13 +20,31 @@ func TestMain(m *testing.M) {
 		// Reached through a shim symlink: behave exactly as the shim.
 		os.Exit(run(os.Args))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(widened{m}, map[string]func(){
 		"fleetcom":            func() { os.Exit(run(os.Args)) },
 		"fake-claude":         func() { os.Exit(fakeClaude()) },
 		"fake-codex":          func() { os.Exit(fakeCodex()) },
 		"fake-grok":           func() { os.Exit(fakeGrok()) },
 		"fake-grok-community": func() { os.Exit(fakeGrokCommunity()) },
 	})
+}
+
+// widened runs the tests with -parallel at four times GOMAXPROCS unless
+// -parallel was given. The parallel tests here (every script, the shell
+// and install tests) spend their time waiting for the shells, terminals
+// and processes they start, not computing: GOMAXPROCS at a time, the
+// package outlasted go test's ten minutes under the race detector on a
+// loaded 2-core machine while it used a quarter of the CPU time.
+type widened struct{ m *testing.M }
+
+func (w widened) Run() int {
+	goflag.Parse()
+	given := false
+	goflag.Visit(func(f *goflag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		goflag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+	return w.m.Run()
 }
 
 func TestScripts(t *testing.T) {
