@@ -89,7 +89,7 @@ func TestResumeLineInEveryShell(t *testing.T) {
 			path := needShell(t, shell)
 			for _, r := range recs {
 				os.Remove(log)
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), shellWait)
 				cmd := exec.CommandContext(ctx, path, "-c", evals[shell])
 				cmd.Dir, cmd.Env = neutral, append(env, "ID="+r.id)
 				out, err := cmd.CombinedOutput()
@@ -127,7 +127,7 @@ func TestLockHeldElsewhere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), shellWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(shims, "claude"))
 	cmd.Env = []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + filepath.Join(home, "run"),
