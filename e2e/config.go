@@ -21,6 +21,16 @@ func (w *World) Project(name string) string {
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	w.trustClaude(dir, true)
+	w.appendFile(filepath.Join(w.CodexHome, "config.toml"),
+		fmt.Sprintf("\n[projects.%s]\ntrust_level = \"trusted\"\n", tomlString(dir)))
+	return dir
+}
+
+// trustClaude records in Claude's own ~/.claude.json whether the user
+// accepted its folder-trust dialog for dir; without it Claude asks first.
+func (w *World) trustClaude(dir string, trusted bool) {
+	w.t.Helper()
 	// Merge into the file Claude itself keeps up to date.
 	p := filepath.Join(w.Home, ".claude.json")
 	var cfg map[string]any
@@ -39,12 +49,9 @@ func (w *World) Project(name string) string {
 	if entry == nil {
 		entry = map[string]any{}
 	}
-	entry["hasTrustDialogAccepted"] = true
+	entry["hasTrustDialogAccepted"] = trusted
 	projects[dir], cfg["projects"] = entry, projects
 	w.writeJSON(p, cfg)
-	w.appendFile(filepath.Join(w.CodexHome, "config.toml"),
-		fmt.Sprintf("\n[projects.%s]\ntrust_level = \"trusted\"\n", tomlString(dir)))
-	return dir
 }
 
 // SetCodexNotify makes argv the user's own Codex notifier in config.toml.

@@ -55,7 +55,7 @@ func directClaude(t *testing.T, r Real) {
 			t.Errorf("transcript written before the first prompt: %v", keys(trs))
 		}
 		p.Submit("remember PELICAN-4821", typeWait)
-		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		status, screen := ExitClaude(p)
 		if status != 0 {
 			t.Errorf("exit status %d", status)
@@ -106,7 +106,7 @@ func directClaude(t *testing.T, r Real) {
 			t.Errorf("pinned startup hook: %+v", h)
 		}
 		p.Submit("first SPARROW-77", typeWait)
-		p.WaitFor("ACK SPARROW-77 CODES SPARROW-77", replyWait)
+		ReplyClaude(p, "ACK SPARROW-77 CODES SPARROW-77")
 		ClearClaude(p, "SPARROW-77")
 		nHooks++
 		h := WaitHooks(t, hooks, nHooks)[nHooks-1]
@@ -115,7 +115,7 @@ func directClaude(t *testing.T, r Real) {
 		}
 		p.Submit("second KESTREL-55", typeWait)
 		// The cleared conversation starts empty: no SPARROW in the reply.
-		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55\n", replyWait)
+		ReplyClaude(p, "ACK KESTREL-55 CODES KESTREL-55\n")
 		_, screen := ExitClaude(p)
 		if line, _ := ClaudeHint(screen); line != hintLine(h.SessionID) {
 			t.Errorf("exit hint after /clear %q, want %q; screen:\n%s", line, hintLine(h.SessionID), screen)
@@ -143,7 +143,7 @@ func directClaude(t *testing.T, r Real) {
 			t.Errorf("resume hook: %+v", h)
 		}
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK now CODES PELICAN-4821")
 		_, screen := ExitClaude(p)
 		if line, _ := ClaudeHint(screen); line != hintLine(first) {
 			t.Errorf("exit hint after resume %q, want %q", line, hintLine(first))
@@ -169,7 +169,7 @@ func directClaude(t *testing.T, r Real) {
 		}
 		WaitClaude(p)
 		p.Submit("which codes elsewhere", typeWait)
-		p.WaitFor("ACK elsewhere CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK elsewhere CODES PELICAN-4821")
 		status, screen := ExitClaude(p)
 		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+first {
 			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, first)

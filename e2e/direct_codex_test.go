@@ -22,8 +22,9 @@ func directCodex(t *testing.T, r Real) {
 	override, overrideCalls := w.NotifyRecorder("override-notify")
 	x := w.Tmux()
 
-	// A first turn under -c notify: the override gets the real thread,
-	// then a title side thread with no rollout; config.toml's notifier
+	// A first turn under -c notify: the override gets the real thread and
+	// a title side thread with no rollout, in either order (the title
+	// thread can finish first on a busy machine); config.toml's notifier
 	// gets nothing.
 	var thread string
 	t.Run("new", func(t *testing.T) {
@@ -33,16 +34,32 @@ func directCodex(t *testing.T, r Real) {
 			t.Errorf("%d rollouts before the first prompt", n)
 		}
 		p.Submit("remember HERON-3141", typeWait)
-		p.WaitFor("ACK HERON-3141 CODES HERON-3141", replyWait)
+		ReplyCodex(p, "ACK HERON-3141 CODES HERON-3141")
 		calls := WaitNotifies(t, overrideCalls, 2)
-		real, side := calls[0].Payload, calls[1].Payload
-		thread = real.ThreadID
-		if real.Type != "agent-turn-complete" || real.CWD != proj || len(calls[0].Args) != 1 ||
-			len(real.InputMessages) != 1 || real.InputMessages[0] != "remember HERON-3141" {
-			t.Errorf("first notify: %+v", calls[0])
+		// The real thread is the one the rollout was filed under.
+		var rollout []string
+		eventually(replyWait, func() bool { rollout = keys(CodexRollouts(w.CodexHome)); return len(rollout) > 0 })
+		if len(rollout) != 1 {
+			t.Fatalf("rollouts after the first turn: %v", rollout)
 		}
-		if side.ThreadID == thread || !uuidRE.MatchString(side.ThreadID) {
-			t.Errorf("second notify is not a side thread: %+v", side)
+		thread = rollout[0]
+		var realCall, sideCall NotifyCall
+		switch thread {
+		case calls[0].Payload.ThreadID:
+			realCall, sideCall = calls[0], calls[1]
+		case calls[1].Payload.ThreadID:
+			realCall, sideCall = calls[1], calls[0]
+			t.Logf("the title thread notified first")
+		default:
+			t.Fatalf("no notify names the rollout's thread %s: %+v", thread, calls)
+		}
+		real, side := realCall.Payload, sideCall.Payload
+		if real.Type != "agent-turn-complete" || real.CWD != proj || len(realCall.Args) != 1 ||
+			len(real.InputMessages) != 1 || real.InputMessages[0] != "remember HERON-3141" {
+			t.Errorf("the real thread's notify: %+v", realCall)
+		}
+		if side.ThreadID == thread || !uuidRE.MatchString(side.ThreadID) || side.Type != "agent-turn-complete" {
+			t.Errorf("the other notify is not a side thread: %+v", sideCall)
 		}
 		status, screen := QuitCodex(p)
 		if status != 0 {
@@ -90,11 +107,13 @@ func directCodex(t *testing.T, r Real) {
 		p := x.Start(t, proj, "codex", "resume", thread)
 		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES HERON-3141", replyWait)
-		calls := WaitNotifies(t, userCalls, 1)
-		if c := calls[0]; len(c.Args) != 2 || c.Args[0] != "from-config" || c.Payload.ThreadID != thread {
+		ReplyCodex(p, "ACK now CODES HERON-3141")
+		c := WaitNotifyOf(t, userCalls, thread, 0)
+		if len(c.Args) != 2 || c.Args[0] != "from-config" {
 			t.Errorf("config.toml notifier call: %+v", c)
 		}
+		// Ctrl-C quits an idle Codex; during a turn it interrupts the turn.
+		p.WaitUntil("Codex idle", replyWait, codexIdle)
 		p.Keys("C-c")
 		status, screen := p.WaitExit(exitWait)
 		if got := Hint(codexHintRE, screen); status != 0 || got != thread {

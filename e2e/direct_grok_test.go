@@ -43,15 +43,18 @@ func directGrok(t *testing.T, r Real) {
 			h.SessionIDSnake != first || h.EnvSessionID != first {
 			t.Errorf("startup hook payload: %+v", h)
 		}
-		s, ok := GrokSessions(home, proj)[first]
+		// The hook, the session's files and active_sessions.json are
+		// written one after the other: each is waited for.
+		var s GrokSession
+		ok := eventually(replyWait, func() bool { s = GrokSessions(home, proj)[first]; return s.ID != "" })
 		if !ok || s.ID != first || s.CWD != proj || len(s.Prompts) != 0 || s.Title != "" {
 			t.Errorf("session before the first prompt: %+v (present %v)", s, ok)
 		}
-		if !grokActive(home, first, panePID(p)) {
+		if !eventually(replyWait, func() bool { return grokActive(home, first, panePID(p)) }) {
 			t.Errorf("active_sessions.json %+v lacks %s for pid %d", GrokActiveSessions(home), first, panePID(p))
 		}
 		p.Submit("remember PELICAN-4821", typeWait)
-		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		ReplyGrok(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		var s2 GrokSession
 		if !eventually(replyWait, func() bool { s2 = GrokSessions(home, proj)[first]; return s2.Title != "" }) {
 			t.Errorf("no generated_title: %+v", s2)
@@ -98,9 +101,12 @@ func directGrok(t *testing.T, r Real) {
 		WaitGrok(p)
 		id := WaitGrokStarts(t, hooks, n+1)[n].SessionID
 		p.Submit("remember OWL-12", typeWait)
-		p.WaitFor("ACK OWL-12 CODES OWL-12", replyWait)
-		p.Keys("C-c")
-		p.Keys("C-c")
+		// Ctrl-C during a turn cancels the turn ("Turn cancelled in
+		// 0.4s") and Grok goes on: ReplyGrok waited for the turn to end.
+		// The second press must follow the first within Grok's window,
+		// so both go in one write.
+		ReplyGrok(p, "ACK OWL-12 CODES OWL-12")
+		p.Keys("C-c", "C-c")
 		status, screen := p.WaitExit(exitWait)
 		if got := Hint(grokHintRE, screen); status != 0 || got != id {
 			t.Errorf("double Ctrl-C: exit %d, hint %q, want %s; screen:\n%s", status, got, id, screen)
@@ -112,7 +118,7 @@ func directGrok(t *testing.T, r Real) {
 			id := WaitGrokStarts(t, hooks, n+1)[n].SessionID
 			if prompt != "" {
 				p.Submit(prompt, typeWait)
-				p.WaitFor("ACK OWL-13 CODES OWL-13", replyWait)
+				ReplyGrok(p, "ACK OWL-13 CODES OWL-13")
 			}
 			syscall.Kill(panePID(p), syscall.SIGTERM)
 			status, screen := p.WaitExit(exitWait)
@@ -137,7 +143,7 @@ func directGrok(t *testing.T, r Real) {
 			t.Errorf("pinned startup hook: %+v", h)
 		}
 		p.Submit("remember HERON-31", typeWait)
-		p.WaitFor("ACK HERON-31 CODES HERON-31", replyWait)
+		ReplyGrok(p, "ACK HERON-31 CODES HERON-31")
 		if _, screen := QuitGrok(p); Hint(grokHintRE, screen) != id {
 			t.Errorf("hint after a pinned run: %q", Hint(grokHintRE, screen))
 		}
@@ -167,7 +173,7 @@ func directGrok(t *testing.T, r Real) {
 		a := WaitGrokStarts(t, hooks, n+1)[n]
 		sparrow = a.SessionID
 		p.Submit("first SPARROW-77", typeWait)
-		p.WaitFor("ACK SPARROW-77 CODES SPARROW-77", replyWait)
+		ReplyGrok(p, "ACK SPARROW-77 CODES SPARROW-77")
 		p.Submit("/new", typeWait)
 		b := WaitGrokStarts(t, hooks, n+2)[n+1]
 		if b.Source != "new" || b.SessionID == a.SessionID || !uuidRE.MatchString(b.SessionID) {
@@ -176,14 +182,14 @@ func directGrok(t *testing.T, r Real) {
 		p.WaitUntil("/new to clear the screen", replyWait, func(s string) bool {
 			return !strings.Contains(s, "SPARROW-77") && grokReady(s)
 		})
-		if _, ok := GrokSessions(home, proj)[b.SessionID]; !ok {
-			t.Errorf("no session directory for %s right after /new", b.SessionID)
+		if !eventually(replyWait, func() bool { _, ok := GrokSessions(home, proj)[b.SessionID]; return ok }) {
+			t.Errorf("no session directory for %s after /new", b.SessionID)
 		}
-		if !grokActive(home, b.SessionID, panePID(p)) {
+		if !eventually(replyWait, func() bool { return grokActive(home, b.SessionID, panePID(p)) }) {
 			t.Errorf("active_sessions.json does not follow /new: %+v", GrokActiveSessions(home))
 		}
 		p.Submit("second KESTREL-55", typeWait)
-		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55", replyWait)
+		ReplyGrok(p, "ACK KESTREL-55 CODES KESTREL-55")
 		if r := lastReply(w, "ACK KESTREL-55"); r != "ACK KESTREL-55 CODES KESTREL-55" {
 			t.Errorf("the session after /new was sent the earlier turn: reply %q", r)
 		}
@@ -218,7 +224,7 @@ func directGrok(t *testing.T, r Real) {
 			t.Errorf("resume hook: %+v", h)
 		}
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		ReplyGrok(p, "ACK now CODES PELICAN-4821")
 		if _, screen := QuitGrok(p); Hint(grokHintRE, screen) != first {
 			t.Errorf("hint after resume: %q", Hint(grokHintRE, screen))
 		}
@@ -236,7 +242,7 @@ func directGrok(t *testing.T, r Real) {
 			t.Errorf("resume from another directory: hook %+v, want cwd %s", h, proj)
 		}
 		p.Submit("which codes again", typeWait)
-		p.WaitFor("ACK again CODES PELICAN-4821", replyWait)
+		ReplyGrok(p, "ACK again CODES PELICAN-4821")
 		QuitGrok(p)
 		if s := GrokSessions(home, other); len(s) != 0 {
 			t.Errorf("sessions filed under the other directory: %v", keys(s))
@@ -267,7 +273,7 @@ func directGrok(t *testing.T, r Real) {
 			t.Errorf("resume of the moved session: hook %+v", h)
 		}
 		p.Submit("which codes moved", typeWait)
-		p.WaitFor("ACK moved CODES SPARROW-77", replyWait)
+		ReplyGrok(p, "ACK moved CODES SPARROW-77")
 		QuitGrok(p)
 		if !sentWorkspace(w, "ACK moved", dest) {
 			t.Errorf("the resumed turn did not tell the model its workspace is %s", dest)
@@ -313,7 +319,13 @@ func directGrok(t *testing.T, r Real) {
 			if code != 0 || !strings.Contains(out, "ACK channels") {
 				t.Errorf("%s: exit %d, output %q", r.name, code, out)
 			}
-			user := GrokHookPayloads(hooks, "session_start")
+			// A hook may still be writing as grok exits: each expected
+			// payload is waited for.
+			var user, channel []GrokHookPayload
+			eventually(replyWait, func() bool {
+				user, channel = GrokHookPayloads(hooks, "session_start"), GrokHookPayloads(record, "session_start")
+				return len(user) >= n+1 && len(channel) >= len(r.want)
+			})
 			var id string
 			if len(user) == n+1 {
 				id = user[n].SessionID
@@ -321,7 +333,7 @@ func directGrok(t *testing.T, r Real) {
 				t.Errorf("%s: the user's own hook ran %d times", r.name, len(user)-n)
 			}
 			var got []string
-			for _, h := range GrokHookPayloads(record, "session_start") {
+			for _, h := range channel {
 				got = append(got, h.Label)
 				if h.SessionID != id {
 					t.Errorf("%s: %s hook got session %s, want %s", r.name, h.Label, h.SessionID, id)

@@ -3,18 +3,20 @@ package e2e
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
 // Waits are keyed on screen text; these bound them generously, as a loaded
-// machine can take seconds to start a CLI.
+// machine can take seconds to start a CLI, and more to echo a keystroke or
+// to exit. They only bound a wait for an event: none stands in for one.
 const (
-	startWait = 90 * time.Second
-	replyWait = 60 * time.Second
-	exitWait  = 30 * time.Second
-	typeWait  = 10 * time.Second
+	startWait = 120 * time.Second
+	replyWait = 90 * time.Second
+	exitWait  = 60 * time.Second
+	typeWait  = 30 * time.Second
 )
 
 var (
@@ -52,6 +54,56 @@ func WaitCodex(p *Pane) string {
 	return p.WaitUntil("Codex's input line (›) above its status line ("+codexModel+" …)", startWait, codexReady)
 }
 
+// A reply on screen is not the end of a turn: the CLI may go on with it
+// (Grok makes more requests after the text shows), and a key pressed
+// meanwhile goes to the turn, not to the prompt: Ctrl-C cancels the turn
+// instead of quitting, and a typed /exit or /quit waits in a queue. Each
+// CLI shows, near the bottom of its screen, that a turn is running (its
+// interrupt key); idle is the input line without it. Measured on every
+// version the matrix drives.
+const (
+	claudeBusy = "esc to interrupt" // in the footer, on both versions
+	codexBusy  = "esc to interrupt" // "Working (3s • esc to interrupt)", above the input line
+	grokBusy   = "Ctrl+c:cancel"    // in the footer's list of keys
+	busyLines  = 8                  // how far from the bottom the sign shows
+)
+
+// bottom is the last n lines of a screen: a scrolled-off frame in the
+// history may still show a turn that is long over.
+func bottom(screen string, n int) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// claudeIdle reports whether Claude takes input and runs no turn.
+func claudeIdle(screen string) bool {
+	return claudeInputEmpty(screen) && !strings.Contains(bottom(screen, busyLines), claudeBusy)
+}
+
+// codexIdle reports whether Codex takes input and runs no turn.
+func codexIdle(screen string) bool {
+	return codexReady(screen) && !strings.Contains(bottom(screen, busyLines), codexBusy)
+}
+
+// ReplyClaude waits until text is on screen and Claude's turn is over.
+func ReplyClaude(p *Pane, text string) string {
+	p.t.Helper()
+	return p.WaitUntil(strconv.Quote(text)+" and Claude idle", replyWait, func(s string) bool {
+		return strings.Contains(s, text) && claudeIdle(s)
+	})
+}
+
+// ReplyCodex waits until text is on screen and Codex's turn is over.
+func ReplyCodex(p *Pane, text string) string {
+	p.t.Helper()
+	return p.WaitUntil(strconv.Quote(text)+" and Codex idle", replyWait, func(s string) bool {
+		return strings.Contains(s, text) && codexIdle(s)
+	})
+}
+
 // ClaudeHint returns the command line of Claude's last exit hint on screen
 // and the ID it resumes, or two empty strings.
 func ClaudeHint(screen string) (line, id string) {
@@ -67,6 +119,7 @@ func ClaudeHint(screen string) (line, id string) {
 // last screen.
 func ExitClaude(p *Pane) (int, string) {
 	p.t.Helper()
+	p.WaitUntil("Claude idle", replyWait, claudeIdle)
 	p.Submit("/exit", typeWait)
 	return p.WaitExit(exitWait)
 }
@@ -76,6 +129,7 @@ func ExitClaude(p *Pane) (int, string) {
 // empty again. Typing on before then can land in the old input line.
 func ClearClaude(p *Pane, gone string) {
 	p.t.Helper()
+	p.WaitUntil("Claude idle", replyWait, claudeIdle)
 	p.Submit("/clear", typeWait)
 	p.WaitUntil("/clear to take effect", replyWait, func(s string) bool {
 		return !strings.Contains(s, gone) && claudeInputEmpty(s)
@@ -141,6 +195,7 @@ func codexReady(screen string) bool {
 // last screen.
 func QuitCodex(p *Pane) (int, string) {
 	p.t.Helper()
+	p.WaitUntil("Codex idle", replyWait, codexIdle)
 	p.Submit("/quit", typeWait)
 	return p.WaitExit(exitWait)
 }
@@ -188,6 +243,30 @@ func WaitNotifies(t testing.TB, record string, n int) []NotifyCall {
 	if !eventually(replyWait, func() bool { got = NotifyCalls(record); return len(got) >= n }) {
 		b, _ := os.ReadFile(record)
 		t.Fatalf("want %d notify calls, got %d:\n%s", n, len(got), b)
+	}
+	return got
+}
+
+// WaitNotifyOf waits until a call after the first skip of the notify
+// record names thread, and returns it. Which thread notifies first is not
+// fixed (a title thread may finish before the turn's own), so a test looks
+// for the thread it means rather than at a position.
+func WaitNotifyOf(t testing.TB, record, thread string, skip int) NotifyCall {
+	t.Helper()
+	var got NotifyCall
+	found := eventually(replyWait, func() bool {
+		calls := NotifyCalls(record)
+		for i := skip; i < len(calls); i++ {
+			if calls[i].Payload.ThreadID == thread {
+				got = calls[i]
+				return true
+			}
+		}
+		return false
+	})
+	if !found {
+		b, _ := os.ReadFile(record)
+		t.Fatalf("no notify call for thread %s after the first %d:\n%s", thread, skip, b)
 	}
 	return got
 }

@@ -30,10 +30,26 @@ func WaitGrok(p *Pane) string {
 	return p.WaitUntil("grok's prompt box", startWait, grokReady)
 }
 
+// grokIdle reports whether Grok takes input and runs no turn: its footer
+// offers Ctrl+c to cancel while a turn runs, which goes on for a while after
+// the reply shows (Grok asks the model again to wrap the turn up).
+func grokIdle(screen string) bool {
+	return grokReady(screen) && !strings.Contains(bottom(screen, busyLines), grokBusy)
+}
+
+// ReplyGrok waits until text is on screen and Grok's turn is over.
+func ReplyGrok(p *Pane, text string) string {
+	p.t.Helper()
+	return p.WaitUntil(strconv.Quote(text)+" and Grok idle", replyWait, func(s string) bool {
+		return strings.Contains(s, text) && grokIdle(s)
+	})
+}
+
 // QuitGrok quits a Grok TUI with /quit and returns its exit status and last
 // screen.
 func QuitGrok(p *Pane) (int, string) {
 	p.t.Helper()
+	p.WaitUntil("Grok idle", replyWait, grokIdle)
 	p.Submit("/quit", typeWait)
 	return p.WaitExit(exitWait)
 }

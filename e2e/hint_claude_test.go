@@ -144,10 +144,10 @@ func claudeHint(t *testing.T, r Real) {
 			"claude", "--session-id", id, "--model", "opus", "--settings", string(inline))
 		WaitClaude(p)
 		p.Submit("remember HERON-17", typeWait)
-		p.WaitFor("ACK HERON-17 CODES HERON-17", replyWait)
+		ReplyClaude(p, "ACK HERON-17 CODES HERON-17")
 		ClearClaude(p, "HERON-17")
 		p.Submit("second HERON-18", typeWait)
-		p.WaitFor("ACK HERON-18 CODES HERON-18\n", replyWait)
+		ReplyClaude(p, "ACK HERON-18 CODES HERON-18\n")
 		status, screen := ExitClaude(p)
 		h := HookPayloads(record)
 		if len(h) != 2 || h[0].SessionID != id || h[0].Source != "startup" || h[1].Source != "clear" {
@@ -220,7 +220,7 @@ func converse(t *testing.T, x *Tmux, dir string, argv []string, code string) (li
 	p := x.Start(t, dir, argv...)
 	WaitClaude(p)
 	p.Submit("remember "+code, typeWait)
-	p.WaitFor("ACK "+code+" CODES "+code, replyWait)
+	ReplyClaude(p, "ACK "+code+" CODES "+code)
 	status, screen := ExitClaude(p)
 	if m := anyHintRE.FindAllStringSubmatch(screen, -1); len(m) > 0 {
 		line, id = m[len(m)-1][1], m[len(m)-1][2]
@@ -239,7 +239,7 @@ func resumeLine(t *testing.T, x *Tmux, dir, line, code string) {
 	p := x.Start(t, dir, "sh", "-c", line)
 	WaitClaude(p)
 	p.Submit("which codes now", typeWait)
-	p.WaitFor("ACK now CODES "+code, replyWait)
+	ReplyClaude(p, "ACK now CODES "+code)
 	if status, _ := ExitClaude(p); status != 0 {
 		t.Errorf("%s: exit status %d", line, status)
 	}

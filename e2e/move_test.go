@@ -52,7 +52,7 @@ func moveClaude(t *testing.T, r Real) {
 		p := x.Start(t, start, "claude", "--resume", id)
 		WaitClaude(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES OSPREY-81", replyWait)
+		ReplyClaude(p, "ACK now CODES OSPREY-81")
 		status, screen := ExitClaude(p)
 		if got := Hint(claudeHintRE, screen); status != 0 || got != id {
 			t.Errorf("exit %d, hint names %q, want %s", status, got, id)
@@ -98,7 +98,7 @@ func moveCodex(t *testing.T, r Real) {
 		p := x.Start(t, old, "codex")
 		WaitCodex(p)
 		p.Submit("remember "+code, typeWait)
-		p.WaitFor("ACK "+code+" CODES "+code, replyWait)
+		ReplyCodex(p, "ACK "+code+" CODES "+code)
 		status, screen := QuitCodex(p)
 		id = Hint(codexHintRE, screen)
 		ro, ok := CodexRollouts(w.CodexHome)[id]
@@ -139,7 +139,7 @@ func moveCodex(t *testing.T, r Real) {
 			t.Fatalf("asked which directory to use; screen:\n%s", s)
 		}
 		p.Submit("which codes "+word, typeWait)
-		p.WaitFor("ACK "+word+" CODES "+code, replyWait)
+		ReplyCodex(p, "ACK "+word+" CODES "+code)
 		if status, _ := QuitCodex(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}

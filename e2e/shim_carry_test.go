@@ -27,6 +27,7 @@ type carrier struct {
 	tool  string
 	setup func(w *World)
 	ready func(p *Pane) string
+	reply func(p *Pane, text string) string // text on screen, the turn over
 	quit  func(p *Pane) (int, string)
 	hint  *regexp.Regexp
 	// movedAsks: resumed in its new directory on the same machine, the CLI
@@ -37,9 +38,9 @@ type carrier struct {
 }
 
 var carriers = []carrier{
-	{tool: "claude", setup: func(*World) {}, ready: WaitClaude, quit: ExitClaude, hint: claudeHintRE},
-	{tool: "codex", setup: func(*World) {}, ready: WaitCodex, quit: QuitCodex, hint: codexHintRE, movedAsks: true},
-	{tool: "grok", setup: func(w *World) { w.SetupGrok() }, ready: WaitGrok, quit: QuitGrok, hint: grokHintRE},
+	{tool: "claude", setup: func(*World) {}, ready: WaitClaude, reply: ReplyClaude, quit: ExitClaude, hint: claudeHintRE},
+	{tool: "codex", setup: func(*World) {}, ready: WaitCodex, reply: ReplyCodex, quit: QuitCodex, hint: codexHintRE, movedAsks: true},
+	{tool: "grok", setup: func(w *World) { w.SetupGrok() }, ready: WaitGrok, reply: ReplyGrok, quit: QuitGrok, hint: grokHintRE},
 }
 
 func carry(t *testing.T, r Real, d carrier) {
@@ -51,7 +52,7 @@ func carry(t *testing.T, r Real, d carrier) {
 	p := x.Start(t, proj, d.tool)
 	d.ready(p)
 	p.Submit("remember OSPREY-2718", typeWait)
-	p.WaitFor("ACK OSPREY-2718 CODES OSPREY-2718", replyWait)
+	d.reply(p, "ACK OSPREY-2718 CODES OSPREY-2718")
 	status, screen := d.quit(p)
 	id := Hint(d.hint, screen)
 	if status != 0 || id == "" {
@@ -78,7 +79,7 @@ func carry(t *testing.T, r Real, d carrier) {
 		}
 		d.ready(p)
 		p.Submit("which codes "+word, typeWait)
-		p.WaitFor("ACK "+word+" CODES OSPREY-2718", replyWait)
+		d.reply(p, "ACK "+word+" CODES OSPREY-2718")
 		if status, screen := d.quit(p); status != 0 {
 			t.Errorf("exit %d; screen:\n%s", status, screen)
 		}

@@ -26,7 +26,7 @@ func shimClaude(t *testing.T, r Real) {
 		p := x.Start(t, proj, "claude")
 		WaitClaude(p)
 		p.Submit("remember PELICAN-4821", typeWait)
-		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		status, screen := ExitClaude(p)
 		trs := conversations(ClaudeTranscripts(w.ClaudeHome, proj))
 		if status != 0 || len(trs) != 1 {
@@ -39,6 +39,9 @@ func shimClaude(t *testing.T, r Real) {
 		}
 		printed = hint
 		wantRecord(t, w, fc, proj, "claude", first, line(first))
+		if got, want := lastDrift(t, w, "claude"), r.Version+" hint=ok capture=ok"; got != want {
+			t.Errorf("drift tally: %q, want %q (the version read from the install's files)", got, want)
+		}
 		wantHintSource(t, r, Newest(t, w.List(t, fc, proj), "claude"), hint)
 		wantResume(t, w, fc, proj, line(first))
 		wantResume(t, w, fc, proj, line(first), "claude")
@@ -61,7 +64,7 @@ func shimClaude(t *testing.T, r Real) {
 				r, printed, status, p.Screen())
 		}
 		p.Submit("which codes printed", typeWait)
-		p.WaitFor("ACK printed CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK printed CODES PELICAN-4821")
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
@@ -87,7 +90,7 @@ func shimClaude(t *testing.T, r Real) {
 		p := x.Start(t, proj, fleetcomExec(fc)...)
 		WaitClaude(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		ReplyClaude(p, "ACK now CODES PELICAN-4821")
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
@@ -104,10 +107,10 @@ func shimClaude(t *testing.T, r Real) {
 		p := x.Start(t, proj, "claude")
 		WaitClaude(p)
 		p.Submit("first SPARROW-77", typeWait)
-		p.WaitFor("ACK SPARROW-77 CODES SPARROW-77", replyWait)
+		ReplyClaude(p, "ACK SPARROW-77 CODES SPARROW-77")
 		ClearClaude(p, "SPARROW-77")
 		p.Submit("second KESTREL-55", typeWait)
-		p.WaitFor("ACK KESTREL-55 CODES KESTREL-55\n", replyWait)
+		ReplyClaude(p, "ACK KESTREL-55 CODES KESTREL-55\n")
 		_, screen := ExitClaude(p)
 		hint, _ := ClaudeHint(screen)
 		var cleared string
@@ -131,7 +134,7 @@ func shimClaude(t *testing.T, r Real) {
 		p := x.Start(t, other, r.Path())
 		WaitClaude(p)
 		p.Submit("remember HERON-31", typeWait)
-		p.WaitFor("ACK HERON-31 CODES HERON-31", replyWait)
+		ReplyClaude(p, "ACK HERON-31 CODES HERON-31")
 		_, screen := ExitClaude(p)
 		id := Hint(claudeHintRE, screen)
 		before := ClaudeTranscripts(w.ClaudeHome, other)
@@ -151,7 +154,7 @@ func shimClaude(t *testing.T, r Real) {
 		p = x.Start(t, other, fleetcomExec(fc)...)
 		WaitClaude(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES HERON-31", replyWait)
+		ReplyClaude(p, "ACK now CODES HERON-31")
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
@@ -160,6 +163,31 @@ func shimClaude(t *testing.T, r Real) {
 			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, id, before[id].Lines, after[id].Lines)
 		}
 		wantResume(t, w, fc, other, line(id))
+	})
+
+	// Declining Claude's folder-trust prompt ends the run before any hook
+	// and leaves the transcript as it was: a run without a turn owed the
+	// capture nothing, so it is no drift (issue 22).
+	t.Run("trust-declined", func(t *testing.T) {
+		w.trustClaude(proj, false)
+		defer w.trustClaude(proj, true)
+		before := ClaudeTranscripts(w.ClaudeHome, proj)[first]
+		p := x.Start(t, proj, "claude", "--resume", first)
+		p.WaitFor("Yes, I trust this folder", startWait)
+		p.Keys("Escape")
+		want := 1
+		if r.Has("trust-declined-exit-0") {
+			want = 0
+		}
+		if status, screen := p.WaitExit(exitWait); status != want {
+			t.Errorf("%s: trust declined: exit %d, want %d; screen:\n%s", r, status, want, screen)
+		}
+		if after := ClaudeTranscripts(w.ClaudeHome, proj)[first]; after.Text != before.Text {
+			t.Errorf("the transcript changed although the trust prompt was declined")
+		}
+		if got, want := lastDrift(t, w, "claude"), r.Version+" hint=- capture=-"; got != want {
+			t.Errorf("drift tally: %q, want %q", got, want)
+		}
 	})
 	logRequests(t, w)
 }

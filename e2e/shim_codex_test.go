@@ -26,7 +26,7 @@ func shimCodex(t *testing.T, r Real) {
 		p := x.Start(t, proj, "codex")
 		WaitCodex(p)
 		p.Submit("remember HERON-3141", typeWait)
-		p.WaitFor("ACK HERON-3141 CODES HERON-3141", replyWait)
+		ReplyCodex(p, "ACK HERON-3141 CODES HERON-3141")
 		calls := WaitNotifies(t, userCalls, 2)
 		status, screen := QuitCodex(p)
 		rollouts := CodexRollouts(w.CodexHome)
@@ -50,6 +50,11 @@ func shimCodex(t *testing.T, r Real) {
 		wantRecord(t, w, fc, proj, "codex", first, line(first))
 		wantResume(t, w, fc, proj, line(first))
 		wantResume(t, w, fc, proj, line(first), "codex")
+		// Both channels agreed, and the version came from the install's
+		// files (nothing but codex was started to learn it).
+		if got, want := lastDrift(t, w, "codex"), r.Version+" hint=ok capture=ok"; got != want {
+			t.Errorf("drift tally: %q, want %q", got, want)
+		}
 	})
 	if first == "" {
 		t.FailNow()
@@ -65,6 +70,19 @@ func shimCodex(t *testing.T, r Real) {
 		wantResume(t, w, fc, proj, line(first))
 	})
 
+	// Resumed and quit before a prompt: Codex notifies nobody and leaves
+	// the rollout alone. That is no drift (issue 22): nothing was owed.
+	t.Run("resume-without-a-turn", func(t *testing.T) {
+		p := x.Start(t, proj, "codex", "resume", first)
+		WaitCodex(p)
+		if status, screen := QuitCodex(p); status != 0 || Hint(codexHintRE, screen) != first {
+			t.Errorf("exit status %d, screen:\n%s", status, screen)
+		}
+		if got, want := lastDrift(t, w, "codex"), r.Version+" hint=ok capture=-"; got != want {
+			t.Errorf("drift tally: %q, want %q", got, want)
+		}
+	})
+
 	// resume --exec continues the same rollout, with the earlier turn sent
 	// to the model, and the user's notifier hears of it.
 	t.Run("resume-exec", func(t *testing.T) {
@@ -73,9 +91,8 @@ func shimCodex(t *testing.T, r Real) {
 		p := x.Start(t, proj, fleetcomExec(fc)...)
 		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES HERON-3141", replyWait)
-		calls := WaitNotifies(t, userCalls, n+1)
-		if c := calls[n]; c.Payload.ThreadID != first || len(c.Args) != 2 || c.Args[0] != "from-config" {
+		ReplyCodex(p, "ACK now CODES HERON-3141")
+		if c := WaitNotifyOf(t, userCalls, first, n); len(c.Args) != 2 || c.Args[0] != "from-config" {
 			t.Errorf("user notifier call after resume: %+v", c)
 		}
 		if status, _ := QuitCodex(p); status != 0 {
@@ -94,11 +111,11 @@ func shimCodex(t *testing.T, r Real) {
 		p := x.Start(t, proj, "codex")
 		WaitCodex(p)
 		p.Submit("first OSPREY-81", typeWait)
-		p.WaitFor("ACK OSPREY-81 CODES OSPREY-81", replyWait)
+		ReplyCodex(p, "ACK OSPREY-81 CODES OSPREY-81")
 		p.Submit("/new", typeWait)
 		p.WaitUntil("/new to take effect", replyWait, func(s string) bool { return !strings.Contains(s, "OSPREY-81") })
 		p.Submit("second GANNET-92", typeWait)
-		p.WaitFor("ACK GANNET-92 CODES GANNET-92", replyWait)
+		ReplyCodex(p, "ACK GANNET-92 CODES GANNET-92")
 		_, screen := QuitCodex(p)
 		var second string
 		for id, r := range CodexRollouts(w.CodexHome) {

@@ -29,7 +29,7 @@ func shimGrok(t *testing.T, r Real) {
 		p := x.Start(t, proj, "grok")
 		WaitGrok(p)
 		p.Submit("remember PELICAN-4821", typeWait)
-		p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+		ReplyGrok(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		status, screen := QuitGrok(p)
 		convs := grokConversations(GrokSessions(home, proj))
 		if status != 0 || len(convs) != 1 {
@@ -73,7 +73,7 @@ func shimGrok(t *testing.T, r Real) {
 		p := x.Start(t, proj, fleetcomExec(fc)...)
 		WaitGrok(p)
 		p.Submit("which codes now", typeWait)
-		p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
+		ReplyGrok(p, "ACK now CODES PELICAN-4821")
 		if status, _ := QuitGrok(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}

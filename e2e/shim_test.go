@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,3 +68,16 @@ func wantRecord(t *testing.T, w *World, fc, dir, tool, id, line string) {
 
 // fleetcomExec is the argv that runs "fleetcom resume --exec" in a pane.
 func fleetcomExec(fc string) []string { return []string{fc, "resume", "--exec"} }
+
+// lastDrift returns the drift tally's last line for tool without its time:
+// "<version> hint=<outcome> capture=<outcome>" (store/drift.go).
+func lastDrift(t *testing.T, w *World, tool string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.Getenv("XDG_STATE_HOME"), "fleetcom", "drift", tool))
+	if err != nil {
+		t.Fatalf("drift tally of %s: %v", tool, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	_, rest, _ := strings.Cut(lines[len(lines)-1], " ")
+	return rest
+}

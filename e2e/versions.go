@@ -78,6 +78,8 @@ var Behaviours = []Behaviour{
 		"a named conversation's exit hint names its ID: claude --resume <id>; before, its name: claude --resume \"<name>\""},
 	{"claude", "hint-env", "2.1.332",
 		"CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
+	{"claude", "trust-declined-exit-0", "2.1.332",
+		"declining the folder-trust prompt prints \"Claude Code didn't start because this folder isn't trusted.\" and exits 0; before, exit 1 without a word"},
 }
 
 // Real is one installed version of one CLI.

@@ -54,6 +54,7 @@ func TestCodexParseCapture(t *testing.T) {
 	side := v7At(now.Add(time.Second)) // title-generation thread: no rollout
 	sub := v7At(now.Add(2 * time.Second))
 	later := v7At(now.Add(3 * time.Second))
+	sideLater := v7At(now.Add(4 * time.Second)) // later's title thread
 	writeRollout(t, home, main, "/w", false, "hello")
 	writeRollout(t, home, sub, "/w", true, "")
 	writeRollout(t, home, later, "/w", false, "again")
@@ -62,6 +63,11 @@ func TestCodexParseCapture(t *testing.T) {
 	}{
 		{"empty", "", ""},
 		{"first turn notifies twice", codexNotify(main) + "\n" + codexNotify(side) + "\n", main},
+		// Under load the title thread can finish first (measured): the
+		// order of the two says nothing.
+		{"title thread first", codexNotify(side) + "\n" + codexNotify(main) + "\n", main},
+		{"title thread first after a switch", codexNotify(main) + "\n" + codexNotify(side) + "\n" + codexNotify(sideLater) + "\n" + codexNotify(later) + "\n", later},
+		{"title thread last after a switch", codexNotify(main) + "\n" + codexNotify(later) + "\n" + codexNotify(sideLater) + "\n", later},
 		{"subagent thread skipped", codexNotify(main) + "\n" + codexNotify(sub) + "\n", main},
 		{"switched thread followed", codexNotify(main) + "\n" + codexNotify(side) + "\n" + codexNotify(later) + "\n", later},
 		{"only the side thread", codexNotify(side) + "\n", ""},

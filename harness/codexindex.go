@@ -387,7 +387,7 @@ func (ix *codexIndex) listDays() map[string]int64 {
 	root := filepath.Join(ix.home, "sessions")
 	for _, y := range subdirs(root, 4) {
 		for _, m := range subdirs(filepath.Join(root, y), 2) {
-			f, err := os.Open(filepath.Join(root, y, m))
+			f, err := os.OpenFile(filepath.Join(root, y, m), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 			if err != nil {
 				continue
 			}

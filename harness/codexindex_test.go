@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -405,5 +406,45 @@ func TestCodexIndexRewrittenInPlace(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{id}, discoverIDs(t, home, moved, index)); diff != "" {
 		t.Errorf("the new directory (-want +got):\n%s", diff)
+	}
+}
+
+// The index's files are fleetcom's own: a FIFO at its lock or at a file,
+// or a symlink to a file elsewhere, neither blocks discovery nor is read
+// as the index. The results stay complete.
+func TestCodexIndexPlantedFiles(t *testing.T) {
+	home, cwd, index := physDir(t), physDir(t), physDir(t)
+	id := v7At(time.Now().Add(-time.Hour))
+	writeRollout(t, home, id, cwd, false, "planted")
+	settle(t, home)
+	discoverIDs(t, home, cwd, index) // builds the index
+	dir := filepath.Join(index, safe.PathKey(home))
+	elsewhere := filepath.Join(t.TempDir(), "days")
+	os.WriteFile(elsewhere, []byte(indexMagic+" days \"x\"\nbogus\nend 1\n"), 0o600)
+	for _, plant := range []func(p string) error{
+		func(p string) error { return syscall.Mkfifo(p, 0o600) },
+		func(p string) error { return os.Symlink(elsewhere, p) },
+	} {
+		for _, name := range []string{"lock", "days"} {
+			p := filepath.Join(dir, name)
+			os.Remove(p)
+			if err := plant(p); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan []Found, 1)
+			go func() { found, _ := codexA().Discover(home, cwd, index); done <- found }()
+			select {
+			case found := <-done:
+				if got := ids(found); !cmp.Equal(got, []string{id}) {
+					t.Errorf("%s planted: found %v", name, got)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("discovery blocked on a planted %s", name)
+			}
+			os.Remove(p)
+		}
+	}
+	if b, _ := os.ReadFile(elsewhere); !strings.Contains(string(b), "bogus") {
+		t.Errorf("the file a symlink named was changed: %q", b)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -243,7 +244,10 @@ func (ix *codexIndex) wipe() {
 // of its header and its lines. A missing file wraps os.ErrNotExist; anything
 // that does not parse is errIndexDamaged.
 func readIndexFile(p, kind string) (string, []string, error) {
-	f, err := safe.Open(p, 0)
+	// The index is fleetcom's own: a symlink, a FIFO or anything else in
+	// a file's place is damage, and so is a file over the bound, even one
+	// that grows while it is read.
+	f, err := safe.Open(p, safe.NoFollow)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", nil, err
@@ -255,7 +259,7 @@ func readIndexFile(p, kind string) (string, []string, error) {
 		return "", nil, errIndexDamaged
 	}
 	var lines []string
-	if err := scanLines(f, func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
+	if err := scanLines(io.LimitReader(f, maxIndexFile), func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
 		return "", nil, errIndexDamaged
 	}
 	if len(lines) < 2 {

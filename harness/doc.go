@@ -19,8 +19,10 @@
 // package, and ResumeLine checks again.
 //
 // This package reads the agents' own homes (transcripts, rollouts, config)
-// and may run an agent's binary to learn its version and what it supports
-// (probe.go, cached per binary), but it does no terminal I/O and never
+// and what an agent's installer left beside its binary (installed.go); only
+// Probe, for `fleetcom doctor`, runs an agent's binary to learn its version
+// and what it supports (probe.go, cached per binary, failures too), so a
+// shim run starts nothing but the CLI. It does no terminal I/O and never
 // touches fleetcom's session store. Discovery (discover.go, <agent>find.go)
 // finds conversations that no record knows; its only writes are caches in a
 // directory the caller hands it (the Codex rollout index, codexindex.go).

@@ -3,23 +3,21 @@ package harness
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Some facts about an agent's binary can only be learned by running it: its
-// version, and (for grok) whether it is the xAI CLI, which takes
-// --session-id, or a community build of the same name that exits with
-// "unknown option" when given it. Each is learned once per file (path, size
-// and modification time) and remembered in a small cache, so the common
-// path costs one stat and one small read.
+// Some facts about an agent's binary can only be learned by running it when
+// its files do not tell (installed.go): its version, and (for grok) whether
+// it is the xAI CLI, which takes --session-id, or a community build of the
+// same name that exits with "unknown option" when given it. Only `fleetcom
+// doctor` runs a binary to learn them (Probe): a shim run starts the CLI the
+// user typed and nothing else, so a user's wrapper named like the CLI runs
+// once per command. What doctor learned is kept per file (path, inode, size
+// and modification time), a failure as much as an answer, in a small cache
+// the shim reads (Version).
 
 const (
 	// probeTimeout bounds one run of a binary to learn a fact.
@@ -27,48 +25,35 @@ const (
 	// probeWaitDelay bounds the wait for a grandchild that inherited the
 	// output pipe, once the binary itself is gone.
 	probeWaitDelay = 200 * time.Millisecond
-	// probeCacheName is the cache's file in the cache directory.
-	probeCacheName = "binaries.json"
+	// maxVersionOutput and maxHelpOutput bound what is kept of a probe's
+	// output: a binary that goes on writing is stopped there. Grok's
+	// --help is about 7.5 KiB and names --session-id in its first KiB.
+	maxVersionOutput = 4 << 10
+	maxHelpOutput    = 32 << 10
+	// Facts, by name in the cache.
+	versionFact = "version"
 )
 
-type probeKey struct {
-	Path  string `json:"path"`
-	Size  int64  `json:"size"`
-	MTime int64  `json:"mtime"`
-}
-
-type probeEntry struct {
-	probeKey
-	Facts map[string]string `json:"facts"`
-}
-
-// probeMu keeps one process's probes from rewriting the cache at once.
-var probeMu sync.Mutex
-
-// probe returns fact (named name) of the binary bin: from the cache in
-// cacheDir ("" for none), else by running bin with args and reducing its
-// output with read. A run that times out is not cached.
-func probe(bin, cacheDir, name string, args []string, read func(out []byte) string) string {
-	fi, err := os.Stat(bin)
-	if err != nil {
+// probe returns fact name of the binary bin: from the cache in cacheDir
+// ("" for none), else by running bin with args and reducing at most limit
+// bytes of its output with read. Whatever the run gave (an answer, nothing,
+// a timeout) is kept for this binary, so a binary that fails is asked once.
+func probe(bin, cacheDir, name string, args []string, limit int, read func(out []byte) string) string {
+	key, ok := identity(bin)
+	if !ok {
 		return ""
 	}
-	key := probeKey{Path: bin, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-	cache := filepath.Join(cacheDir, probeCacheName)
-	load := func() []probeEntry {
-		var entries []probeEntry
-		if cacheDir != "" {
-			if data, err := safe.ReadFile(cache, 256<<10, safe.NoFollow); err == nil {
-				json.Unmarshal(data, &entries)
-			}
-		}
-		return entries
+	if v, ok := cached(cacheDir, key, name); ok {
+		return v
 	}
-	for _, e := range load() {
-		if v, ok := e.Facts[name]; ok && e.probeKey == key {
-			return v
-		}
-	}
+	value := read(runCapped(bin, args, limit))
+	remember(cacheDir, key, name, value)
+	return value
+}
+
+// runCapped runs bin with args, its output going to a buffer that keeps limit
+// bytes and stops the binary once it has them, and returns what was kept.
+func runCapped(bin string, args []string, limit int) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
@@ -81,33 +66,28 @@ func probe(bin, cacheDir, name string, args []string, read func(out []byte) stri
 		}
 	}
 	cmd.WaitDelay = probeWaitDelay
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &capped{limit: limit, full: cancel}
+	cmd.Stdout, cmd.Stderr = out, out // one writer: exec copies both on one goroutine
 	_ = cmd.Run()
-	value := read(out.Bytes())
-	if cacheDir == "" || ctx.Err() != nil {
-		return value
+	return out.buf
+}
+
+// capped keeps the first limit bytes written to it and calls full once it
+// has them; it swallows the rest, so the writer is never blocked.
+type capped struct {
+	buf   []byte
+	limit int
+	full  func()
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.limit - len(c.buf); room > 0 {
+		c.buf = append(c.buf, p[:min(room, len(p))]...)
 	}
-	probeMu.Lock()
-	defer probeMu.Unlock()
-	entries := load()
-	kept := []probeEntry{{probeKey: key, Facts: map[string]string{name: value}}}
-	for _, e := range entries {
-		switch {
-		case e.probeKey == key:
-			for k, v := range e.Facts {
-				if k != name {
-					kept[0].Facts[k] = v
-				}
-			}
-		case e.Path != key.Path && len(kept) < 32:
-			kept = append(kept, e)
-		}
+	if len(c.buf) >= c.limit {
+		c.full()
 	}
-	if data, err := json.Marshal(kept); err == nil && os.MkdirAll(cacheDir, 0o700) == nil {
-		safe.WriteFile(cache, data, 0o600)
-	}
-	return value
+	return len(p), nil
 }
 
 // findVersion returns the first version number in a CLI's --version
@@ -175,22 +155,79 @@ func wordBoundary(b []byte, i int) bool {
 	return before != after
 }
 
-// Version returns the version of an agent's binary as its --version prints
-// it, "" when it cannot tell. It is cached per file in cacheDir.
-func Version(bin, cacheDir string) string {
-	return probe(bin, cacheDir, "version", []string{"--version"}, func(out []byte) string {
-		return findVersion(out)
-	})
+// Version returns the version of the agent's binary bin without running
+// anything: what the files its installer left say, else what `fleetcom
+// doctor` learned by asking it; "" when neither knows.
+func Version(a Agent, bin, cacheDir string) string {
+	if bin == "" {
+		return ""
+	}
+	if in := readInstalled(a.Name, bin); in.version != "" {
+		return in.version
+	}
+	key, ok := identity(bin)
+	if !ok {
+		return ""
+	}
+	v, _ := cached(cacheDir, key, versionFact)
+	return v
 }
 
-// grokSessionFlag reports whether the binary accepts --session-id. When it
-// cannot tell, it answers no: a run without a pinned ID still starts, and
-// its hint or session directory can still identify it.
+// Probe returns the version of the agent's binary bin as Version does, and
+// when nothing tells, asks the binary (`bin --version`); it also learns
+// whatever else the agent needs to know of its binary and only running it
+// tells. It is `fleetcom doctor`'s: nothing else runs an agent's binary
+// on its own.
+func Probe(a Agent, bin, cacheDir string) string {
+	if p, ok := a.Behaviour.(prober); ok {
+		p.probe(bin, cacheDir)
+	}
+	if in := readInstalled(a.Name, bin); in.version != "" {
+		return in.version
+	}
+	return probe(bin, cacheDir, versionFact, []string{"--version"}, maxVersionOutput, findVersion)
+}
+
+// prober is implemented by an agent with a fact about its binary that only
+// running the binary may tell.
+type prober interface {
+	probe(bin, cacheDir string)
+}
+
+// grokPackage is the npm package of the xAI Grok CLI.
+const grokPackage = "@xai-official/grok"
+
+// grokHelpFact names, in the cache, whether grok's --help offers
+// --session-id.
+const grokHelpFact = "grok-session-id"
+
+// grokSessionFlag reports whether the grok binary bin is the xAI CLI, which
+// takes --session-id: its npm package or its own installer's file name says
+// so, or doctor's look at its --help did. When nothing tells, it answers no:
+// a run without a pinned ID still starts, and Grok's live session file, its
+// hint or its session directory still identify it.
 func grokSessionFlag(bin, cacheDir string) bool {
-	return probe(bin, cacheDir, "grok-session-id", []string{"--help"}, func(out []byte) string {
+	if in := readInstalled(grokSpec.Name, bin); in.pkg != "" || in.named {
+		return in.pkg == grokPackage || in.named
+	}
+	key, ok := identity(bin)
+	if !ok {
+		return false
+	}
+	v, _ := cached(cacheDir, key, grokHelpFact)
+	return v == "yes"
+}
+
+// probe implements prober: a grok its files do not name is asked for its
+// --help, once per binary.
+func (grok) probe(bin, cacheDir string) {
+	if in := readInstalled(grokSpec.Name, bin); in.pkg != "" || in.named {
+		return
+	}
+	probe(bin, cacheDir, grokHelpFact, []string{"--help"}, maxHelpOutput, func(out []byte) string {
 		if bytes.Contains(out, []byte("--session-id")) {
 			return "yes"
 		}
 		return "no"
-	}) == "yes"
+	})
 }

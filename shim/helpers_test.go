@@ -145,10 +145,16 @@ func (c *collector) bytes() []byte {
 	return bytes.Clone(c.buf.Bytes())
 }
 
-// waitUntil waits until ok holds for the output so far, for at most 10 s.
+// testWait bounds the tests' waits for an event (output, a process's end):
+// generous, as the race detector beside a CPU hog can take many seconds to
+// move megabytes through a PTY. It only ends a wait that failed.
+const testWait = 2 * time.Minute
+
+// waitUntil waits until ok holds for the output so far, for at most
+// testWait.
 func (c *collector) waitUntil(t testing.TB, what string, ok func([]byte) bool) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(testWait)
 	for {
 		c.mu.Lock()
 		done, ch := ok(c.buf.Bytes()), c.changed

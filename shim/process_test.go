@@ -77,7 +77,7 @@ func (p *shimProc) finish(t *testing.T) shimResult {
 		if err != nil {
 			t.Fatalf("shim process: %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(testWait):
 		p.cmd.Process.Kill()
 		t.Fatal("shim did not exit")
 	}
@@ -291,7 +291,7 @@ func (p *shimProc) death(t *testing.T) syscall.WaitStatus {
 	go func() { done <- p.cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(15 * time.Second):
+	case <-time.After(testWait):
 		p.cmd.Process.Kill()
 		<-done
 		t.Fatal("shim did not end")

@@ -206,12 +206,27 @@ func (r *recorder) finished(tail []byte, st Status, version string) {
 	}
 	run := store.Run{Time: now, Version: version, Hint: ev.hintOutcome(id), Capture: store.NotExpected}
 	if r.instrumented {
-		run.Capture = ev.captureOutcome(id, resumable)
+		run.Capture = ev.captureOutcome(id, resumable && (ev.captured != "" || r.turned(id)))
 	}
 	if err := r.st.NoteRun(r.a.Name, run); err != nil && !r.warned {
 		r.warned = true
 		r.warn(err)
 	}
+}
+
+// turned reports whether conversation id changed while the run went on, by
+// the modification time of its files. A run without a turn owes the capture
+// channel nothing, so its silence there is no drift: measured, Codex resumed
+// and quit before a prompt notifies nobody and leaves its rollout as it
+// was, and Claude stopped at its folder-trust prompt runs no hook and leaves
+// its transcript as it was. When the files cannot tell, the run counts as
+// one with a turn.
+func (r *recorder) turned(id string) bool {
+	f, err := r.a.Lookup(r.base.Home, id)
+	if err != nil || f.Modified.IsZero() {
+		return true
+	}
+	return !f.Modified.Before(r.base.Started)
 }
 
 // finalRun is what the record of a finished run keeps about its evidence.

@@ -114,13 +114,13 @@ func supervise(j *job, o Options) (Status, error) {
 	// Everything the child need not wait for is done while it starts, on
 	// the goroutine Spawn runs started on (Spawn returns after it): the
 	// namespace's marker and sweep, opening the store and preparing its
-	// first write. The CLI's version, for the drift tally, is a stat and a
-	// small read when it is known, else learned while the child runs, and
-	// never waited for.
+	// first write. The CLI's version, for the drift tally, is read from
+	// the files its installer left (or what doctor learned), never by
+	// running anything beside the child, and never waited for.
 	version := make(chan string, 1)
 	onStart := func(pid int) {
 		rec.setPID(pid)
-		go func() { version <- harness.Version(j.binary(), o.CacheDir) }()
+		go func() { version <- harness.Version(j.a, j.binary(), o.CacheDir) }()
 		if ns != nil {
 			if err := ns.settle(); err != nil {
 				warn(err)

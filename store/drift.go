@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -21,12 +20,19 @@ import (
 // exit hint or broke a hook shows up in `fleetcom doctor` before it costs a
 // conversation. It lives in drift/<tool>, is appended to with one write
 // (no temp file on the way to the user's prompt), and is cut back to its
-// last maxDriftRuns lines when it grows past maxDriftSize. It is local:
-// nothing of it leaves the machine.
+// last maxDriftRuns lines when it grows past maxDriftSize; readers only
+// ever read its last maxDriftSize bytes, so no size it reaches can make it
+// unreadable or untrimmable. It is local: nothing of it leaves the machine.
 
 const (
+	// maxDriftSize is the size past which a tally is trimmed, and what is
+	// read of one: far more than maxDriftRuns lines need.
 	maxDriftSize = 64 << 10
 	maxDriftRuns = 200
+	// maxVersion bounds the version a line names; versionChars are the
+	// bytes it may hold. Anything else is written as "?".
+	maxVersion   = 64
+	versionChars = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-+_"
 )
 
 // Outcome is how one evidence channel fared in one run.
@@ -54,7 +60,9 @@ type Run struct {
 	Capture Outcome
 }
 
-// NoteRun appends one run to tool's tally.
+// NoteRun appends one run to tool's tally. The file is opened as every
+// file of the store is (safe.AppendFile): a FIFO, a device or a symlink in
+// its place is an error, never a wait.
 func (s *Store) NoteRun(tool string, r Run) error {
 	if err := checkToolName(tool); err != nil {
 		return err
@@ -62,28 +70,20 @@ func (s *Store) NoteRun(tool string, r Run) error {
 	dir := filepath.Join(s.dir, "drift")
 	p := filepath.Join(dir, tool)
 	version := r.Version
-	if version == "" || strings.ContainsAny(version, " \t\n") {
+	if version == "" || len(version) > maxVersion || strings.Trim(version, versionChars) != "" {
 		version = "?"
 	}
 	line := fmt.Sprintf("%d %s hint=%s capture=%s\n", r.Time.Unix(), version, r.Hint, r.Capture)
-	// Every shim run comes here as it ends: a bare descriptor, and the
-	// directory made only when the open says it is missing.
-	const flags = syscall.O_WRONLY | syscall.O_APPEND | syscall.O_CREAT | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
-	fd, err := syscall.Open(p, flags, 0o600)
-	if err == syscall.ENOENT {
+	// Every shim run comes here as it ends: one open, and the directory
+	// made only when the open says it is missing.
+	size, err := safe.AppendFile(p, []byte(line), 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("note run: %w", err)
 		}
-		fd, err = syscall.Open(p, flags, 0o600)
+		size, err = safe.AppendFile(p, []byte(line), 0o600)
 	}
-	if err != nil {
-		return fmt.Errorf("note run: %w", &os.PathError{Op: "open", Path: p, Err: err})
-	}
-	_, err = syscall.Write(fd, []byte(line))
-	var st syscall.Stat_t
-	serr := syscall.Fstat(fd, &st)
-	syscall.Close(fd)
-	if err == nil && serr == nil && st.Size > maxDriftSize {
+	if err == nil && size > maxDriftSize {
 		err = s.trimDrift(p)
 	}
 	if err != nil {
@@ -92,7 +92,8 @@ func (s *Store) NoteRun(tool string, r Run) error {
 	return nil
 }
 
-// trimDrift keeps the last maxDriftRuns lines of a tally.
+// trimDrift keeps the newest maxDriftRuns lines of a tally, whatever its
+// size: only its last maxDriftSize bytes are read.
 func (s *Store) trimDrift(p string) error {
 	runs, err := readDrift(p)
 	if err != nil {
@@ -109,8 +110,9 @@ func (s *Store) trimDrift(p string) error {
 }
 
 // Runs returns tool's tally in the store at dir, oldest first, without
-// opening (or creating) the store. Lines that do not parse are skipped: the
-// tally is advice, never a reason to fail.
+// opening (or creating) the store: its newest runs, as many as its last
+// maxDriftSize bytes hold. Lines that do not parse are skipped: the tally is
+// advice, never a reason to fail.
 func Runs(dir, tool string) ([]Run, error) {
 	if err := checkToolName(tool); err != nil {
 		return nil, err
@@ -141,13 +143,26 @@ func Runs(dir, tool string) ([]Run, error) {
 	return out, nil
 }
 
+// readDrift returns the complete lines in the last maxDriftSize bytes of a
+// tally. A tally that grew past its bound (runs that finished together, a
+// trim that failed, an older fleetcom) is read all the same: its oldest
+// lines are the ones left out.
 func readDrift(p string) ([]string, error) {
-	data, err := safe.ReadFile(p, 4*maxDriftSize, safe.NoFollow)
+	data, cut, err := safe.ReadTail(p, maxDriftSize, safe.NoFollow)
 	if err != nil {
 		return nil, err
 	}
+	if cut {
+		// The window began inside a line: drop the piece.
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		} else {
+			data = nil
+		}
+	}
 	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), maxDriftSize)
 	for sc.Scan() {
 		if l := strings.TrimSpace(sc.Text()); l != "" {
 			lines = append(lines, l)

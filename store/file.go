@@ -213,11 +213,7 @@ func (s *Store) newMarker(p string, r Record) error {
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return nil
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	return f.Close()
+	return safe.Touch(p, 0o600)
 }
 
 // syncDir makes the entries just created or renamed in dir durable, so a
@@ -227,7 +223,8 @@ func (s *Store) syncDir(dir string) error {
 	if s.cfg.SkipSync {
 		return nil
 	}
-	f, err := os.Open(dir)
+	// Only a directory: a FIFO in its place is refused, not waited on.
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}

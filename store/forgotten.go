@@ -5,7 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // A forgotten conversation leaves a tombstone, forgotten/<tool>-<id>, an
@@ -28,11 +29,8 @@ func (s *Store) tombstone(tool, id string) error {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, markerName(tool, id)), os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	return f.Close()
+	// A FIFO in the tombstone's place is refused, never waited on.
+	return safe.Touch(filepath.Join(dir, markerName(tool, id)), 0o600)
 }
 
 // Forgotten returns the conversations forgotten in this store, as

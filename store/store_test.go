@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
@@ -383,5 +384,37 @@ func TestOrderByActivity(t *testing.T) {
 	got, _ := s.Dir(dir)
 	if len(got) != 2 || got[0].ID != testID(1) {
 		t.Errorf("Dir order = %v, want the recently active one first", ids(got))
+	}
+}
+
+// A FIFO where a tombstone goes makes Forget and Tombstone fail at once,
+// and the record stays: forgetting never waits on a planted file.
+func TestTombstoneFIFO(t *testing.T) {
+	s, _ := openTest(t)
+	dir := physicalTempDir(t)
+	mustPut(t, s, rec("claude", 6, dir))
+	os.Mkdir(filepath.Join(s.dir, "forgotten"), 0o700)
+	for _, n := range []int{6, 7} {
+		if err := syscall.Mkfifo(filepath.Join(s.dir, "forgotten", markerName("claude", testID(n))), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan [2]error, 1)
+	go func() { done <- [2]error{s.Forget("claude", testID(6)), s.Tombstone("claude", testID(7))} }()
+	select {
+	case errs := <-done:
+		for _, err := range errs {
+			if !errors.Is(err, safe.ErrNotRegular) {
+				t.Errorf("forgetting over a FIFO: %v, want ErrNotRegular", err)
+			}
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Forget blocked on a FIFO")
+	}
+	if _, ok, _ := s.Get("claude", testID(6)); !ok {
+		t.Error("the record went although its tombstone could not be written")
+	}
+	if got := s.Forgotten(); len(got) != 0 {
+		t.Errorf("a FIFO counted as a tombstone: %v", got)
 	}
 }

@@ -57,7 +57,7 @@ func shellEnv(home, state string) []string {
 // runShell runs a shell with a time limit and returns its stdout.
 func runShell(t *testing.T, dir string, env []string, argv ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), shellWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
@@ -69,6 +69,11 @@ func runShell(t *testing.T, dir string, env []string, argv ...string) string {
 	}
 	return string(out)
 }
+
+// shellWait bounds one shell the tests run. It only ends a shell that hung:
+// beside a CPU hog, under the race detector, a zsh loading compinit took
+// more than 30 s.
+const shellWait = 3 * time.Minute
 
 // bashDriver loads the script as an rc file would and calls the function
 // `complete -p` names, with COMP_* set for the words given ($1 onwards,
@@ -173,6 +178,7 @@ func candidates(t *testing.T, shell, bin, dir string, env []string, queries ...[
 }
 
 func TestCompletionShells(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := buildFleetcom(t)
 	home, state := t.TempDir(), t.TempDir()
 	project := filepath.Join(home, "project dir")

@@ -14,7 +14,7 @@ import (
 // ship every week, and most releases change nothing fleetcom reads.
 func checkVersion(a harness.Agent, real, cacheDir string) doctorCheck {
 	c := doctorCheck{Name: a.Name + ".version", Status: statusOK, Path: real}
-	v := harness.Version(real, cacheDir)
+	v := harness.Probe(a, real, cacheDir)
 	proven := strings.Join(a.Proven, ", ")
 	switch {
 	case v == "":

@@ -18,6 +18,7 @@ import (
 // before any prompt (bash -lc): doctor names ~/.profile's line, and the
 // line its hint gives, added where it says, puts the shims first.
 func TestDoctorNamesTheLine(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	needShell(t, "bash")
 	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	home := t.TempDir()

@@ -154,7 +154,9 @@ func (c *codexFake) loadNotify(overrides []string, profile string) error {
 
 // turn answers a prompt: the rollout is written at the first one, and the
 // notifier runs after each turn; the first turn of a thread in the TUI also
-// notifies for a title-generation side thread that has no rollout.
+// notifies for a title-generation side thread that has no rollout, after
+// the real thread's, or before it with FAKE_CODEX_TITLE_FIRST=1 (on a busy
+// machine the title thread can finish first: measured).
 func (c *codexFake) turn(text string) {
 	if c.path == "" {
 		c.path = writeRollout(c.home, c.thread, c.cwd, "user")
@@ -163,9 +165,14 @@ func (c *codexFake) turn(text string) {
 	appendJSONL(c.path, map[string]any{"timestamp": stamp(), "type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
 		"content": []any{map[string]any{"type": "output_text", "text": "ACK " + text}}}})
 	fmt.Printf("\x1b[1m•\x1b[0m ACK %s\r\n", text)
+	title := !c.started[c.thread]
+	c.started[c.thread] = true
+	if title && os.Getenv("FAKE_CODEX_TITLE_FIRST") == "1" {
+		c.notify(fakeV7())
+		title = false
+	}
 	c.notify(c.thread)
-	if !c.started[c.thread] {
-		c.started[c.thread] = true
+	if title {
 		c.notify(fakeV7())
 		// After its first turn Codex names the thread itself, from a title
 		// the model writes (measured on 0.171.0); the fake's model writes
@@ -219,13 +226,14 @@ func (c *codexFake) notify(thread string) {
 	time.Sleep(20 * time.Millisecond)
 }
 
-// wait lets running notifiers finish before exiting.
+// wait lets running notifiers finish before exiting, for at most a minute:
+// on a loaded machine a notifier chain can take seconds to start.
 func (c *codexFake) wait() {
 	done := make(chan struct{})
 	go func() { c.pending.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 	}
 }
 

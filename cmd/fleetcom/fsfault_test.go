@@ -17,6 +17,7 @@ import (
 // still there. A private mount namespace with a tiny tmpfs stands in for
 // the broken disk.
 func TestStoreOnBrokenFilesystem(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("needs unshare(1) from util-linux to mount a scratch filesystem")
 	}
@@ -95,6 +96,7 @@ fleetcom list --all --json | grep -c '"id"' | sed 's/^/after: /'
 // error, nothing written there and nothing recorded; with room again, the
 // same bundle imports.
 func TestImportIntoBrokenHome(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("needs unshare(1) from util-linux to mount a scratch filesystem")
 	}

@@ -51,6 +51,7 @@ func fakeRealClaude(t *testing.T, log string) string {
 // one shell or another: each shell must land in the directory and run the
 // line, and none may run anything else.
 func TestResumeLineInEveryShell(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	names := []string{`x\'; touch PWNED #`, `a'b"c`, `back\\slash\`, `$(touch PWNED)`, "`touch PWNED`",
 		`{a,b} * ? [x]`, `-n`, `~root`, `ünï çødé`, `semi;colon & pipe|`, `=ls`}
 	fleet := selfAs(t, "fleetcom")
@@ -88,7 +89,7 @@ func TestResumeLineInEveryShell(t *testing.T) {
 			path := needShell(t, shell)
 			for _, r := range recs {
 				os.Remove(log)
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), shellWait)
 				cmd := exec.CommandContext(ctx, path, "-c", evals[shell])
 				cmd.Dir, cmd.Env = neutral, append(env, "ID="+r.id)
 				out, err := cmd.CombinedOutput()
@@ -113,6 +114,7 @@ func TestResumeLineInEveryShell(t *testing.T) {
 // process would: a shim run still ends, within the shim's bound, with one
 // warning and the child's status, and records nothing.
 func TestLockHeldElsewhere(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	shims := selfAs(t, "claude")
 	home, state, log, real, _ := hostileHome(t)
 	for i := 0; i < 64; i++ {
@@ -125,7 +127,7 @@ func TestLockHeldElsewhere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), shellWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(shims, "claude"))
 	cmd.Env = []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + filepath.Join(home, "run"),

@@ -17,6 +17,7 @@ import (
 // starting from a PATH that holds the shim directory twice and not first:
 // afterwards it is on PATH exactly once, first, and completion is loaded.
 func TestInitShells(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := buildFleetcom(t)
 	home := t.TempDir()
 	shims := filepath.Join(home, "shim dir's $HOME")
@@ -96,6 +97,7 @@ func TestInitCommand(t *testing.T) {
 // fr, defined by the init code, resumes like eval "$(fleetcom resume)" but
 // fails visibly when there is nothing to resume, in every shell.
 func TestFrInEveryShell(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := buildFleetcom(t)
 	home := t.TempDir()
 	state := filepath.Join(home, "state")
@@ -153,6 +155,7 @@ func writeTranscript(t *testing.T, home, cwd, id string) {
 // once, keeps $? for the prompt, and leaves a PATH that already starts
 // with it alone.
 func TestInitPromptHook(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	home := t.TempDir()
 	shims := filepath.Join(home, "shim dir*[x]")

@@ -49,6 +49,7 @@ func installEnv(t *testing.T, tmp string) []string {
 // TestInstallScript installs from this checkout into a scratch prefix
 // twice, then runs claude through the shim, as a new user would.
 func TestInstallScript(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	needShell(t, "bash")
 	root, err := filepath.Abs("../..")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // line in .zshenv), and a fish config that prepends after the init line.
 // At the prompt, claude is the shim, and running it records.
 func TestLoginShellKeepsShimsFirst(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	debian, err := os.ReadFile("testdata/startup/debian.profile")
 	if err != nil {

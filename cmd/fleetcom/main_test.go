@@ -1,8 +1,12 @@
 package main
 
 import (
+	goflag "flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -16,13 +20,31 @@ func TestMain(m *testing.M) {
 		// Reached through a shim symlink: behave exactly as the shim.
 		os.Exit(run(os.Args))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(widened{m}, map[string]func(){
 		"fleetcom":            func() { os.Exit(run(os.Args)) },
 		"fake-claude":         func() { os.Exit(fakeClaude()) },
 		"fake-codex":          func() { os.Exit(fakeCodex()) },
 		"fake-grok":           func() { os.Exit(fakeGrok()) },
 		"fake-grok-community": func() { os.Exit(fakeGrokCommunity()) },
 	})
+}
+
+// widened runs the tests with -parallel at four times GOMAXPROCS unless
+// -parallel was given. The parallel tests here (every script, the shell
+// and install tests) spend their time waiting for the shells, terminals
+// and processes they start, not computing: GOMAXPROCS at a time, the
+// package outlasted go test's ten minutes under the race detector on a
+// loaded 2-core machine while it used a quarter of the CPU time.
+type widened struct{ m *testing.M }
+
+func (w widened) Run() int {
+	goflag.Parse()
+	given := false
+	goflag.Visit(func(f *goflag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		goflag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+	return w.m.Run()
 }
 
 func TestScripts(t *testing.T) {
@@ -73,7 +95,10 @@ func setupScript(env *testscript.Env) error {
 }
 
 // installFakes writes the "real" CLIs: scripts that run the fakes, which
-// are symlinks to the test binary named after their role.
+// are symlinks to the test binary named after their role. Each script sits
+// in an npm package, as the real CLIs are installed (e2e/README.md), and the
+// command is a link into it, as node_modules/.bin holds: fleetcom reads a
+// CLI's version, and which grok it is, from the package, never by running it.
 func installFakes(fakes, real, community string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -82,29 +107,43 @@ func installFakes(fakes, real, community string) error {
 	if err := os.MkdirAll(fakes, 0o755); err != nil {
 		return err
 	}
-	scripts := map[string]string{
-		filepath.Join(real, "claude"):    "fake-claude",
-		filepath.Join(real, "codex"):     "fake-codex",
-		filepath.Join(real, "grok"):      "fake-grok",
-		filepath.Join(community, "grok"): "fake-grok-community",
+	npm := filepath.Join(fakes, "npm", "node_modules")
+	scripts := map[string]fakePackage{
+		filepath.Join(real, "claude"):    {"fake-claude", "@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"},
+		filepath.Join(real, "codex"):     {"fake-codex", "@openai/codex", "0.171.0", "bin/codex.js"},
+		filepath.Join(real, "grok"):      {"fake-grok", "@xai-official/grok", "1.0.41", "bin/grok"},
+		filepath.Join(community, "grok"): {"fake-grok-community", "@vibe-kit/grok-cli", "0.0.34", "dist/index.js"},
 	}
-	for path, fake := range scripts {
-		target := filepath.Join(fakes, fake)
+	for path, pkg := range scripts {
+		target := filepath.Join(fakes, pkg.fake)
 		if _, err := os.Lstat(target); err != nil {
 			if err := os.Symlink(exe, target); err != nil {
 				return err
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
+		dir := filepath.Join(npm, filepath.FromSlash(pkg.name))
+		file := filepath.Join(dir, filepath.FromSlash(pkg.bin))
+		manifest := fmt.Sprintf(`{"name":%q,"version":%q,"bin":{"%s":%q}}`, pkg.name, pkg.version, filepath.Base(path), pkg.bin)
 		script := "#!/bin/sh\nexec '" + target + "' \"$@\"\n"
-		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		for _, err := range []error{
+			os.MkdirAll(filepath.Dir(file), 0o755),
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644),
+			os.WriteFile(file, []byte(script), 0o755),
+			os.MkdirAll(filepath.Dir(path), 0o755),
+		} {
+			if err != nil {
+				return err
+			}
+		}
+		if err := os.Symlink(file, path); err != nil && !os.IsExist(err) {
 			return err
 		}
 	}
 	return nil
 }
+
+// fakePackage is the npm package a fake is installed as.
+type fakePackage struct{ fake, name, version, bin string }
 
 // linkShims points claude, codex and grok in dir at the test binary.
 func linkShims(dir string) error {

@@ -40,7 +40,7 @@ func cmdExport(in input) error {
 		if a, ok := harness.Lookup(b.Tool); ok {
 			p := resolvePaths()
 			if real, err := shim.FindReal(a, settings(), p.ConfigFile, p.ShimDir); err == nil {
-				b.CLIVersion = harness.Version(real, p.CacheDir)
+				b.CLIVersion = harness.Version(a, real, p.CacheDir) // known, never asked: see doctor
 			}
 		}
 	}

@@ -71,9 +71,15 @@ func (u *ptyUser) screen() string {
 	return u.out.String()
 }
 
+// ptyWait bounds each wait of a dialogue: for a text to appear, for the
+// command to exit. It is generous, as a loaded machine (the race detector,
+// a CPU hog, other suites) can take many seconds to start a process; it
+// only ends a wait that failed.
+const ptyWait = 90 * time.Second
+
 // expect waits until text appears after the first `from` bytes of output.
 func (u *ptyUser) expect(text string, from int) (int, error) {
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
 		s := u.screen()
 		if from <= len(s) {
@@ -104,7 +110,7 @@ func (u *ptyUser) finish() (string, error) {
 			return "exit " + strconv.Itoa(ee.ExitCode()), nil
 		}
 		return "", err
-	case <-time.After(30 * time.Second):
+	case <-time.After(ptyWait):
 		u.cmd.Process.Kill()
 		return "", fmt.Errorf("process did not exit; screen:\n%s", u.screen())
 	}
@@ -185,7 +191,7 @@ func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
 	var environ []string
 	for _, k := range []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
 		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM", "FAKE_CLAUDE_VERSION"} {
+		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM", "FAKE_CLAUDE_VERSION", "FAKE_CODEX_TITLE_FIRST"} {
 		if v := env(k); v != "" {
 			environ = append(environ, k+"="+v)
 		}

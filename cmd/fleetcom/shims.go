@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,10 @@ func manFile(shimDir string) string {
 // there that fleetcom did not write is left alone.
 func installMan(shimDir string) error {
 	p := manFile(shimDir)
-	if data, err := os.ReadFile(p); err == nil && !strings.HasPrefix(string(data), manMark) {
+	// Read without blocking or following a link: a FIFO, a symlink or a
+	// file too large to be ours is someone else's too.
+	if data, err := safe.ReadFile(p, maxManPage, safe.NoFollow); !errors.Is(err, fs.ErrNotExist) &&
+		(err != nil || !strings.HasPrefix(string(data), manMark)) {
 		warnf("%s is not fleetcom's manual page: left in place", p)
 		return nil
 	}
@@ -60,12 +64,16 @@ func installMan(shimDir string) error {
 // empty.
 func removeMan(shimDir string) {
 	p := manFile(shimDir)
-	if data, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(data), manMark) {
+	if data, err := safe.ReadFile(p, maxManPage, safe.NoFollow); err == nil && strings.HasPrefix(string(data), manMark) {
 		os.Remove(p)
 		os.Remove(filepath.Dir(p))
 		os.Remove(filepath.Dir(filepath.Dir(p)))
 	}
 }
+
+// maxManPage bounds what is read of a manual page to tell whether it is
+// fleetcom's: its own is a few dozen KiB.
+const maxManPage = 1 << 20
 
 // manMark opens the manual page fleetcom writes, so it knows its own.
 const manMark = ".\\\" fleetcom's manual page, written by fleetcom shims install\n"

@@ -17,6 +17,7 @@ import (
 
 // TestUninstall runs each case against one build of fleetcom.
 func TestUninstall(t *testing.T) {
+	t.Parallel() // shells and processes: it waits more than it works
 	needShell(t, "bash")
 	built := buildFleetcom(t)
 	for _, tc := range []struct {

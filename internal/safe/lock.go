@@ -3,7 +3,6 @@ package safe
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -14,7 +13,7 @@ import (
 var ErrLockTimeout = errors.New("lock is held by another process")
 
 // Lock takes an exclusive flock on the file at path, creating it with mode
-// 0600 (and never through a symlink), and holds it until the returned
+// 0600 (never through a symlink, and only a regular file), and holds it until the returned
 // function is called. A lock another process holds is waited for at most
 // wait, then Lock gives up with ErrLockTimeout. The kernel drops a lock when
 // its holder dies, so a killed process never wedges the others.
@@ -27,12 +26,11 @@ var ErrLockTimeout = errors.New("lock is held by another process")
 // The descriptor stays bare: an *os.File would offer it to the runtime's
 // poller and toggle its blocking mode, five system calls for nothing.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
-	fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-	}
+	// Opened as AppendFile opens: a FIFO or a device in the lock's place
+	// is refused, never blocked on (O_NONBLOCK has no say in flock).
+	fd, _, err := openRegular(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	var once sync.Once
 	release := func() { once.Do(func() { syscall.Close(fd) }) }

@@ -81,7 +81,7 @@ func refusesFIFO(t *testing.T, name string, open func() error) {
 		if !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s(fifo) = %v, want ErrNotRegular", name, err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatalf("%s blocked on a FIFO", name)
 	}
 }
@@ -277,5 +277,97 @@ func TestPrivateDir(t *testing.T) {
 	os.Mkdir(inside, 0o700)
 	if _, err := PrivateDir(inside); err == nil || !strings.Contains(err.Error(), "above it, belongs to uid 65534") {
 		t.Errorf("a dir under another user's parent: %v", err)
+	}
+}
+
+// The writing helpers hold the same line as Open: a FIFO, a device, a
+// directory or a symlink in the file's place is refused at once, and
+// nothing is written through it.
+func TestWritersRefuse(t *testing.T) {
+	dir, fifo, reg, link := refusals(t)
+	refusesFIFO(t, "AppendFile", func() error { _, err := AppendFile(fifo, []byte("x\n"), 0o600); return err })
+	refusesFIFO(t, "Touch", func() error { return Touch(fifo, 0o600) })
+	refusesFIFO(t, "ReadTail", func() error { _, _, err := ReadTail(fifo, 10, 0); return err })
+	refusesFIFO(t, "Lock", func() error { _, err := Lock(fifo, time.Second); return err })
+	// A FIFO someone holds open for reading opens without blocking: the
+	// type check still refuses it.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	refusesFIFO(t, "AppendFile with a reader", func() error { _, err := AppendFile(fifo, []byte("x\n"), 0o600); return err })
+	for name, err := range map[string]error{
+		"append to a dir":     func() error { _, err := AppendFile(dir, nil, 0o600); return err }(),
+		"append to a link":    func() error { _, err := AppendFile(link, []byte("x"), 0o600); return err }(),
+		"touch a link":        Touch(link, 0o600),
+		"append to /dev/null": func() error { _, err := AppendFile("/dev/null", []byte("x"), 0o600); return err }(),
+		"tail of a link":      func() error { _, _, err := ReadTail(link, 10, NoFollow); return err }(),
+		"lock a link":         func() error { _, err := Lock(link, time.Second); return err }(),
+	} {
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("%s: %v, want ErrNotRegular", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(reg); string(b) != "0123456789" {
+		t.Errorf("written through the link: %q", b)
+	}
+}
+
+func TestAppendTouchTail(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := Touch(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if size, err := AppendFile(p, []byte("one\n"), 0o600); err != nil || size != 4 {
+		t.Fatalf("AppendFile = %d, %v", size, err)
+	}
+	if size, err := AppendFile(p, []byte("two\n"), 0o644); err != nil || size != 8 {
+		t.Fatalf("AppendFile = %d, %v", size, err)
+	}
+	if err := Touch(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if b, cut, err := ReadTail(p, 100, NoFollow); err != nil || cut || string(b) != "one\ntwo\n" {
+		t.Errorf("ReadTail whole = %q, %v, %v", b, cut, err)
+	}
+	if b, cut, err := ReadTail(p, 5, NoFollow); err != nil || !cut || string(b) != "\ntwo\n" {
+		t.Errorf("ReadTail of 5 = %q, %v, %v", b, cut, err)
+	}
+	// A file far larger than the window costs the window, not the file.
+	huge := filepath.Join(t.TempDir(), "huge")
+	f, _ := os.Create(huge)
+	f.Truncate(8 << 30)
+	f.WriteAt([]byte("last\n"), 8<<30)
+	f.Close()
+	if b, cut, err := ReadTail(huge, 16, 0); err != nil || !cut || len(b) != 16 || !strings.HasSuffix(string(b), "last\n") {
+		t.Errorf("ReadTail of a huge file = %q, %v, %v", b, cut, err)
+	}
+}
+
+func TestPrivate(t *testing.T) {
+	base := t.TempDir()
+	mine := filepath.Join(base, "mine")
+	os.Mkdir(mine, 0o700)
+	if err := Private(mine); err != nil {
+		t.Errorf("a private dir refused: %v", err)
+	}
+	link := filepath.Join(base, "link")
+	os.Symlink(mine, link)
+	os.Chmod(base, 0o777)
+	defer os.Chmod(base, 0o700)
+	wide := filepath.Join(base, "wide")
+	os.Mkdir(wide, 0o700)
+	os.Chmod(wide, 0o770)
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	for _, p := range []string{link, wide, file, filepath.Join(base, "none")} {
+		if err := Private(p); err == nil {
+			t.Errorf("Private(%s) accepted it", p)
+		}
 	}
 }
