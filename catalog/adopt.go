@@ -56,11 +56,17 @@ func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 	if fi, err := os.Stat(e.Cwd); err != nil || !fi.IsDir() {
 		return store.Record{}, refused(listHint, "its directory %s no longer exists", e.Cwd)
 	}
-	for _, pid := range a.Holders(e.Home, e.ID) {
-		if pid != os.Getpid() && alive(pid) {
-			return store.Record{}, refused(fmt.Sprintf("quit %s in process %d, then run 'fleetcom resume %s'", e.Tool, pid, e.ID),
-				"it is open in process %d; leave it there first", pid)
+	var files []string
+	if m, ok := a.Behaviour.(harness.Mover); ok {
+		if cr, err := m.Carry(e.Home, e.Cwd, e.Cwd, e.ID); err == nil {
+			for _, p := range cr.Parts {
+				files = append(files, p.From)
+			}
 		}
+	}
+	if held, _ := holders(a, e.Home, e.ID, files); len(held) > 0 {
+		return store.Record{}, refused(fmt.Sprintf("quit it (process %d), then run 'fleetcom resume %s'", held[0].PID, e.ID),
+			"it is open in %s; leave it there first", held[0])
 	}
 	ended := e.Updated
 	rec := store.Record{Tool: e.Tool, ID: e.ID, Cwd: e.Cwd, Program: e.Tool, Source: "adopted",

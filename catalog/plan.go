@@ -159,12 +159,16 @@ func describe(e Entry) string {
 // environment's, not the one a record names (a record is data; a planted one
 // must not point --exec at a transcript of someone else's making). A resume
 // of a missing conversation would kill the CLI at start.
+//
+// The conversation must be where the record's directory says it is, by the
+// agent's own rules (Finder.Check), not anywhere in the store: the CLI
+// resumes it from that directory.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
-	if !p.Agent.Exists(home, e.Cwd, e.ID) {
+	if err := p.Agent.Check(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
-			"%s conversation %s is not in %s: nothing to resume", e.Tool, e.ID, home)
+			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)
 	}
 	return nil
 }

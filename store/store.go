@@ -277,38 +277,3 @@ func (s *Store) Refile(in Record) (Record, error) {
 	}
 	return out, nil
 }
-// Relocate files a conversation's record under another directory, for a
-// conversation moved there: the one write that changes a record's Cwd. The
-// new marker is made before the record is rewritten and the old one removed
-// after, so the record is reachable from its directory's index throughout.
-func (s *Store) Relocate(tool, id, cwd string) (Record, error) {
-	if err := checkPath("cwd", cwd, false); err != nil {
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	unlock, err := s.lock(tool, id)
-	if err != nil {
-		return Record{}, err
-	}
-	defer unlock()
-	r, err := s.load(tool, id)
-	if err != nil {
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	old := r.Cwd
-	r.Cwd, _ = safe.Physical(cwd)
-	r.Source = "moved"
-	r.Updated = utc(s.now())
-	if err := s.check(r); err != nil {
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	if err := s.ensureMarker(r); err != nil {
-		return Record{}, err
-	}
-	if err := s.writeRecord(r); err != nil {
-		return Record{}, err
-	}
-	if old != r.Cwd {
-		os.Remove(filepath.Join(s.dir, "dirs", safe.PathKey(old), markerName(tool, id)))
-	}
-	return r, nil
-}
