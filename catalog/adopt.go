@@ -32,6 +32,12 @@ func (c *Catalog) Settle(p *Plan) error {
 		return nil
 	}
 	r, err := c.adopt(p.Agent, e)
+	if errors.Is(err, store.ErrInvalid) {
+		// Every guard passed, but the store cannot hold it (a directory
+		// whose name is not UTF-8): it is resumed without a record.
+		p.Unrecorded = err
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -68,9 +74,16 @@ func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 		return store.Record{}, refused(fmt.Sprintf("quit it (process %d), then run 'fleetcom resume %s'", held[0].PID, e.ID),
 			"it is open in %s; leave it there first", held[0])
 	}
+	// Its last activity is its last message, not its file's time: a copy
+	// or a restore makes an old conversation's file new.
 	ended := e.Updated
 	rec := store.Record{Tool: e.Tool, ID: e.ID, Cwd: e.Cwd, Program: e.Tool, Source: "adopted",
-		Started: e.Started, Ended: &ended, Resumable: true, Home: e.Home, Title: e.Title}
+		Started: e.Started, Resumable: true, Home: e.Home, Title: e.Title}
+	if at := harness.LastActive(a, e.Home, e.Cwd, e.ID); !at.IsZero() {
+		ended = at
+		rec.Active = &at
+	}
+	rec.Ended = &ended
 	return c.st.Put(rec)
 }
 

@@ -125,6 +125,9 @@ func fakeClaude() int {
 		case "/clear":
 			c.leave()
 			c.id, c.name = fakeV4(), ""
+			if id := os.Getenv("FAKE_CLAUDE_CLEAR_ID"); id != "" {
+				c.id = id // a test's choice, so an order by ID is known
+			}
 			c.hook("clear")
 		case "/rename":
 			c.rename(arg)
