@@ -78,7 +78,13 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: the agent would not take it: %w", b.Tool, b.ID, err)
 		}
 	}
-	active := b.Active
+	// Its last activity is its last message, as the files placed date it;
+	// else what the bundle says; the time of the import only when neither
+	// can tell.
+	active := harness.LastActive(a, home, dir, b.ID)
+	if active.IsZero() {
+		active = b.Active
+	}
 	if active.IsZero() {
 		active = time.Now()
 	}
