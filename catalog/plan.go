@@ -36,9 +36,9 @@ type Query struct {
 	Dir  string // the physical directory asked about
 }
 
-// Resolve decides which conversation q names. Without a reference: the
-// newest resumable record of the directory, else the newest conversation
-// found there. With one: the single record or found conversation whose ID
+// Resolve decides which conversation q names. Without a reference: of the
+// directory's resumable records and the conversations found there, the one
+// whose last message is the latest (newest). With one: the single record or found conversation whose ID
 // begins with it; a full ID is also looked up in every agent's store. A
 // reference that is no ID prefix, or one that matches no ID, may be a
 // conversation's name (byName). An ID only ever goes back to the agent
