@@ -32,6 +32,12 @@ func (c *Catalog) Settle(p *Plan) error {
 		return nil
 	}
 	r, err := c.adopt(p.Agent, e)
+	if errors.Is(err, store.ErrInvalid) {
+		// Every guard passed, but the store cannot hold it (a directory
+		// whose name is not UTF-8): it is resumed without a record.
+		p.Unrecorded = err
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -56,15 +62,28 @@ func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 	if fi, err := os.Stat(e.Cwd); err != nil || !fi.IsDir() {
 		return store.Record{}, refused(listHint, "its directory %s no longer exists", e.Cwd)
 	}
-	for _, pid := range a.Holders(e.Home, e.ID) {
-		if pid != os.Getpid() && alive(pid) {
-			return store.Record{}, refused(fmt.Sprintf("quit %s in process %d, then run 'fleetcom resume %s'", e.Tool, pid, e.ID),
-				"it is open in process %d; leave it there first", pid)
+	var files []string
+	if m, ok := a.Behaviour.(harness.Mover); ok {
+		if cr, err := m.Carry(e.Home, e.Cwd, e.Cwd, e.ID); err == nil {
+			for _, p := range cr.Parts {
+				files = append(files, p.From)
+			}
 		}
 	}
+	if held, _ := holders(a, e.Home, e.ID, files); len(held) > 0 {
+		return store.Record{}, refused(fmt.Sprintf("quit it (process %d), then run 'fleetcom resume %s'", held[0].PID, e.ID),
+			"it is open in %s; leave it there first", held[0])
+	}
+	// Its last activity is its last message, not its file's time: a copy
+	// or a restore makes an old conversation's file new.
 	ended := e.Updated
 	rec := store.Record{Tool: e.Tool, ID: e.ID, Cwd: e.Cwd, Program: e.Tool, Source: "adopted",
-		Started: e.Started, Ended: &ended, Resumable: true, Home: e.Home, Title: e.Title}
+		Started: e.Started, Resumable: true, Home: e.Home, Title: e.Title}
+	if at := harness.LastActive(a, e.Home, e.Cwd, e.ID); !at.IsZero() {
+		ended = at
+		rec.Active = &at
+	}
+	rec.Ended = &ended
 	return c.st.Put(rec)
 }
 

@@ -2,11 +2,8 @@ package catalog
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
-	"path/filepath"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fleetcom/fleetcom/harness"
 )
@@ -55,47 +52,6 @@ func WriteBundle(w io.Writer, b Bundle) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(b)
-}
-
-// ReadBundle decodes and checks a bundle; anything malformed is an error
-// of kind Invalid, and nothing has been written.
-func ReadBundle(r io.Reader) (Bundle, harness.Agent, error) {
-	var b Bundle
-	lr := &io.LimitedReader{R: r, N: maxBundle + 1}
-	dec := json.NewDecoder(lr)
-	err := dec.Decode(&b)
-	switch {
-	case lr.N <= 0:
-		return Bundle{}, harness.Agent{}, invalid("the bundle is larger than %d MiB", maxBundle>>20)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return Bundle{}, harness.Agent{}, invalid("the bundle is empty or cut short")
-	case err != nil:
-		return Bundle{}, harness.Agent{}, invalid("not a conversation bundle: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Bundle{}, harness.Agent{}, invalid("not a conversation bundle: something follows it")
-	}
-	if b.Format != bundleFormat || b.Version != bundleVersion {
-		return Bundle{}, harness.Agent{}, invalid("not a conversation bundle (format %q, version %d; want %q, %d)", b.Format, b.Version, bundleFormat, bundleVersion)
-	}
-	a, ok := harness.Lookup(b.Tool)
-	if !ok {
-		return Bundle{}, harness.Agent{}, invalid("the bundle is a conversation of %q, which this fleetcom does not know", b.Tool)
-	}
-	if _, ok := a.Behaviour.(harness.Mover); !ok {
-		return Bundle{}, harness.Agent{}, invalid("%s conversations cannot be imported", b.Tool)
-	}
-	if err := a.CheckID(b.ID); err != nil {
-		return Bundle{}, harness.Agent{}, invalid("the bundle's id: %v", err)
-	}
-	if !filepath.IsAbs(b.Cwd) || filepath.Clean(b.Cwd) != b.Cwd || !utf8.ValidString(b.Cwd) {
-		return Bundle{}, harness.Agent{}, invalid("the bundle's directory %q is not an absolute, clean path", b.Cwd)
-	}
-	if len(b.Files) == 0 || len(b.Files) > maxBundleFiles {
-		return Bundle{}, harness.Agent{}, invalid("the bundle holds %d files", len(b.Files))
-	}
-	b.Title = harness.CleanTitle(b.Title)
-	return b, a, nil
 }
 
 // files turns a bundle's files into the agent's.

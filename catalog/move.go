@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
@@ -31,7 +32,11 @@ func (c *Catalog) Export(tool, ref, dir string) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, notFound(listHint, "cannot export %s conversation %s: %v", e.Tool, e.ID, err)
 	}
-	return bundleOf(e, files), nil
+	b := bundleOf(e, files)
+	if at := harness.LastActive(p.Agent, home, e.Cwd, e.ID); !at.IsZero() {
+		b.Active = at.UTC()
+	}
+	return b, nil
 }
 
 // entryHome is the home an entry's files are in: the record's, else this
@@ -46,7 +51,8 @@ func (c *Catalog) entryHome(a harness.Agent, e Entry) string {
 // Import files a bundle's conversation in this environment's home of its
 // agent, for the physical directory dir, and records it. The same bundle
 // twice is a no-op; a different conversation with the same ID is never
-// overwritten, and nothing is written unless every check passed.
+// overwritten, nor is a second copy made beside one already there; and
+// nothing is left behind unless every check passed.
 func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, bool, error) {
 	m := a.Behaviour.(harness.Mover)
 	home := c.Home(a)
@@ -62,46 +68,66 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 	if err != nil {
 		return store.Record{}, false, notFound(listHint, "cannot import %s conversation %s: %v", b.Tool, b.ID, err)
 	}
+	var made []string
 	if !same {
-		if err := write(place); err != nil {
+		if made, err = write(place); err != nil {
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w", b.Tool, b.ID, err)
 		}
 		if err := a.Check(home, dir, b.ID); err != nil {
-			unwrite(place)
+			unwrite(place, made)
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: the agent would not take it: %w", b.Tool, b.ID, err)
 		}
 	}
-	active := b.Active
+	// Its last activity is its last message, as the files placed date it;
+	// else what the bundle says; the time of the import only when neither
+	// can tell.
+	active := harness.LastActive(a, home, dir, b.ID)
+	if active.IsZero() {
+		active = b.Active
+	}
 	if active.IsZero() {
 		active = time.Now()
 	}
 	r, err := c.record(store.Record{Tool: b.Tool, ID: b.ID, Cwd: dir, Program: b.Tool, Source: "imported",
-		Started: active, Ended: &active, Resumable: true, Home: home, Title: b.Title, Version: b.CLIVersion})
+		Started: active, Ended: &active, Active: &active, Resumable: true, Home: home, Title: b.Title, Version: b.CLIVersion})
+	if err != nil && !same {
+		unwrite(place, made)
+		return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w; nothing imported", b.Tool, b.ID, err)
+	}
 	return r, same, err
 }
 
-// record writes a record of an imported or moved conversation, replacing
-// the directory of one recorded before.
+// record writes the record of an imported or moved conversation, filing it
+// under its new directory when it was recorded elsewhere: one write, which
+// leaves the old record as it was when it fails.
 func (c *Catalog) record(r store.Record) (store.Record, error) {
+	var err error
 	if old, ok, _ := c.st.Get(r.Tool, r.ID); ok && old.Cwd != r.Cwd {
-		if _, err := c.st.Relocate(r.Tool, r.ID, r.Cwd); err != nil {
-			return store.Record{}, err
-		}
+		r, err = c.st.Refile(r)
+	} else {
+		r, err = c.st.Put(r)
 	}
-	c.st.Remember(r.Tool, r.ID)
-	return c.st.Put(r)
+	if err == nil {
+		c.st.Remember(r.Tool, r.ID)
+	}
+	return r, err
 }
 
-// Moved is a conversation that moved: its record, and what its agent says
-// the user should know (Placement.Note), if anything.
+// Moved is a conversation that moved: its record, what its agent says the
+// user should know (Placement.Note), and what could not be done.
 type Moved struct {
 	store.Record
 	Note string
+	// Left lists files of the old copy left where they were: they changed
+	// while the conversation moved, or could not be removed.
+	Left []string
+	// Unchecked says what fleetcom could not look at on this system before
+	// the move (which processes have the files open): "" when nothing.
+	Unchecked string
 }
 
 // Move files the conversation ref names under the physical directory dir,
-// on this machine: the new copy is written and checked first, and the old
-// one removed only then, unless keep.
+// on this machine (see move).
 func (c *Catalog) Move(tool, ref, from, dir string, keep bool) (Moved, error) {
 	p, err := c.Resolve(Query{Tool: tool, Ref: ref, Dir: from})
 	if err != nil {
@@ -131,6 +157,11 @@ func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
 	return out, errs
 }
 
+// move takes a conversation to dir: refused while a process has it open;
+// every part carried whole (harness.Carry); checked with the agent's own
+// rules in its new place; recorded there; and only then is the old copy
+// deleted, of it only what was copied and is unchanged. Until the record is
+// written, a failure undoes everything.
 func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, error) {
 	m, ok := a.Behaviour.(harness.Mover)
 	if !ok {
@@ -139,56 +170,66 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 	if e.Cwd == dir {
 		return Moved{}, invalid("%s conversation %s is in %s already", e.Tool, e.ID, dir)
 	}
-	for _, pid := range a.Holders(c.entryHome(a, e), e.ID) {
-		if pid != os.Getpid() && alive(pid) {
-			return Moved{}, notFound(fmt.Sprintf("quit %s in process %d, then move it", e.Tool, pid),
-				"%s conversation %s is open in process %d", e.Tool, e.ID, pid)
-		}
-	}
 	home := c.entryHome(a, e)
-	old, ok := m.Locate(home, e.Cwd, e.ID)
-	if !ok {
+	cr, err := m.Carry(home, e.Cwd, dir, e.ID)
+	if errors.Is(err, harness.ErrNoConversation) {
 		return Moved{}, notFound(listHint, "%s conversation %s is not in %s", e.Tool, e.ID, home)
 	}
-	files, err := m.Pack(home, e.Cwd, e.ID)
 	if err != nil {
-		return Moved{}, err
-	}
-	place, err := m.Place(home, dir, e.ID, e.Cwd, files)
-	if err != nil {
-		return Moved{}, invalid("cannot move %s conversation %s: %v", e.Tool, e.ID, err)
-	}
-	inPlace := place.Path == old.Path // an agent that files by date, not directory
-	var before []harness.File
-	if inPlace {
-		before = files
-	} else if exists(place.Path) {
-		return Moved{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, place.Path)
-	}
-	if err := write(place); err != nil {
 		return Moved{}, fmt.Errorf("move %s conversation %s: %w", e.Tool, e.ID, err)
 	}
-	if err := a.Check(home, dir, e.ID); err != nil {
-		if inPlace {
-			write(harness.Placement{Path: old.Path, Dir: old.Dir, Files: before})
-		} else {
-			unwrite(place)
+	var from []string
+	for _, p := range cr.Parts {
+		from = append(from, p.From)
+		if p.To != p.From && exists(p.To) {
+			return Moved{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, p.To)
 		}
-		return Moved{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
 	}
-	if !inPlace && !keep {
-		if err := unwrite(old); err != nil {
-			return Moved{}, fmt.Errorf("move %s conversation %s: the new copy is in place, the old one could not be removed: %w", e.Tool, e.ID, err)
+	held, unchecked := holders(a, home, e.ID, from)
+	if len(held) > 0 {
+		return Moved{}, heldError(e, "move", held)
+	}
+	var done []*carried
+	undo := func() {
+		for _, d := range slices.Backward(done) {
+			d.undo()
 		}
-		os.Remove(filepath.Dir(old.Path)) // the old directory's folder, when nothing else is left in it
+	}
+	for _, p := range cr.Parts {
+		d, err := carryPart(p, keep)
+		if err != nil {
+			undo()
+			return Moved{}, fmt.Errorf("move %s conversation %s: %w; nothing moved", e.Tool, e.ID, err)
+		}
+		done = append(done, d)
+	}
+	if err := a.Check(home, dir, e.ID); err != nil {
+		undo()
+		return Moved{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
 	}
 	r := e.Record
 	r.Cwd, r.Home, r.Source, r.Resumable = dir, home, "moved", true
 	if r.Program == "" {
 		r.Program = a.Name
 	}
+	if at := harness.LastActive(a, home, dir, e.ID); !at.IsZero() {
+		r.Active = &at
+	}
 	r, err = c.record(r)
-	return Moved{Record: r, Note: place.Note}, err
+	if err != nil {
+		undo()
+		return Moved{}, fmt.Errorf("move %s conversation %s: %w; the move is undone", e.Tool, e.ID, err)
+	}
+	out := Moved{Record: r, Note: cr.Note, Unchecked: unchecked}
+	for _, d := range done {
+		if d.finish != nil {
+			out.Left = append(out.Left, d.finish()...)
+		}
+		if d.part.From != d.part.To && !keep {
+			os.Remove(filepath.Dir(d.part.From)) // the old directory's folder, when nothing else is left in it
+		}
+	}
+	return out, nil
 }
 
 // placed reports whether a placement is there already, byte for byte; one
@@ -213,54 +254,50 @@ func placed(p harness.Placement) (bool, error) {
 // write puts a placement on disk atomically: a file through a temporary
 // file and a rename, a directory written whole beside its place and
 // renamed into it, so a failure (a full or read-only disk) leaves nothing
-// half written.
-func write(p harness.Placement) (err error) {
+// half written. It returns the folders it made on the way, for unwrite.
+func write(p harness.Placement) (made []string, err error) {
 	parent := filepath.Dir(p.Path)
-	// The folders made on the way are removed again if the write fails.
-	var made []string
-	for d := parent; !exists(d); d = filepath.Dir(d) {
-		made = append(made, d)
+	if made, err = mkdirs(parent); err != nil {
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			for _, d := range made {
-				os.Remove(d) // only ever empty: deepest first
-			}
+			unmake(made)
 		}
 	}()
-	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return err
-	}
 	if !p.Dir {
-		return safe.WriteFile(p.Path, p.Files[0].Data, p.Files[0].Mode)
+		return made, safe.WriteFile(p.Path, p.Files[0].Data, p.Files[0].Mode)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(p.Path)+".tmp-")
 	if err != nil {
-		return err
+		return made, err
 	}
 	for _, f := range p.Files {
 		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Data, f.Mode|0o600); err != nil {
 			os.RemoveAll(tmp)
-			return err
+			return made, err
 		}
 	}
 	os.Chmod(tmp, 0o755)
 	if err := os.Rename(tmp, p.Path); err != nil {
 		os.RemoveAll(tmp)
-		return err
+		return made, err
 	}
-	return nil
+	return made, nil
 }
 
-// unwrite removes what a placement put on disk.
-func unwrite(p harness.Placement) error {
+// unwrite removes what write put on disk: the placement, which it made
+// whole, and the folders it made for it.
+func unwrite(p harness.Placement, made []string) {
 	if p.Path == "" {
-		return errors.New("nothing to remove")
+		return
 	}
 	if p.Dir {
-		return os.RemoveAll(p.Path)
+		os.RemoveAll(p.Path)
+	} else {
+		os.Remove(p.Path)
 	}
-	return os.Remove(p.Path)
+	unmake(made)
 }
 
 func exists(path string) bool {

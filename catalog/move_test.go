@@ -108,24 +108,9 @@ func TestBundleFaults(t *testing.T) {
 		nothingWritten(t, dst, home)
 	}
 	// Over the size limit: refused while reading, whatever follows.
-	big := &io0{n: maxBundle + 10}
+	big := &bigBundle{head: `{"format":"` + bundleFormat + `","version":1,"tool":"claude","id":"` + id +
+		`","cwd":"/p","files":[{"name":"transcript.jsonl","data":"`, n: maxBundle + 10, tail: `"}]}`}
 	if _, _, err := ReadBundle(big); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("an oversized bundle: %v", err)
 	}
-}
-
-// io0 is a reader of n bytes of an endless JSON string.
-type io0 struct{ n, at int }
-
-func (r *io0) Read(p []byte) (int, error) {
-	if r.at == 0 && len(p) > 0 {
-		p[0] = '"'
-		r.at++
-		return 1, nil
-	}
-	for i := range p {
-		p[i] = 'x'
-	}
-	r.at += len(p)
-	return len(p), nil
 }

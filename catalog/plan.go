@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
@@ -16,9 +17,13 @@ const MinPrefix = 4
 type Plan struct {
 	Entry Entry
 	Agent harness.Agent
-	// Fallback: no record of the directory was resumable, so the plan is
-	// the newest conversation found in the agents' stores.
-	Fallback bool
+	// Fallback: the plan is a conversation found in the agents' stores,
+	// newer than any resumable record of the directory; Recorded says
+	// whether there was one.
+	Fallback, Recorded bool
+	// Unrecorded: the conversation could not be adopted, only because the
+	// store cannot hold it; it is resumed all the same.
+	Unrecorded error
 }
 
 // Dir is the directory the conversation belongs to, where it must run.
@@ -31,9 +36,9 @@ type Query struct {
 	Dir  string // the physical directory asked about
 }
 
-// Resolve decides which conversation q names. Without a reference: the
-// newest resumable record of the directory, else the newest conversation
-// found there. With one: the single record or found conversation whose ID
+// Resolve decides which conversation q names. Without a reference: of the
+// directory's resumable records and the conversations found there, the one
+// whose last message is the latest (newest). With one: the single record or found conversation whose ID
 // begins with it; a full ID is also looked up in every agent's store. A
 // reference that is no ID prefix, or one that matches no ID, may be a
 // conversation's name (byName). An ID only ever goes back to the agent
@@ -122,21 +127,43 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found for %s", q.Ref, q.Dir)
 }
 
-// newest is the default: the newest resumable record of the directory,
-// else the newest conversation found there.
+// newest is the default: of the directory's resumable records and the
+// conversations found there, the one whose last message is the latest, as
+// its agent's store dates it. The store is read only for this decision: a
+// record's conversation may have gone on outside fleetcom since it was
+// written. Found conversations are looked at newest file first, and no
+// further than a file older than the best last message so far (a file is
+// written at least as late as its last message). A tie goes to a record,
+// then to the order records keep (store.NewestFirst).
 func (c *Catalog) newest(q Query) (Plan, error) {
 	entries, _ := c.Dir(q.Dir, q.Tool, false)
-	for _, e := range entries {
-		if e.Resumable {
-			return Plan{Entry: e}, nil
-		}
-	}
+	var best Entry
+	var bestAt time.Time
 	var recs []store.Record
+	have := false
 	for _, e := range entries {
 		recs = append(recs, e.Record)
+		if !e.Resumable {
+			continue
+		}
+		at := c.lastActive(e)
+		if !have || at.After(bestAt) {
+			best, bestAt, have = e, at, true
+		}
 	}
-	if found, _ := c.discover(q.Dir, q.Tool, c.skipped(recs)); len(found) > 0 {
-		return Plan{Entry: foundEntry(found[0]), Fallback: true}, nil
+	recorded := have
+	found, _ := c.discover(q.Dir, q.Tool, c.skipped(recs))
+	for _, f := range found {
+		if have && f.Modified.Before(bestAt) {
+			break
+		}
+		e := foundEntry(f)
+		if at := c.lastActive(e); !have || at.After(bestAt) {
+			best, bestAt, have = e, at, true
+		}
+	}
+	if have {
+		return Plan{Entry: best, Fallback: best.Found, Recorded: recorded}, nil
 	}
 	what := "session"
 	if q.Tool != "" {
@@ -144,6 +171,17 @@ func (c *Catalog) newest(q Query) (Plan, error) {
 	}
 	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", harness.Names()[0]),
 		"no resumable %s recorded or found for %s", what, q.Dir)
+}
+
+// lastActive is when an entry's conversation last had a message, by its
+// agent's store; what the entry says when the store cannot tell.
+func (c *Catalog) lastActive(e Entry) time.Time {
+	if a, ok := harness.Lookup(e.Tool); ok {
+		if at := harness.LastActive(a, c.entryHome(a, e), e.Cwd, e.ID); !at.IsZero() {
+			return at
+		}
+	}
+	return e.Activity()
 }
 
 // describe is one line naming an entry in a list of candidates.
@@ -159,12 +197,16 @@ func describe(e Entry) string {
 // environment's, not the one a record names (a record is data; a planted one
 // must not point --exec at a transcript of someone else's making). A resume
 // of a missing conversation would kill the CLI at start.
+//
+// The conversation must be where the record's directory says it is, by the
+// agent's own rules (Finder.Check), not anywhere in the store: the CLI
+// resumes it from that directory.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
-	if !p.Agent.Exists(home, e.Cwd, e.ID) {
+	if err := p.Agent.Check(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
-			"%s conversation %s is not in %s: nothing to resume", e.Tool, e.ID, home)
+			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)
 	}
 	return nil
 }

@@ -156,17 +156,21 @@ func ClaudeSlug(cwd string) string {
 	return string(b[:200]) + "-" + strconv.FormatInt(abs, 36)
 }
 
-// claudeTranscript finds the transcript of id: in cwd's project folder, else
-// the single projects/*/<id>.jsonl (long slugs are not always recomputable).
+// claudeTranscript finds the transcript of id: in cwd's project folders
+// only, where a record of cwd says it is, or, with no cwd, the single
+// projects/*/<id>.jsonl (long slugs are not always recomputable).
 func claudeTranscript(home, cwd, id string) (string, bool) {
 	if !safe.UUID(id) {
 		return "", false
 	}
 	if cwd != "" {
-		p := filepath.Join(home, "projects", ClaudeSlug(cwd), id+".jsonl")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p, true
+		for _, folder := range claudeFolders(home, cwd) {
+			p := filepath.Join(folder, id+".jsonl")
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p, true
+			}
 		}
+		return "", false
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
 	if len(matches) == 1 {

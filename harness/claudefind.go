@@ -210,3 +210,29 @@ func readSmallJSON(path string, v any) bool {
 	data, err := safe.ReadFile(path, 64<<10, 0)
 	return err == nil && json.Unmarshal(data, v) == nil
 }
+
+// Active implements Activer: the timestamp of the transcript's last user
+// or assistant line.
+func (claude) Active(home, cwd, id string) time.Time {
+	p, ok := claudeTranscript(home, cwd, id)
+	if !ok {
+		return time.Time{}
+	}
+	var at time.Time
+	lastLine(p, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
+			return false
+		}
+		var l struct {
+			Type      string `json:"type"`
+			Timestamp string `json:"timestamp"`
+		}
+		if json.Unmarshal(line, &l) != nil || l.Type != "user" && l.Type != "assistant" {
+			return false
+		}
+		t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+		at = t
+		return err == nil
+	})
+	return at
+}

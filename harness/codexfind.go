@@ -318,3 +318,25 @@ func digits(s string, n int) bool {
 	}
 	return true
 }
+
+// Active implements Activer: the timestamp of the rollout's last line
+// (every line of a rollout is dated).
+func (codex) Active(home, cwd, id string) time.Time {
+	p, meta, ok := codexRollout(home, id)
+	if !ok || cwd != "" && !safe.SameDir(meta.Payload.Cwd, cwd) {
+		return time.Time{}
+	}
+	var at time.Time
+	lastLine(p, func(line []byte) bool {
+		var l struct {
+			Timestamp string `json:"timestamp"`
+		}
+		if json.Unmarshal(line, &l) != nil {
+			return false
+		}
+		t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+		at = t
+		return err == nil
+	})
+	return at
+}

@@ -63,11 +63,34 @@ func (codex) Place(home, dir, id, from string, files []File) (Placement, error) 
 		Files: []File{{Name: codexRolloutFile, Mode: 0o600, Data: data}},
 	}
 	if from != dir && codexStateKnows(home, id) {
-		place.Note = "codex also keeps this conversation's old directory in its state database, which fleetcom does not edit: " +
-			"the first 'codex resume' in the new directory asks which directory to use; choose 'Use current directory' and it asks no more"
+		place.Note = codexStateNote
 	}
 	return place, nil
 }
+
+// Carry implements Mover: the rollout stays where it is (Codex files it by
+// the day it began and finds it by its ID), its directory fields rewritten.
+func (codex) Carry(home, from, dir, id string) (Carry, error) {
+	p, meta, err := codexUsers(home, id)
+	if err != nil {
+		return Carry{}, err
+	}
+	if !safe.SameDir(meta.Payload.Cwd, from) {
+		return Carry{}, refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, from)
+	}
+	rewrite := func(data []byte) []byte {
+		return rewriteLines(data, func(l []byte) []byte { return rewriteField(l, "cwd", meta.Payload.Cwd, dir) })
+	}
+	c := Carry{Parts: []Part{{From: p, To: p, Edit: func(string) func([]byte) []byte { return rewrite }}}}
+	if codexStateKnows(home, id) {
+		c.Note = codexStateNote
+	}
+	return c, nil
+}
+
+// codexStateNote says what a moved conversation's first resume asks.
+const codexStateNote = "codex also keeps this conversation's old directory in its state database, which fleetcom does not edit: " +
+	"the first 'codex resume' in the new directory asks which directory to use; choose 'Use current directory' and it asks no more"
 
 // codexStateKnows reports whether Codex's state database (state_<n>.sqlite
 // and its write-ahead log) holds a row for thread id. Codex compares a

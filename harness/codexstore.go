@@ -125,10 +125,11 @@ func codexRollout(home, id string) (string, codexMeta, bool) {
 	return path, meta, found
 }
 
-// Exists implements Behaviour: a rollout for the ID.
-func (codex) Exists(home, _ string, id string) bool {
-	_, _, ok := codexRollout(home, id)
-	return ok
+// Exists implements Behaviour: a rollout for the ID whose session_meta
+// names cwd (any directory when cwd is "").
+func (codex) Exists(home, cwd string, id string) bool {
+	_, meta, ok := codexRollout(home, id)
+	return ok && (cwd == "" || safe.SameDir(meta.Payload.Cwd, cwd))
 }
 
 // scanStats counts the work a correlation did, for benchmarks.

@@ -6,7 +6,8 @@
 // accepted command is instrumented, and how a conversation ID is read from
 // capture payloads, from the exit hint and from the agent's own store), and
 // registers both from init. Optional interfaces add what not every agent
-// has: a doctor check (Diagnoser), the files a conversation is made of, for
+// has: a doctor check (Diagnoser), the date of a conversation's last
+// message (Activer, activity.go), the files a conversation is made of, for
 // export, import and move (Mover), and the name a user gave a conversation
 // (Namer, <agent>name.go), which is shown and matched but never put on a
 // command line. Every other package reaches agents

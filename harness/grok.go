@@ -155,8 +155,9 @@ func grokFolder(home, cwd string) string {
 	return filepath.Join(home, "sessions", GrokDirName(cwd))
 }
 
-// grokSession finds the session directory of id: under cwd's folder, else
-// the single sessions/*/<id> (resume by ID does not depend on the cwd).
+// grokSession finds the session directory of id: under cwd's folder only,
+// where a record of cwd says it is, or, with no cwd, the single
+// sessions/*/<id> (resume by ID does not depend on the cwd).
 func grokSession(home, cwd, id string) (string, bool) {
 	if !safe.UUID(id) {
 		return "", false
@@ -166,6 +167,7 @@ func grokSession(home, cwd, id string) (string, bool) {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			return p, true
 		}
+		return "", false
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
 	if len(matches) == 1 {

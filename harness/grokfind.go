@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -99,4 +101,24 @@ func (grok) Holders(home, id string) []int {
 		}
 	}
 	return pids
+}
+
+// Active implements Activer: summary.json's last_active_at, which Grok
+// moves on with each prompt (updated_at when it has none).
+func (grok) Active(home, cwd, id string) time.Time {
+	dir, ok := grokSession(home, cwd, id)
+	if !ok {
+		return time.Time{}
+	}
+	var s struct {
+		LastActive json.RawMessage `json:"last_active_at"`
+		Updated    json.RawMessage `json:"updated_at"`
+	}
+	if !readSmallJSON(filepath.Join(dir, "summary.json"), &s) {
+		return time.Time{}
+	}
+	if t := grokTime(s.LastActive); !t.IsZero() {
+		return t
+	}
+	return grokTime(s.Updated)
 }

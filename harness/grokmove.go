@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -74,7 +76,7 @@ func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
 		case "prompt_context.json":
 			data = rewriteField(data, "working_directory", from, dir)
 		case "chat_history.jsonl":
-			data = rewriteInString(data, "Workspace Path: ", from, dir)
+			data = grokRewriteHistory(data, from, dir)
 		}
 		p.Files = append(p.Files, File{Name: f.Name, Mode: 0o644, Data: data})
 	}
@@ -82,6 +84,56 @@ func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
 		return Placement{}, fmt.Errorf("a grok session needs its summary.json")
 	}
 	return p, nil
+}
+
+// Carry implements Mover: the session folder whole, into dir's folder,
+// with whatever it holds (attachments, notes, files of a newer Grok), the
+// three directory fields rewritten.
+func (grok) Carry(home, from, dir, id string) (Carry, error) {
+	if err := grokSpec.CheckID(id); err != nil {
+		return Carry{}, err
+	}
+	src, ok := grokSession(home, from, id)
+	if !ok {
+		return Carry{}, refuse(ErrNoConversation, "no grok session %s for %s", id, from)
+	}
+	if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+		return Carry{}, fmt.Errorf("grok session %s is not a folder", src)
+	}
+	return Carry{Parts: []Part{{From: src, To: filepath.Join(grokFolder(home, dir), id), Dir: true,
+		Edit: func(rel string) func([]byte) []byte {
+			switch rel {
+			case "summary.json":
+				return func(d []byte) []byte { return grokRewriteHome(rewriteField(d, "cwd", from, dir), home) }
+			case "prompt_context.json":
+				return func(d []byte) []byte { return rewriteField(d, "working_directory", from, dir) }
+			case "chat_history.jsonl":
+				return func(d []byte) []byte { return grokRewriteHistory(d, from, dir) }
+			}
+			return nil
+		}}}}, nil
+}
+
+// grokRewriteHistory rewrites the "Workspace Path:" of the context blocks
+// Grok puts in chat_history.jsonl (a user line opening with <user_info>
+// that is not a prompt), and only there: a prompt that names the path is
+// what the user typed.
+func grokRewriteHistory(data []byte, from, dir string) []byte {
+	return rewriteLines(data, func(l []byte) []byte {
+		if !bytes.Contains(l, []byte("user_info")) || bytes.Contains(l, []byte(`"prompt_index"`)) {
+			return l
+		}
+		var m struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(l, &m) != nil || m.Type != "user" && m.Role != "user" ||
+			!strings.HasPrefix(promptText(m.Content), "<user_info>") {
+			return l
+		}
+		return rewriteInString(l, "Workspace Path: ", from, dir)
+	})
 }
 
 // grokRewriteHome points summary.json's grok_home at home.
@@ -95,8 +147,17 @@ func grokRewriteHome(data []byte, home string) []byte {
 	return rewriteField(data, "grok_home", s.Home, home)
 }
 
-// Locate implements Mover.
+// Locate implements Mover; with no cwd, any sessions/*/<id>.
 func (grok) Locate(home, cwd, id string) (Placement, bool) {
+	if cwd == "" && safe.UUID(id) {
+		matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
+		for _, m := range matches {
+			if fi, err := os.Lstat(m); err == nil && fi.IsDir() {
+				return Placement{Path: m, Dir: true}, true
+			}
+		}
+		return Placement{}, false
+	}
 	dir, ok := grokSession(home, cwd, id)
 	return Placement{Path: dir, Dir: true}, ok
 }

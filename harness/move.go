@@ -36,8 +36,33 @@ type Placement struct {
 	Note string
 }
 
+// Carry is how a move on this machine takes a conversation along: each
+// part goes from From to To whole, a file or a folder with everything in
+// it, and only the files Edit names are read and rewritten on the way.
+// Nothing of the conversation is left out, so nothing is lost when the old
+// place goes.
+type Carry struct {
+	Parts []Part
+	// Note is as a Placement's.
+	Note string
+}
+
+// Part is one file or folder of a conversation on a move.
+type Part struct {
+	From, To string
+	Dir      bool
+	// Edit returns how a file of the part is rewritten, given its path
+	// inside the part (slash-separated; "" for a file part), or nil when it
+	// goes as it is. A rewrite changes only the fields that name the
+	// directory; it returns its input when there are none.
+	Edit func(rel string) func(data []byte) []byte
+}
+
 // Mover is implemented by agents whose conversations can move.
 type Mover interface {
+	// Carry says how conversation id, filed for directory from, moves to
+	// dir within home. It writes nothing.
+	Carry(home, from, dir, id string) (Carry, error)
 	// Pack returns the conversation's files as they are stored.
 	Pack(home, cwd, id string) ([]File, error)
 	// Place says where files of conversation id, made in directory from,
@@ -45,7 +70,7 @@ type Mover interface {
 	// rewritten. It writes nothing and refuses files it does not know.
 	Place(home, dir, id, from string, files []File) (Placement, error)
 	// Locate is where conversation id of cwd is stored now, as Place would
-	// put it.
+	// put it; with no cwd, where any copy of it is.
 	Locate(home, cwd, id string) (Placement, bool)
 	// DirFields names the fields the agent keeps a directory in, for
 	// documentation and messages.
@@ -76,11 +101,47 @@ func rewriteField(line []byte, key, from, to string) []byte {
 	return line
 }
 
-// rewriteInString replaces from with to where it stands after prefix
-// inside a JSON string value (escaped as JSON escapes it).
+// rewriteInString replaces, inside a JSON string value (escaped as JSON
+// escapes it), a whole path from that stands after prefix with to: the path
+// must end where the text does or at a line break, so a longer path that
+// begins with it (from + "2") is left alone.
 func rewriteInString(data []byte, prefix, from, to string) []byte {
 	esc := func(s string) []byte { return bytes.Trim(jsonString(s), `"`) }
-	return bytes.ReplaceAll(data, append(esc(prefix), esc(from)...), append(esc(prefix), esc(to)...))
+	old, new := append(esc(prefix), esc(from)...), append(esc(prefix), esc(to)...)
+	var out []byte
+	rest := data
+	for {
+		i := bytes.Index(rest, old)
+		if i < 0 {
+			break
+		}
+		after := rest[i+len(old):]
+		if bytes.HasPrefix(after, []byte(`\n`)) || bytes.HasPrefix(after, []byte(`\r`)) || bytes.HasPrefix(after, []byte(`"`)) {
+			out = append(append(out, rest[:i]...), new...)
+		} else {
+			out = append(out, rest[:i+len(old)]...)
+		}
+		rest = after
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, rest...)
+}
+
+// rewritePathPrefix replaces, in the values of key, the folder from (and
+// only a whole folder of it: from followed by '/') with to.
+func rewritePathPrefix(line []byte, key, from, to string) []byte {
+	esc := func(s string) []byte { return bytes.TrimSuffix(jsonString(s+"/"), []byte(`"`)) }
+	var out []byte
+	for _, sep := range []string{":", ": "} {
+		old := append([]byte(`"`+key+`"`+sep), esc(from)...)
+		if bytes.Contains(line, old) {
+			out = bytes.ReplaceAll(line, old, append([]byte(`"`+key+`"`+sep), esc(to)...))
+			line = out
+		}
+	}
+	return line
 }
 
 // rewriteLines applies f to each line of data, keeping the line breaks.

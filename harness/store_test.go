@@ -41,7 +41,8 @@ func TestClaudeExistsAndTitle(t *testing.T) {
 	writeTranscript(t, home, cwd, meta, "")
 	writeTranscript(t, home, "/elsewhere", other, "elsewhere")
 	long := "/" + strings.Repeat("deep/", 50)
-	writeTranscriptAt(t, home, "not-recomputable-slug", long, far, "long path", time.Now())
+	// A long slug's hash is not recomputed: any folder of its cut slug.
+	writeTranscriptAt(t, home, ClaudeSlug(long)[:200]+"-nothash", long, far, "long path", time.Now())
 	h := claudeA()
 	cases := []struct {
 		id, cwd string
@@ -50,7 +51,9 @@ func TestClaudeExistsAndTitle(t *testing.T) {
 	}{
 		{talked, cwd, true, "fix the flaky [31m test please"},
 		{meta, cwd, false, ""},
-		{other, cwd, true, "elsewhere"}, // found by the unique projects/*/<id> fallback
+		// Where the record's directory says it is, only (issue 21, item 6).
+		{other, cwd, false, ""},
+		{other, "/elsewhere", true, "elsewhere"},
 		{far, long, true, "long path"},
 		{mustID(t), cwd, false, ""},
 		{"../" + talked, cwd, false, ""},
@@ -194,8 +197,9 @@ func TestGrokStore(t *testing.T) {
 	if !h.Exists(home, cwd, id) || h.Exists(home, cwd, mustID(t)) {
 		t.Error("Exists is wrong")
 	}
-	if !h.Exists(home, "/moved", id) {
-		t.Error("resume by ID does not depend on the directory")
+	// A record's check looks where its directory says (issue 21, item 6).
+	if h.Exists(home, "/moved", id) || !h.Exists(home, "", id) {
+		t.Error("Exists looks beyond the directory's folder, or not at all without one")
 	}
 	if got := h.Title(home, cwd, id); got != "hello grok" {
 		t.Errorf("Title = %q", got)

@@ -96,6 +96,11 @@ func (r *recorder) put(id, source string, ended *time.Time, exit *int) bool {
 	}
 	if ended != nil && rec.Resumable {
 		rec.Title = r.a.Title(rec.Home, rec.Cwd, id)
+		// Its last message, as its agent's store dates it: what "newest"
+		// orders by.
+		if at := harness.LastActive(r.a, rec.Home, rec.Cwd, id); !at.IsZero() {
+			rec.Active = &at
+		}
 	}
 	if r.final != nil && ended != nil {
 		rec.Version, rec.Evidence, rec.Disagreed = r.final.version, r.final.evidence, r.final.disagreed

@@ -41,5 +41,7 @@
 //     from its directory's index; a marker without a record is ignored.
 //   - Only regular files are read (no symlinks, no FIFOs) and at most
 //     maxRecordSize bytes of each, checked with fstat before reading.
-//   - A record's Cwd never changes once written, so its marker never moves.
+//   - A record's Cwd changes only through Refile (a conversation moved to
+//     another directory), which makes the new marker before the write and
+//     removes the old one after.
 package store

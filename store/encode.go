@@ -14,7 +14,7 @@ import (
 // bytes. A time encoding/json would refuse (a year outside 0-9999) goes to
 // encoding/json, for its error.
 func encodeRecord(r Record) ([]byte, error) {
-	for _, t := range []*time.Time{&r.Started, r.Ended, &r.Updated} {
+	for _, t := range []*time.Time{&r.Started, r.Ended, r.Active, &r.Updated} {
 		if t != nil && (t.Year() < 0 || t.Year() > 9999) {
 			return json.MarshalIndent(r, "", "  ")
 		}
@@ -29,6 +29,9 @@ func encodeRecord(r Record) ([]byte, error) {
 	b = stringField(b, "source", r.Source)
 	b = timeField(b, "started", &r.Started)
 	b = timeField(b, "ended", r.Ended)
+	if r.Active != nil {
+		b = timeField(b, "active", r.Active)
+	}
 	b = key(b, "exit")
 	if r.Exit == nil {
 		b = append(b, "null"...)

@@ -15,7 +15,7 @@ func sampleRecord() Record {
 		Command: `claude --model "opus" <x> & y`, Program: "claude", Source: "hint",
 		Started: time.Date(2026, 12, 1, 17, 0, 0, 0, time.UTC), Ended: &ended, Exit: &exit,
 		Resumable: true, Home: "/home/ana/.claude", Title: "fix\tthe\u2028tests\x01 \xff ü",
-		Updated: ended.Add(time.Second), Options: []string{"--model", "opus"},
+		Active: &ended, Updated: ended.Add(time.Second), Options: []string{"--model", "opus"},
 		Version: "2.1.332", Evidence: []string{"hint", "pinned"}, Disagreed: []string{"capture"},
 	}
 }
@@ -26,7 +26,7 @@ func TestEncodeRecordIsMarshalIndent(t *testing.T) {
 		"zero": {},
 		"open": func() Record {
 			r := sampleRecord()
-			r.Ended, r.Exit, r.Options, r.Version, r.Evidence, r.Disagreed = nil, nil, nil, "", nil, nil
+			r.Ended, r.Active, r.Exit, r.Options, r.Version, r.Evidence, r.Disagreed = nil, nil, nil, nil, "", nil, nil
 			return r
 		}(),
 		"zone": func() Record {
@@ -66,6 +66,9 @@ func FuzzEncodeRecord(f *testing.F) {
 		r.Exit = &exit
 		if exit < 0 {
 			r.Exit, r.Ended, r.Options = nil, nil, nil
+		}
+		if exit%2 == 0 {
+			r.Active = nil
 		}
 		checkEncode(t, "fuzz", r)
 	})

@@ -20,6 +20,8 @@ import (
 //     the latest run is the one the user will want to repeat.
 //   - Title keeps the old value unless it is empty: the first prompt names the
 //     conversation.
+//   - Active follows a write that carries it: it is what the agent's store
+//     said when last read.
 //   - Resumable is never downgraded; pruning removes dead conversations.
 //   - Options keep the old value unless there is none, so the launch options
 //     survive resumes and resuming never compounds them.
@@ -52,6 +54,9 @@ func merge(old, in Record, now time.Time) Record {
 	}
 	if out.Title == "" {
 		out.Title = in.Title
+	}
+	if in.Active != nil {
+		out.Active = in.Active
 	}
 	out.Resumable = old.Resumable || in.Resumable
 	if len(out.Options) == 0 {

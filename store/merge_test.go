@@ -25,6 +25,14 @@ func TestMerge(t *testing.T) {
 		want func(*Record)
 	}{
 		{"identical write only stamps Updated", nil, nil, nil},
+		{"Active follows a write that carries it",
+			func(r *Record) { r.Active = ptr(at(90)) },
+			func(r *Record) { r.Active = ptr(at(80)) },
+			func(r *Record) { r.Active = ptr(at(80)) }},
+		{"a write without Active keeps it",
+			func(r *Record) { r.Active = ptr(at(90)) },
+			nil,
+			func(r *Record) { r.Active = ptr(at(90)) }},
 		{"earlier Started wins",
 			nil,
 			func(r *Record) { r.Started = at(50) },

@@ -46,7 +46,7 @@ func (s *Store) Dir(cwd string) ([]Record, error) {
 		}
 		out = append(out, r)
 	}
-	slices.SortFunc(out, newestFirst)
+	slices.SortFunc(out, NewestFirst)
 	return out, nil
 }
 
@@ -104,7 +104,7 @@ func (s *Store) scan(match func(id string) bool) ([]Record, error) {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, newestFirst)
+	slices.SortFunc(out, NewestFirst)
 	return out, nil
 }
 

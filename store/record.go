@@ -27,6 +27,7 @@ type Record struct {
 	Source    string     `json:"source"`            // hint, capture, pinned, fs, adopted, imported or moved
 	Started   time.Time  `json:"started"`           // when the first run of the conversation began
 	Ended     *time.Time `json:"ended"`             // nil while a run is open or its shim was killed
+	Active    *time.Time `json:"active,omitempty"`  // the conversation's last message, as its agent's store dates it
 	Exit      *int       `json:"exit"`              // exit status of the last finished run
 	Resumable bool       `json:"resumable"`         // the tool's own store holds the conversation
 	Home      string     `json:"home"`              // tool home of the run that began it
@@ -52,6 +53,10 @@ var sources = []string{"hint", "capture", "pinned", "fs", "adopted", "imported",
 // errInvalid marks a record that fails validation, whether it came from a
 // caller or from disk.
 var errInvalid = errors.New("invalid session record")
+
+// ErrInvalid is wrapped by the errors of writes whose record fails
+// validation: nothing was written.
+var ErrInvalid = errInvalid
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
@@ -83,16 +88,18 @@ func (s *Store) checkKey(tool, id string) error {
 	return nil
 }
 
-// checkPath accepts an absolute, clean path made of printable UTF-8. JSON
-// cannot carry other bytes faithfully, and the path is shown and hashed.
+// checkPath accepts an absolute, clean path of valid UTF-8, which JSON
+// carries faithfully; other bytes it cannot. Control characters are
+// allowed (a directory's name may hold ESC, a tab or a newline): whoever
+// shows a path escapes them, and a resume line quotes them.
 func checkPath(what, p string, optional bool) error {
 	switch {
 	case p == "" && optional:
 		return nil
 	case p == "":
 		return invalid("%s is empty", what)
-	case !utf8.ValidString(p) || hasControl(p):
-		return invalid("%s %q holds control characters or invalid UTF-8", what, p)
+	case !utf8.ValidString(p) || strings.ContainsRune(p, 0):
+		return invalid("%s %q is not valid UTF-8", what, p)
 	case !filepath.IsAbs(p):
 		return invalid("%s %q is not absolute", what, p)
 	case filepath.Clean(p) != p:
@@ -197,6 +204,10 @@ func normalize(r Record) Record {
 		e := utc(*r.Ended)
 		r.Ended = &e
 	}
+	if r.Active != nil {
+		a := utc(*r.Active)
+		r.Active = &a
+	}
 	if r.Exit != nil {
 		x := *r.Exit
 		r.Exit = &x
@@ -215,25 +226,44 @@ func utc(t time.Time) time.Time {
 	return t.UTC().Round(0)
 }
 
-// Activity is when the conversation was last active: the end of its last
-// run when that is known (an adopted conversation's is its last change on
-// disk, which may be days before it was recorded), else the record's last
-// write.
+// Activity is when the conversation was last active: its last message as
+// its agent's store dates it, when fleetcom has read that (Active); else
+// the end of its last run; else, for a run still open, the record's last
+// write, which follows the run.
 func (r Record) Activity() time.Time {
-	if r.Ended != nil {
+	switch {
+	case r.Active != nil:
+		return *r.Active
+	case r.Ended != nil:
 		return *r.Ended
 	}
 	return r.Updated
 }
 
-// newestFirst orders records by last activity, then Started, both
-// descending, then by ID and tool so the order is total.
-func newestFirst(a, b Record) int {
+// NewestFirst orders records by last activity, newest first. Ties go to
+// the later end of a run, then to the later write: when one run ended in
+// two conversations (a /clear it could not follow), it writes the one it
+// ended in last. Then Started, ID and tool, so the order is total.
+func NewestFirst(a, b Record) int {
 	if c := b.Activity().Compare(a.Activity()); c != 0 {
+		return c
+	}
+	if c := endOf(b).Compare(endOf(a)); c != 0 {
+		return c
+	}
+	if c := b.Updated.Compare(a.Updated); c != 0 {
 		return c
 	}
 	if c := b.Started.Compare(a.Started); c != 0 {
 		return c
 	}
 	return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Tool, b.Tool))
+}
+
+// endOf is when the record's last run ended, zero while it is open.
+func endOf(r Record) time.Time {
+	if r.Ended == nil {
+		return time.Time{}
+	}
+	return *r.Ended
 }

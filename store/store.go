@@ -235,38 +235,45 @@ func (s *Store) now() time.Time {
 	return time.Now()
 }
 
-// Relocate files a conversation's record under another directory, for a
-// conversation moved there: the one write that changes a record's Cwd. The
-// new marker is made before the record is rewritten and the old one removed
-// after, so the record is reachable from its directory's index throughout.
-func (s *Store) Relocate(tool, id, cwd string) (Record, error) {
-	if err := checkPath("cwd", cwd, false); err != nil {
+// Refile writes the record of a conversation that moved to another
+// directory: in is merged with the stored record as Put merges it, but the
+// result is filed under in.Cwd, the one write that changes a record's Cwd.
+// It is one atomic write, so a failure leaves the old record as it was; the
+// new marker is made before it and the old one removed after, so the record
+// is reachable from its directory's index throughout.
+func (s *Store) Refile(in Record) (Record, error) {
+	if err := s.checkInput(in); err != nil {
 		return Record{}, fmt.Errorf("move session: %w", err)
 	}
-	unlock, err := s.lock(tool, id)
+	in = normalize(in)
+	in.Cwd, _ = safe.Physical(in.Cwd)
+	unlock, err := s.lock(in.Tool, in.ID)
 	if err != nil {
 		return Record{}, err
 	}
 	defer unlock()
-	r, err := s.load(tool, id)
-	if err != nil {
+	now := utc(s.now())
+	out := in
+	out.Updated = now
+	old, err := s.load(in.Tool, in.ID)
+	switch {
+	case err == nil:
+		out = merge(old, in, now)
+		out.Cwd = in.Cwd
+	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, fmt.Errorf("move session: %w", err)
 	}
-	old := r.Cwd
-	r.Cwd, _ = safe.Physical(cwd)
-	r.Source = "moved"
-	r.Updated = utc(s.now())
-	if err := s.check(r); err != nil {
+	if err := s.check(out); err != nil {
 		return Record{}, fmt.Errorf("move session: %w", err)
 	}
-	if err := s.ensureMarker(r); err != nil {
+	if err := s.ensureMarker(out); err != nil {
 		return Record{}, err
 	}
-	if err := s.writeRecord(r); err != nil {
+	if err := s.writeRecord(out); err != nil {
 		return Record{}, err
 	}
-	if old != r.Cwd {
-		os.Remove(filepath.Join(s.dir, "dirs", safe.PathKey(old), markerName(tool, id)))
+	if old.Cwd != "" && old.Cwd != out.Cwd {
+		os.Remove(filepath.Join(s.dir, "dirs", safe.PathKey(old.Cwd), markerName(in.Tool, in.ID)))
 	}
-	return r, nil
+	return out, nil
 }

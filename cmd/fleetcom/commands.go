@@ -138,18 +138,23 @@ this machine's tool home for DIR (default: the current directory): its files
 where the tool looks for them, the fields that name a directory rewritten to
 DIR, every other byte as it was; then record it, so 'fleetcom resume' in DIR
 continues it. Importing the same bundle again changes nothing; a different
-conversation with the same ID is never overwritten, and a malformed bundle
-changes nothing at all.
+conversation with the same ID is never overwritten, nor is a second copy made
+of one this machine holds already; a malformed bundle is refused as soon as
+what is wrong is read, and changes nothing at all.
 `,
 			flags: []flag{{name: "-C", value: "DIR", dir: true, help: "file the conversation for DIR instead of the current directory"}},
 			run:   cmdImport},
 		{name: "move", args: "[TOOL] ID|PREFIX|NAME DIR",
 			summary: "move conversations to another directory, as for a renamed project",
 			help: `Move a conversation to DIR on this machine, or with --from OLD --to NEW
-every conversation of a project directory that was renamed or moved. The
-new copy is written and checked with the tool's own rules first; the old
-one is removed only then (--keep keeps it, but then two copies share one
-ID, which the tools tell apart only by directory).
+every conversation of a project directory that was renamed or moved. A
+conversation that a running process has open is not moved: move names the
+process. Everything the tool keeps of the conversation goes, whole (renamed
+in place, or copied and read back across filesystems), with the fields that
+name the directory rewritten; the new copy is checked with the tool's own
+rules and recorded, and only then is the old copy removed, of it only what
+was copied and has not changed since (--keep keeps it, but then two copies
+share one ID, which the tools tell apart only by directory).
 `,
 			flags: []flag{
 				{name: "--from", value: "OLD", dir: true, help: "move every conversation of OLD (which may no longer exist)"},

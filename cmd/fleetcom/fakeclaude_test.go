@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -105,6 +106,7 @@ func fakeClaude() int {
 			fmt.Fprintln(os.Stderr, "Error: Input must be provided either through stdin or as a prompt argument when using --print")
 			return 1
 		}
+		c.printWait()
 		c.say(prompt)
 		return 0
 	}
@@ -123,9 +125,14 @@ func fakeClaude() int {
 		case "/clear":
 			c.leave()
 			c.id, c.name = fakeV4(), ""
+			if id := os.Getenv("FAKE_CLAUDE_CLEAR_ID"); id != "" {
+				c.id = id // a test's choice, so an order by ID is known
+			}
 			c.hook("clear")
 		case "/rename":
 			c.rename(arg)
+		case "/subagent":
+			c.subagent(arg)
 		case "/resume":
 			if !c.exists(arg) {
 				fmt.Printf("No conversation found with session ID: %s\r\n", arg)
@@ -270,6 +277,50 @@ func (c *claudeFake) say(text string) {
 	appendJSONL(path, map[string]any{"type": "assistant", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
 		"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ACK " + text}}}})
 	fmt.Printf("\x1b[1m⏺\x1b[0m ACK %s\r\n", text)
+}
+
+// printWait holds a print-mode run before it answers, as a slow model
+// would, until the file FAKE_CLAUDE_PRINT_WAIT names exists; it makes
+// <file>.started first, so a test knows the run is under way.
+func (c *claudeFake) printWait() {
+	wait := os.Getenv("FAKE_CLAUDE_PRINT_WAIT")
+	if wait == "" {
+		return
+	}
+	os.WriteFile(wait+".started", nil, 0o644)
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(wait); err == nil {
+			return
+		}
+	}
+}
+
+// subagent runs a subagent and a tool with a large output, as Claude Code
+// 2.1.197 and 2.1.332 keep them (measured, e2e TestMoveClaudeSide): beside
+// the transcript, a folder named by the conversation holding
+// subagents/agent-<id>.jsonl (a transcript with cwd on its lines) and its
+// .meta.json, and tool-results/<id>.txt, whose path the transcript's tool
+// result names in persistedOutputPath.
+func (c *claudeFake) subagent(prompt string) {
+	path := c.transcript(c.id)
+	if _, err := os.Stat(path); err != nil {
+		c.metadata()
+	}
+	side := strings.TrimSuffix(path, ".jsonl")
+	agent := strings.ReplaceAll(fakeV4(), "-", "")[:17]
+	sub := filepath.Join(side, "subagents", "agent-"+agent+".jsonl")
+	for _, role := range []string{"user", "assistant"} {
+		appendJSONL(sub, map[string]any{"isSidechain": true, "agentId": agent, "type": role, "sessionId": c.id, "cwd": c.cwd,
+			"timestamp": stamp(), "message": map[string]any{"role": role, "content": role + " of the subagent: " + prompt}})
+	}
+	os.WriteFile(strings.TrimSuffix(sub, ".jsonl")+".meta.json", []byte(`{"agentType":"general-purpose","description":"look"}`), 0o644)
+	result := filepath.Join(side, "tool-results", "b"+agent[:8]+".txt")
+	os.MkdirAll(filepath.Dir(result), 0o755)
+	os.WriteFile(result, []byte(strings.Repeat("tool output\n", 1000)), 0o644)
+	appendJSONL(path, map[string]any{"type": "user", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
+		"message":       map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "content": "Output too large. Full output saved to: " + result}}},
+		"toolUseResult": map[string]any{"persistedOutputPath": result, "persistedOutputSize": 12000}})
+	fmt.Printf("\x1b[1m⏺\x1b[0m subagent done\r\n")
 }
 
 // metadata writes the lines a transcript starts with: the name, when it

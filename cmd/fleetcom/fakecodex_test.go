@@ -72,6 +72,7 @@ func fakeCodex() int {
 		}
 		c.thread, c.path = resume, c.rollout(resume)
 		c.started[resume] = true
+		c.hold()
 	} else {
 		c.thread = fakeV7()
 	}
@@ -84,6 +85,7 @@ func fakeCodex() int {
 		case "/rename":
 			c.name(c.thread, arg)
 		case "/new":
+			c.release()
 			c.thread, c.path = fakeV7(), ""
 		case "/subagent":
 			sub := fakeV7()
@@ -95,6 +97,7 @@ func fakeCodex() int {
 		return true
 	}}
 	code, byTerm := t.run()
+	c.release()
 	c.wait()
 	fmt.Print("\x1b[?1049l")
 	if byTerm {
@@ -113,6 +116,7 @@ type codexFake struct {
 	notifyCmd []string
 	thread    string
 	path      string // rollout of the current thread, once written
+	held      *os.File
 	started   map[string]bool
 	pending   sync.WaitGroup
 }
@@ -161,6 +165,7 @@ func (c *codexFake) turn(text string) {
 	if c.path == "" {
 		c.path = writeRollout(c.home, c.thread, c.cwd, "user")
 	}
+	c.hold()
 	appendJSONL(c.path, map[string]any{"timestamp": stamp(), "type": "event_msg", "payload": map[string]any{"type": "user_message", "message": text}})
 	appendJSONL(c.path, map[string]any{"timestamp": stamp(), "type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
 		"content": []any{map[string]any{"type": "output_text", "text": "ACK " + text}}}})
@@ -202,6 +207,23 @@ func (c *codexFake) threadName(thread string) string {
 		}
 	}
 	return name
+}
+
+// hold keeps the current rollout open, as Codex 0.171.0 does for the whole
+// run (measured: /proc/<pid>/fd/50 -> rollout-….jsonl).
+func (c *codexFake) hold() {
+	if c.held != nil || c.path == "" {
+		return
+	}
+	c.held, _ = os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND, 0)
+}
+
+// release closes the rollout held open.
+func (c *codexFake) release() {
+	if c.held != nil {
+		c.held.Close()
+		c.held = nil
+	}
 }
 
 // notify runs the notifier with the payload as its last argument, without

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -178,6 +179,13 @@ func cmdMove(in input) error {
 // for the user on stderr.
 func reportMoved(m catalog.Moved) {
 	fmt.Fprintf(stdout, "moved %s %s %s\n", m.Tool, m.ID, printable(m.Cwd, false))
+	if m.Unchecked != "" {
+		warnf("could not check %s: make sure no %s has %s open", m.Unchecked, m.Tool, m.ID)
+	}
+	if len(m.Left) > 0 {
+		warnf("%s conversation %s moved, but %d file(s) of its old copy changed while it moved and were left where they were: %s",
+			m.Tool, m.ID, len(m.Left), strings.Join(m.Left, ", "))
+	}
 	if m.Note != "" {
 		hintf("%s", m.Note)
 	}

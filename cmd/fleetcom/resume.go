@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
+
+	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
@@ -50,7 +53,10 @@ func cmdResume(in input) error {
 		}
 		return err
 	}
-	if p.Fallback {
+	switch {
+	case p.Fallback && p.Recorded:
+		hintf("the newest conversation of %s is not recorded: resuming the %s conversation found on disk, %s", dir, p.Entry.Tool, p.Entry.ID)
+	case p.Fallback:
 		hintf("no resumable session recorded for %s: resuming the newest %s conversation found on disk, %s", dir, p.Entry.Tool, p.Entry.ID)
 	}
 	return finishPlan(cat, p, in)
@@ -63,6 +69,9 @@ func cmdResume(in input) error {
 func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	if err := cat.Settle(&p); err != nil {
 		return err
+	}
+	if p.Unrecorded != nil {
+		warnf("%s conversation %s is resumed without a record: %v", p.Entry.Tool, p.Entry.ID, p.Unrecorded)
 	}
 	if in.has("--exec") {
 		return execPlan(cat, p)
@@ -88,8 +97,23 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 			Record    listed `json:"record"`
 		}{line, p.Dir(), listed{Record: p.Entry.Record, Resume: canonical}})
 	}
+	if shown := printable(line, false); shown != line && isTerminal(stdout) {
+		// The directory's name holds control characters: on a terminal the
+		// line is shown escaped, never as the bytes that would drive it.
+		// Piped (eval "$(fleetcom resume …)") it goes as it is, quoted for
+		// every shell.
+		fmt.Fprintln(stdout, shown)
+		hintf("the directory's name holds control characters, shown escaped: run 'fleetcom resume --exec %s', or eval the line from a pipe", p.Entry.ID)
+		return nil
+	}
 	fmt.Fprintln(stdout, line)
 	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // execPlan runs a plan under the shim runtime, after checking its

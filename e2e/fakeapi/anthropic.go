@@ -18,6 +18,9 @@ type messagesRequest struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
 }
 
 // userTexts returns the text of every user turn, oldest first. Content is
@@ -54,12 +57,24 @@ func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
 		return
 	}
 	text, ok := structured(req.Output.Format)
-	if !ok {
+	call, result := req.lastTurn()
+	switch {
+	case ok:
+	case result != "":
+		text = "ACK tool " + result
+	case call != nil:
+		text = ""
+	default:
 		text = Reply(req.userTexts())
 	}
 	rec.Model, rec.Reply = req.Model, text
 	id := fmt.Sprintf("msg_fake_%06d", nextID())
 	in, out := len(body)/4+1, len(text)/4+1
+	if call != nil && !ok {
+		rec.Reply = "CALL " + call.Name + " " + string(call.Input)
+		anthropicToolUse(w, req, id, call, in, rec)
+		return
+	}
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"id": id, "type": "message", "role": "assistant", "model": req.Model,
@@ -98,6 +113,47 @@ func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": out},
+	})
+	e.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// anthropicToolUse answers with one tool_use block and stop reason
+// "tool_use".
+func anthropicToolUse(w http.ResponseWriter, req messagesRequest, id string, call *toolCall, in int, rec *Request) {
+	useID := fmt.Sprintf("toolu_fake_%06d", nextID())
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content":       []any{map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": call.Input}},
+			"stop_reason":   "tool_use",
+			"stop_sequence": nil,
+			"usage":         map[string]any{"input_tokens": in, "output_tokens": 10},
+		}, rec)
+		return
+	}
+	e := startSSE(w, rec)
+	e.event("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": in, "output_tokens": 1,
+				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+		},
+	})
+	e.event("content_block_start", map[string]any{
+		"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": map[string]any{}},
+	})
+	e.event("content_block_delta", map[string]any{
+		"type": "content_block_delta", "index": 0,
+		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(call.Input)},
+	})
+	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	e.event("message_delta", map[string]any{
+		"type":  "message_delta",
+		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": 10},
 	})
 	e.event("message_stop", map[string]any{"type": "message_stop"})
 }

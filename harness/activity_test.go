@@ -1,0 +1,55 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A conversation's last activity is its last message as its store dates
+// it, however long the lines after it and whatever its file's time says
+// (issue 21, item 12).
+func TestLastActive(t *testing.T) {
+	home := t.TempDir()
+	cwd := "/work/proj"
+	id := mustID(t)
+	when := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	path := writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, id, "nine days old", when)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(jsonLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd,
+		"timestamp": when.Add(time.Minute).Format(time.RFC3339Nano), "message": map[string]any{"role": "assistant", "content": "ok"}}))
+	// A long line after it (a snapshot, a summary) with no message.
+	f.WriteString(jsonLine(t, map[string]any{"type": "file-history-snapshot", "snapshot": strings.Repeat("x", 200<<10)}))
+	f.WriteString(`{"type":"user","timestamp":"2030-01-01T00:00:00Z"`) // being written: no newline yet
+	f.Close()
+	os.Chtimes(path, time.Now(), time.Now())
+	claude, _ := Lookup("claude")
+	if got := LastActive(claude, home, cwd, id); !got.Equal(when.Add(time.Minute)) {
+		t.Errorf("claude: %v, want %v", got, when.Add(time.Minute))
+	}
+	if got := LastActive(claude, home, "/elsewhere", id); !got.IsZero() {
+		t.Errorf("claude, another directory: %v", got)
+	}
+
+	codexHome := t.TempDir()
+	v7 := v7At(when)
+	rollout := writeRollout(t, codexHome, v7, cwd, false, "hello")
+	f, _ = os.OpenFile(rollout, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(jsonLine(t, map[string]any{"timestamp": "2026-11-21T09:30:00.250Z", "type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "bye"}}))
+	f.Close()
+	codex, _ := Lookup("codex")
+	if got, want := LastActive(codex, codexHome, cwd, v7), time.Date(2026, 11, 21, 9, 30, 0, 250e6, time.UTC); !got.Equal(want) {
+		t.Errorf("codex: %v, want %v", got, want)
+	}
+
+	grokHome := t.TempDir()
+	gid := mustID(t)
+	dir := writeGrokSession(t, grokHome, cwd, gid, "hi")
+	os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"info":{"id":"`+gid+`","cwd":"`+cwd+`"},"num_messages":3,"last_active_at":"2026-11-21T10:00:00Z"}`), 0o644)
+	grok, _ := Lookup("grok")
+	if got, want := LastActive(grok, grokHome, cwd, gid), time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("grok: %v, want %v", got, want)
+	}
+}
