@@ -30,7 +30,11 @@ import (
 // size, and continues the leader and the child's group; the child then
 // redraws as it does after a fg. A continuation of the shim alone (kill
 // -STOP, kill -CONT of the shim) does the same. SIGTSTP sent to the shim
-// goes to the child's group, which suspends as it would have.
+// goes to the child's group, which suspends as it would have. Where the shim
+// itself has no job control (it leads its terminal's session, as in a tmux
+// pane started with the command itself), the kernel discards its SIGTSTP as
+// it would have discarded the child's: the shim goes on at once and continues
+// the child, which comes back rather than hanging.
 
 // start starts cmd's program on the PTY whose slave is slave, under a session
 // leader where there is one, else as the session leader itself.

@@ -277,3 +277,22 @@ func TestJobShimKilled(t *testing.T) {
 	p.cmd.Wait()
 	waitGone(t, child)
 }
+
+// A shim whose own process group is orphaned (it leads its terminal's
+// session, as in a tmux pane started with the command itself): the kernel
+// discards the shim's SIGTSTP as it would the CLI's own, so the shim goes on
+// at once and continues the CLI, which comes back instead of hanging.
+func TestJobOrphanedShim(t *testing.T) {
+	needLeader(t)
+	u := newUserTerm(t, 24, 80)
+	p := startShim(t, u, "role:tui")
+	u.out.waitFor(t, "ready")
+	u.typeIn(t, "\x1a")
+	u.out.waitFor(t, "back")
+	var ws unix.WaitStatus
+	if pid, err := unix.Wait4(p.cmd.Process.Pid, &ws, unix.WUNTRACED|unix.WNOHANG, nil); err != nil || pid != 0 {
+		t.Errorf("shim reported %#x (%v): want it never stopped", ws, err)
+	}
+	u.typeIn(t, "q")
+	checkResult(t, p.finish(t), 0, 0)
+}
