@@ -35,6 +35,7 @@ package leader
 
 import (
 	"errors"
+	"sync"
 	"syscall"
 )
 
@@ -65,7 +66,7 @@ type Leader struct {
 	PidFD int
 
 	j    *job
-	keep []any // what the leader and the program use, alive until Release
+	keep []any // what the leader and the program use
 }
 
 // StopSignal returns the signal that stopped the program last, or 0. Read it
@@ -78,4 +79,25 @@ func (l *Leader) Status() (ws syscall.WaitStatus, ok bool) { return l.j.loadStat
 
 // Release lets go of the leader's memory; call it once the leader has been
 // reaped.
-func (l *Leader) Release() { l.keep = nil }
+func (l *Leader) Release() {
+	alive.Lock()
+	delete(alive.m, l)
+	alive.Unlock()
+}
+
+// alive holds every leader not released yet, so that the memory it runs in
+// (its stack, among others) outlives it even if the caller loses track of it
+// (a panic): the garbage collector knows nothing of the leader.
+var alive struct {
+	sync.Mutex
+	m map[*Leader]struct{}
+}
+
+func hold(l *Leader) {
+	alive.Lock()
+	if alive.m == nil {
+		alive.m = map[*Leader]struct{}{}
+	}
+	alive.m[l] = struct{}{}
+	alive.Unlock()
+}

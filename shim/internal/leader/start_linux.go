@@ -110,6 +110,7 @@ func Start(s Spec) (*Leader, error) {
 		j.nofile, j.setNofile = [2]uint64{soft, hard}, 1
 	}
 	l := &Leader{j: j, keep: []any{path, dir, argv, envv, stacks}}
+	hold(l)
 
 	// Like os/exec: no descriptor made without close-on-exec slips into
 	// the program meanwhile.
@@ -118,11 +119,13 @@ func Start(s Spec) (*Leader, error) {
 	reported := err == nil && awaitReport(p[0], int(j.pidfd))
 	syscall.ForkLock.Unlock()
 	if err != nil {
+		l.Release()
 		return nil, ErrUnsupported
 	}
 	if !reported || j.failed != 0 {
 		unix.Close(int(j.pidfd))
 		reap(pid)
+		l.Release()
 		switch {
 		case j.failed == failExec:
 			return nil, &os.PathError{Op: "fork/exec", Path: s.Path, Err: syscall.Errno(j.errno)}
