@@ -27,8 +27,8 @@ func isRaw(t *testing.T, u *userTerm) bool {
 }
 
 // ^Z typed to a TUI that suspends itself: the shim stops with SIGTSTP, our
-// terminal back in its own mode; fg brings both back, raw, the TUI goes on,
-// and the run ends as the child does. Before the session leader the kernel
+// terminal back in its own mode; fg brings both back, raw, at the size our
+// terminal has now, the TUI goes on, and the run ends as the child does. Before the session leader the kernel
 // discarded the TUI's SIGTSTP: nothing stopped.
 func TestJobCtrlZ(t *testing.T) {
 	needLeader(t)
@@ -42,8 +42,12 @@ func TestJobCtrlZ(t *testing.T) {
 	if during := u.termios(t); during != before {
 		t.Errorf("terminal not restored while stopped:\n%s", cmp.Diff(before, during))
 	}
+	// Resized while stopped: the child finds the new size once back.
+	if err := unix.IoctlSetWinsize(int(u.master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 50, Col: 132}); err != nil {
+		t.Fatal(err)
+	}
 	s.order(t, "fg")
-	u.out.waitFor(t, "back")
+	u.out.waitFor(t, "back 50x132")
 	if !isRaw(t, u) {
 		t.Errorf("terminal not raw after fg: lflag %#x", u.termios(t).Lflag)
 	}

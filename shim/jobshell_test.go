@@ -224,7 +224,7 @@ func must(v int, _ error) int { return v }
 // tuiRole reads its terminal raw. ^Z restores the terminal's mode, says
 // "suspending", and stops the process group with SIGTSTP (as Codex does; the
 // kernel discards that in an orphaned group); once continued it goes raw
-// again and says "back". Any other byte is echoed as "got <byte>"; 'q' quits.
+// again and says "back" and its terminal's size. Any other byte is echoed as "got <byte>"; 'q' quits.
 func tuiRole() {
 	cont := make(chan os.Signal, 1)
 	signal.Notify(cont, syscall.SIGCONT)
@@ -245,7 +245,8 @@ func tuiRole() {
 			_ = syscall.Kill(0, syscall.SIGTSTP)
 			<-cont
 			old, _ = term.MakeRaw(0)
-			fmt.Print("back\r\n")
+			ws, _ := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
+			fmt.Printf("back %dx%d\r\n", ws.Row, ws.Col)
 		default:
 			fmt.Printf("got %c\r\n", b[0])
 		}
