@@ -9,7 +9,9 @@
 //   - An accepted command gets a private capture namespace under the runtime
 //     root (namespace.go), the harness's instrumentation, and a child run by
 //     Spawn: on its own PTY when stdin and stdout are terminals (pty.go,
-//     copy.go, signal.go), else on the shim's own descriptors. A recorder
+//     copy.go, signal.go), in a session led by a small process of the
+//     shim's own so that job control works as under a shell (jobs.go,
+//     package internal/leader), else on the shim's own descriptors. A recorder
 //     (record.go) writes the pinned ID to the store once the child has run a
 //     moment, follows the capture file as the TUI redraws (watch.go), and at
 //     exit applies the ID precedence: exit hint, capture, pinned, correlation.

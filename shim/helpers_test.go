@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 		childRole(role, os.Args[1:])
 		return
 	}
+	if os.Getenv(jobShellEnv) != "" {
+		jobShellRole()
+		return
+	}
 	if stage := os.Getenv(stageEnv); stage != "" {
 		stageRole(stage)
 		return

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/fleetcom/fleetcom/shim/internal/leader"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,7 +34,9 @@ var hookStarting, hookExited func()
 // session is one child on its own PTY.
 type session struct {
 	o       SpawnOptions
-	ch      child
+	ch      child // ch.pid is the child's, which leads its process group
+	lead    *leader.Leader
+	waitPID int // the process we wait for: the leader, else the child
 	master  int // non-blocking; -1 once closed
 	in, out int // our terminal
 	tty     rawTerm
@@ -75,7 +77,6 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 			cmd.Stderr = o.Stderr
 		}
 	}
-	cmd.SysProcAttr = sessionAttr(cmd.SysProcAttr)
 
 	// A signal that comes before the child runs ends the shim, with our
 	// terminal restored: the relay must be catching before it is raw.
@@ -97,26 +98,23 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 		hookStarting()
 	}
 	relay.mu.Lock()
-	pid, err := start(cmd)
-	if err == nil {
-		s.ch.pid, s.ch.state = pid, childRunning
-	}
+	err = s.start(cmd, slave)
 	relay.mu.Unlock()
 	slave.Close() // the child holds it now; ours would keep EIO from coming
 	if err != nil {
 		return startFailed(err)
 	}
-	startedDone := s.startedAsync(pid)
-	if err := s.watchExit(pid); err != nil {
+	startedDone := s.startedAsync(s.ch.pid)
+	if err := s.watchExit(); err != nil {
 		s.fail(err)
-		waitExit(pid)
+		waitExit(s.waitPID)
 		s.markExited()
 	}
 	s.loop()
 
 	<-startedDone
 	reaping(&s.ch)
-	st, err = reap(pid)
+	st, err = s.reap()
 	if hookExited != nil {
 		hookExited()
 	}
@@ -153,10 +151,14 @@ func (s *session) open() (*os.File, *unix.Termios, error) {
 	return slave, t, nil
 }
 
-// watchExit sets exitFD to a descriptor that polls readable once the child
-// has exited: a pidfd or kqueue, else a pipe closed by a goroutine waiting for
-// the exit (old kernels).
-func (s *session) watchExit(pid int) error {
+// watchExit sets exitFD, unless the leader gave one, to a descriptor that
+// polls readable once the process we wait for has exited: a pidfd or kqueue,
+// else a pipe closed by a goroutine waiting for the exit (old kernels).
+func (s *session) watchExit() error {
+	pid := s.waitPID
+	if s.exitFD >= 0 {
+		return nil
+	}
 	if s.exitFD = exitWatch(pid); s.exitFD >= 0 {
 		return nil
 	}
@@ -185,18 +187,6 @@ func (s *session) startedAsync(pid int) <-chan struct{} {
 		s.o.Started(pid)
 	}()
 	return done
-}
-
-// sessionAttr makes the child a session leader with its stdin, the PTY, as
-// controlling terminal; a process-group request would conflict with that.
-func sessionAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr {
-	var c syscall.SysProcAttr
-	if a != nil {
-		c = *a
-	}
-	c.Setsid, c.Setctty, c.Ctty = true, true, 0
-	c.Setpgid, c.Foreground, c.Pgid = false, false, 0
-	return &c
 }
 
 // syncSize copies our terminal's size to the PTY; the kernel then signals
@@ -271,7 +261,7 @@ func (s *session) loop() {
 				continue
 			}
 			s.fail(fmt.Errorf("poll: %w", err))
-			waitExit(s.ch.pid)
+			waitExit(s.waitPID)
 			s.markExited()
 			return
 		}
@@ -316,8 +306,15 @@ func (s *session) woken() {
 			case wakeWinch:
 				s.syncSize()
 			case wakeChild:
-				if !s.exited && childStopped(s.ch.pid) {
+				if s.exited {
+					continue
+				}
+				if childStopped(s.waitPID) {
 					s.suspend()
+				}
+			case wakeCont:
+				if !s.exited {
+					s.resume()
 				}
 			}
 		}
@@ -370,24 +367,6 @@ func (s *session) hangup() {
 	s.tty.restore()
 }
 
-// suspend follows a child that stopped (SIGSTOP): give the terminal back,
-// stop ourselves so the shell regains control, and on our continuation put
-// everything back and continue the child.
-func (s *session) suspend() {
-	// What the child wrote before it stopped belongs before the shell's
-	// prompt.
-	if s.outOpen {
-		s.pumpOut(stopCap)
-	}
-	s.tty.restore()
-	stopSelf()
-	if s.master >= 0 {
-		_ = s.tty.remake()
-		s.syncSize()
-	}
-	_ = syscall.Kill(-s.ch.pid, syscall.SIGCONT)
-}
-
 // cleanup restores our terminal, takes the child off the relay's list and
 // closes every descriptor. It runs once, on Spawn's goroutine.
 func (s *session) cleanup() {
@@ -400,63 +379,4 @@ func (s *session) cleanup() {
 		}
 	}
 	s.master, s.wakeR, s.exitFD = -1, -1, -1
-}
-
-// rawTerm is our terminal's mode, switched to raw and back; restore is
-// idempotent and safe from any goroutine (the relay restores it before the
-// shim dies of a signal).
-type rawTerm struct {
-	mu    sync.Mutex
-	fd    int
-	saved *unix.Termios // the mode to restore; nil when not raw
-	keep  *unix.Termios // the mode before the first makeRaw, for remake
-}
-
-// makeRaw puts fd in raw mode, as cfmakeraw(3) does, from its current
-// settings cur.
-func (t *rawTerm) makeRaw(fd int, cur *unix.Termios) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.fd, t.keep = fd, cur
-	return t.rawLocked()
-}
-
-// remake puts the terminal back in raw mode after a restore.
-func (t *rawTerm) remake() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.keep == nil || t.saved != nil {
-		return nil
-	}
-	cur, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
-	if err != nil {
-		return err
-	}
-	t.keep = cur
-	return t.rawLocked()
-}
-
-func (t *rawTerm) rawLocked() error {
-	raw := *t.keep
-	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	raw.Oflag &^= unix.OPOST
-	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	raw.Cflag &^= unix.CSIZE | unix.PARENB
-	raw.Cflag |= unix.CS8
-	raw.Cc[unix.VMIN] = 1
-	raw.Cc[unix.VTIME] = 0
-	if err := unix.IoctlSetTermios(t.fd, ioctlSetTermios, &raw); err != nil {
-		return err
-	}
-	t.saved = t.keep
-	return nil
-}
-
-func (t *rawTerm) restore() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.saved != nil {
-		_ = unix.IoctlSetTermios(t.fd, ioctlSetTermios, t.saved)
-		t.saved = nil
-	}
 }

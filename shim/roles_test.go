@@ -87,6 +87,8 @@ func childRole(role string, args []string) {
 		n, _ := strconv.Atoi(args[0])
 		Reraise(syscall.Signal(n))
 		fmt.Println("survived")
+	default:
+		jobChildRole(role, args)
 	}
 }
 
@@ -110,6 +112,9 @@ func shimRole(resultPath string) {
 		env = append(env, roleEnv+"="+role)
 	}
 	cmd.Env = env
+	if os.Getenv(restEnv) != "" {
+		hookRest = func() { os.Stdout.WriteString("signals caught\r\n") }
+	}
 	tail := NewTail(4096)
 	st, err := Spawn(cmd, SpawnOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Tail: tail})
 	r := shimResult{Code: st.Code, Signal: int(st.Signal), Tail: tail.Bytes()}
@@ -125,7 +130,7 @@ func shimRole(resultPath string) {
 func childEnv(env []string) []string {
 	var out []string
 	for _, e := range env {
-		if !strings.HasPrefix(e, shimEnv+"=") && !strings.HasPrefix(e, argvEnv+"=") {
+		if !strings.HasPrefix(e, shimEnv+"=") && !strings.HasPrefix(e, argvEnv+"=") && !strings.HasPrefix(e, restEnv+"=") {
 			out = append(out, e)
 		}
 	}

@@ -20,16 +20,20 @@ import (
 // (our terminal is raw: ^C is a byte, which the child's own line discipline
 // turns into SIGINT for the child), so every one of those signals that does
 // reach the shim was sent on purpose, and goes to the child's process group
-// (the child leads a session of its own). SIGWINCH copies our terminal's size
-// to the PTY, and SIGCHLD tells the PTY loop that the child may have stopped.
+// (the child leads a process group of its own, see jobs.go). SIGWINCH copies
+// our terminal's size to the PTY, SIGCHLD tells the PTY loop that the child
+// may have stopped, SIGCONT that the shim was continued (jobs.go), and
+// SIGTSTP goes to the child's group, which suspends as it would have.
 //
 // While no child runs (before one starts, after it exited, while the run is
 // recorded) a signal has the effect it has on a program that does not catch
 // it: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, our terminal restored
 // first if a PTY session had it raw, by re-raising the signal so that the
 // shell sees the death it expects (SIGQUIT without a core file);
-// SIGUSR1, SIGUSR2, SIGWINCH and SIGCHLD are ignored, as the Go runtime
-// ignores them when nobody asked for them.
+// SIGUSR1, SIGUSR2, SIGWINCH, SIGCHLD and SIGCONT are ignored, as the Go
+// runtime ignores them when nobody asked for them, and SIGTSTP stops the shim.
+// On the pipe path, where the child is in our process group and got the
+// keyboard's SIGTSTP itself, SIGTSTP stops the shim too.
 //
 // A signal that was ignored when the shim started is left alone: never
 // caught, so it stays ignored and the child inherits the ignore, as from a
@@ -53,13 +57,14 @@ import (
 // starts: until then the runtime drops them, which is also the kindest thing
 // to do with one that comes before the child could have set up a handler of
 // its own (their default action ends a process). Waiting for their two round
-// trips too cost 0.05-0.1 ms of every start. WINCH and CHLD only matter to a
-// PTY session's loop, and the runtime ignores them while nobody asked for
-// them, so they are caught once a child has run on a PTY for restDelay: their
-// round trips, made while a child starts, compete with it for the two
-// processors (2-4 % of a short run, paired). Then every PTY session copies
-// the size again and looks for a stop, so that a resize or a stop in a
-// child's first moments is followed late rather than missed.
+// trips too cost 0.05-0.1 ms of every start. WINCH, CHLD, CONT and TSTP only
+// matter to a PTY session's loop, and the runtime leaves them to their default
+// effect while nobody asked for them, so they are caught once a child has run
+// on a PTY for restDelay: their round trips, made while a child starts,
+// compete with it for the two processors (2-4 % of a short run, paired). Then
+// every PTY session copies the size again and looks for a stop, so that a
+// resize or a stop in a child's first moments is followed late rather than
+// missed.
 var (
 	fatalSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT}
 	userSignals  = []os.Signal{syscall.SIGUSR1, syscall.SIGUSR2}
@@ -73,6 +78,10 @@ var relay struct {
 	asked   sync.Once     // closes rest
 	c       chan os.Signal
 	barrier os.Signal // one of the caught signals, for exitBarrier
+
+	// actions is held while the runtime changes a signal's action for the
+	// relay (catch) and while stopAs changes one behind its back.
+	actions sync.Mutex
 
 	mu       sync.Mutex
 	children []*child // the runs of Spawn in progress
@@ -127,9 +136,10 @@ func catchRest() {
 	relay.asked.Do(func() { close(relay.rest) })
 }
 
-// hookRelay, nil in production, is called by the relay with each signal or
-// exit mark it takes, before it acts on it.
-var hookRelay func()
+// Test hooks, nil in production: hookRelay is called by the relay with each
+// signal or exit mark it takes, before it acts on it; hookRest once the rest
+// of the signals are caught.
+var hookRelay, hookRest func()
 
 // restDelay is how long a child runs on a PTY before loopSignals are caught.
 const restDelay = 20 * time.Millisecond
@@ -162,7 +172,13 @@ func relayLoop() {
 			relay.mu.Unlock()
 		case <-rest:
 			rest = nil
+			relay.actions.Lock()
 			catch(loopSignals)
+			catch(jobSignals)
+			relay.actions.Unlock()
+			if hookRest != nil {
+				hookRest()
+			}
 			// A resize or a stop may have gone unseen until now.
 			relay.mu.Lock()
 			for _, c := range relay.children {
@@ -193,7 +209,7 @@ func catch(sigs []os.Signal) []os.Signal {
 
 // dispatch acts on one signal; relay.mu is held.
 func dispatch(sig syscall.Signal) {
-	running := false
+	running, stop := false, false
 	for _, c := range relay.children {
 		if c.state != childRunning {
 			continue
@@ -201,15 +217,23 @@ func dispatch(sig syscall.Signal) {
 		running = true
 		switch {
 		case c.reaped:
-		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD:
+		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD || sig == syscall.SIGCONT:
 			if c.wake >= 0 {
 				nudge(c.wake, wakeByte(sig))
 			}
+		case sig == syscall.SIGTSTP && !c.group:
+			stop = true
 		case c.group:
 			forwardGroup(c.pid, sig)
 		case forwardPlain(sig):
 			_ = syscall.Kill(c.pid, sig)
 		}
+	}
+	if stop || (!running && sig == syscall.SIGTSTP) {
+		// What SIGTSTP does when not caught. relay.mu stays held: nothing
+		// runs while the shim is stopped anyway.
+		stopAs(sig)
+		return
 	}
 	if running || !endsIdle(sig) {
 		return
@@ -305,11 +329,15 @@ func endsIdle(sig syscall.Signal) bool {
 const (
 	wakeWinch = 'w'
 	wakeChild = 'c'
+	wakeCont  = 'o'
 )
 
 func wakeByte(sig syscall.Signal) byte {
-	if sig == syscall.SIGWINCH {
+	switch sig {
+	case syscall.SIGWINCH:
 		return wakeWinch
+	case syscall.SIGCONT:
+		return wakeCont
 	}
 	return wakeChild
 }
@@ -320,13 +348,18 @@ func nudge(fd int, b byte) {
 }
 
 // forwardPlain reports whether a signal caught on the pipe path goes to the
-// child: the keyboard's signals reached it already, and so did a resize.
+// child: the keyboard's signals reached it already, and so did a resize and a
+// continuation of the job.
 func forwardPlain(sig syscall.Signal) bool {
-	return sig != syscall.SIGINT && sig != syscall.SIGQUIT && sig != syscall.SIGWINCH
+	switch sig {
+	case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP:
+		return false
+	}
+	return true
 }
 
-// forwardGroup signals the process group of a child that leads its own
-// session, or the child alone if that fails.
+// forwardGroup signals the process group of a child that leads its own group
+// on a PTY, or the child alone if that fails.
 func forwardGroup(pid int, sig syscall.Signal) {
 	if syscall.Kill(-pid, sig) != nil {
 		_ = syscall.Kill(pid, sig)

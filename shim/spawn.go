@@ -28,7 +28,8 @@ type SpawnOptions struct {
 	// Tail receives a copy of everything the child writes to its PTY; it is
 	// never called on the pipe path. It may be nil.
 	Tail io.Writer
-	// Started is called once, right after the child started, with its pid.
+	// Started is called once, right after the child started, with its pid:
+	// the child's own (the CLI's), never the session leader's.
 	// On the PTY path it runs on a goroutine of its own, so output is
 	// already being copied while it runs. Spawn returns after it returned.
 	Started func(pid int)
@@ -38,27 +39,42 @@ type SpawnOptions struct {
 }
 
 // Spawn runs cmd to completion and returns how it ended. Spawn sets cmd's
-// Stdin, Stdout, Stderr and, on the PTY path, SysProcAttr; it starts and
-// reaps the child itself (start), so cmd.Process and cmd.ProcessState stay
-// nil.
+// Stdin, Stdout, Stderr and, when it starts the child itself as a session
+// leader, SysProcAttr; it starts and reaps the child itself (start), so
+// cmd.Process and cmd.ProcessState stay nil.
 //
 // When o.Stdin and o.Stdout are both terminals the child runs on a PTY of its
-// own: it is a session leader with the PTY as controlling terminal, our
-// terminal is in raw mode while it runs, its size follows ours, and everything
-// the child writes is copied to o.Stdout and o.Tail. Otherwise the child
-// inherits the descriptors unchanged.
+// own, whose session is led by a small process between the shim and the
+// child, as a shell leads its terminal's (Linux on amd64 and arm64; elsewhere
+// the child leads the session itself): the child leads its own process group
+// in the PTY's foreground, our terminal is in raw mode while it runs, its
+// size follows ours, and everything the child writes is copied to o.Stdout
+// and o.Tail. A cmd with SysProcAttr set gets no leader. Otherwise (the pipe
+// path) the child inherits the descriptors unchanged and stays in our
+// process group. Either way o.Started gets the child's own pid, and Status is
+// the child's own.
 //
 // SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to the shim while the child runs
 // are forwarded to it (SIGUSR1 and SIGUSR2 from a moment after its start: one
-// sent before that is dropped); on the PTY path SIGINT and SIGQUIT too, to
-// the child's process group. On the pipe path the shim ignores SIGINT and
-// SIGQUIT, which the terminal delivers to the child itself. Before the child starts and once
-// it has exited, SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, the
-// terminal restored first, as if they had not been caught (signal.go); a
-// signal ignored when the shim started stays ignored, in the child too. A
-// child that stops (PTY path, Linux) stops the shim, with the terminal given
-// back, until it is continued. Closing the terminal hangs the child up as a
-// terminal would; Spawn still returns when the child exits.
+// sent before that is dropped); on the PTY path SIGINT and SIGQUIT too, and
+// everything goes to the child's process group. On the pipe path the shim
+// ignores SIGINT and SIGQUIT, which the terminal delivers to the child
+// itself. Before the child starts and once it has exited, SIGTERM, SIGHUP,
+// SIGINT and SIGQUIT end the shim, the terminal restored first, as if they
+// had not been caught (signal.go); a signal ignored when the shim started
+// stays ignored, in the child too. Closing the terminal hangs the child up as
+// a terminal would; Spawn still returns when the child exits.
+//
+// Job control on the PTY path (jobs.go): a child that stops (Ctrl-Z, its own
+// SIGTSTP, SIGSTOP) stops the shim with the same signal, our terminal given
+// back, until the shim is continued; then our terminal is raw again, the size
+// copied, and the child continued. SIGTSTP sent to the shim (from a moment
+// after the start) goes to the child's group; the shim continued after a stop
+// of its own (kill -STOP, kill -CONT) continues the child and puts our
+// terminal back in raw mode. On the pipe path the keyboard's ^Z stops the
+// child and the shim together, as before. Without a leader the child's
+// process group is orphaned, so only SIGSTOP can stop it, and on the BSDs a
+// stop is not followed at all.
 //
 // Spawn returns once the child has exited and its output has drained. The
 // terminal is restored before Spawn returns or panics. The error is non-nil
@@ -134,48 +150,80 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 // start starts cmd's program as os/exec would, without its process handle:
 // os.StartProcess checks once per process that pidfds work by starting a
 // child of its own (0.1-0.3 ms of a run's start, on a machine with two
-// processors), and Spawn waits and signals by pid itself. A nil descriptor
-// of cmd is the null device; the environment is deduplicated, the last
-// value of a variable winning, as os/exec does.
+// processors), and Spawn waits and signals by pid itself.
 func start(cmd *exec.Cmd) (int, error) {
-	if cmd.Err != nil {
-		return 0, cmd.Err
+	p, err := prepare(cmd)
+	if err != nil {
+		return 0, err
 	}
-	if cmd.Path == "" {
-		return 0, errors.New("exec: no command")
+	defer p.release()
+	var files [3]uintptr
+	for i, f := range p.files {
+		files[i] = f.Fd()
 	}
-	args := cmd.Args
-	if len(args) == 0 {
-		args = []string{cmd.Path}
-	}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	files := make([]uintptr, 3)
-	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		file, ok := f.(*os.File)
-		if f != nil && !ok {
-			return 0, fmt.Errorf("exec: descriptor %d is not a file", i)
-		}
-		if file == nil {
-			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-			if err != nil {
-				return 0, err
-			}
-			defer null.Close()
-			file = null
-		}
-		files[i] = file.Fd()
-		defer runtime.KeepAlive(file)
-	}
-	pid, _, err := syscall.StartProcess(cmd.Path, args, &syscall.ProcAttr{
-		Dir: cmd.Dir, Env: lastWins(env), Files: files, Sys: cmd.SysProcAttr,
+	pid, _, err := syscall.StartProcess(cmd.Path, p.args, &syscall.ProcAttr{
+		Dir: cmd.Dir, Env: p.env, Files: files[:], Sys: cmd.SysProcAttr,
 	})
 	if err != nil {
 		return 0, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
 	}
 	return pid, nil
+}
+
+// prepared is what a child of cmd is started with.
+type prepared struct {
+	args, env []string
+	files     [3]*os.File
+	null      *os.File // opened for a nil descriptor; closed by release
+}
+
+// prepare works out cmd's argv, environment and descriptors as os/exec
+// would: a nil descriptor of cmd is the null device; the environment is
+// deduplicated, the last value of a variable winning. Call release once the
+// child has started.
+func prepare(cmd *exec.Cmd) (*prepared, error) {
+	if cmd.Err != nil {
+		return nil, cmd.Err
+	}
+	if cmd.Path == "" {
+		return nil, errors.New("exec: no command")
+	}
+	p := &prepared{args: cmd.Args, env: cmd.Env}
+	if len(p.args) == 0 {
+		p.args = []string{cmd.Path}
+	}
+	if p.env == nil {
+		p.env = os.Environ()
+	}
+	p.env = lastWins(p.env)
+	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		file, ok := f.(*os.File)
+		if f != nil && !ok {
+			p.release()
+			return nil, fmt.Errorf("exec: descriptor %d is not a file", i)
+		}
+		if file == nil {
+			if p.null == nil {
+				null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+				if err != nil {
+					return nil, err
+				}
+				p.null = null
+			}
+			file = p.null
+		}
+		p.files[i] = file
+	}
+	return p, nil
+}
+
+// release closes what prepare opened and keeps cmd's descriptors open until
+// now.
+func (p *prepared) release() {
+	if p.null != nil {
+		p.null.Close()
+	}
+	runtime.KeepAlive(p.files)
 }
 
 // lastWins drops every entry of env that a later one of the same name
@@ -209,10 +257,15 @@ func reap(pid int) (Status, error) {
 			return Status{Code: 1}, fmt.Errorf("wait for child: %w", err)
 		}
 	}
+	return statusOf(ws), nil
+}
+
+// statusOf is how a child with wait status ws ended.
+func statusOf(ws syscall.WaitStatus) Status {
 	if ws.Signaled() {
-		return Status{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}, nil
+		return Status{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
 	}
-	return Status{Code: ws.ExitStatus()}, nil
+	return Status{Code: ws.ExitStatus()}
 }
 
 // ErrStart marks a Spawn error for a child that never ran; Status.Code is

@@ -1,8 +1,10 @@
 //go:build darwin || dragonfly || freebsd || netbsd || openbsd
 
-// The BSDs and macOS: kqueue watches the child's exit without reaping it. A
-// child that stops is not followed (the shim stays put), and Reraise cannot
-// make a SIGPIPE fatal behind the runtime's back.
+// The BSDs and macOS: kqueue watches the child's exit without reaping it.
+// There is no session leader between the shim and the child (package
+// leader), so the child's process group is orphaned and ^Z does not stop it;
+// a child that stops anyway (SIGSTOP) is not followed (the shim stays put).
+// Reraise cannot make a SIGPIPE fatal behind the runtime's back.
 
 package shim
 
@@ -118,7 +120,11 @@ func reraise(sig syscall.Signal) {
 	_ = syscall.Kill(os.Getpid(), sig)
 }
 
-func stopSelf() {
+// jobSignals: none are caught here, as stops are not followed.
+var jobSignals []os.Signal
+
+// stopAs stops the process with SIGSTOP and returns once it is continued.
+func stopAs(syscall.Signal) {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 }
 

@@ -106,14 +106,41 @@ func reraise(sig syscall.Signal) {
 	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
 }
 
-// stopSelf stops the process and returns once it is continued. The signal goes
-// to this thread, which stops before the system call returns; one sent to the
-// process would let this thread run on for a moment, into code meant for after
-// the continuation.
-func stopSelf() {
+// jobSignals are the signals of job control the relay catches once a child
+// has run on a PTY for a moment (signal.go).
+var jobSignals = []os.Signal{syscall.SIGCONT, syscall.SIGTSTP}
+
+// stopAs stops the process the way sig's default action does, and returns
+// once it is continued. SIGTSTP, SIGTTIN and SIGTTOU are sent as themselves,
+// with their default action for the moment (the relay may catch SIGTSTP), so
+// that the shell reports the stop as the child's own and, as for any program,
+// the kernel discards them in an orphaned process group: the shim then goes
+// straight on. Any other sig stops it with SIGSTOP. The signal goes to this
+// thread, which stops before the system call returns; one sent to the process
+// would let this thread run on for a moment, into code meant for after the
+// continuation.
+func stopAs(sig syscall.Signal) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGSTOP)
+	if sig != syscall.SIGTSTP && sig != syscall.SIGTTIN && sig != syscall.SIGTTOU {
+		_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGSTOP)
+		return
+	}
+	relay.actions.Lock()
+	defer relay.actions.Unlock()
+	var dfl, old [4]uint64 // kernel sigactions; all zero is SIG_DFL
+	if _, _, e := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig),
+		uintptr(unsafe.Pointer(&dfl)), uintptr(unsafe.Pointer(&old)), 8, 0, 0); e != 0 {
+		_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), unix.SIGSTOP)
+		return
+	}
+	var set, was unix.Sigset_t
+	set.Val[(sig-1)/64] |= 1 << (uint(sig-1) % 64)
+	_ = unix.PthreadSigmask(unix.SIG_UNBLOCK, &set, &was)
+	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
+	_ = unix.PthreadSigmask(unix.SIG_SETMASK, &was, nil)
+	_, _, _ = unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig),
+		uintptr(unsafe.Pointer(&old)), 0, 8, 0, 0)
 }
 
 // physicalDir returns the current directory the way the store keeps it,
