@@ -268,26 +268,6 @@ func claudePrompt(line []byte) string {
 	return ""
 }
 
-// promptText reads a message content that is a string or a list of blocks.
-func promptText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		for _, b := range blocks {
-			if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
-				return strings.TrimSpace(b.Text)
-			}
-		}
-	}
-	return ""
-}
-
 // Correlate implements Behaviour: the single transcript in cwd's project folder
 // whose conversation began in this run (its first conversation line is not
 // older than the spawn) and that names cwd.
@@ -321,17 +301,6 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	}
 	return found
 }
-
-// A store entry is taken for a run's only if it was created after the run
-// started: one created before belongs to an earlier run, such as the
-// conversation just before a run that was quit before its first prompt.
-// spawnSlack absorbs the coarse clock file times are stamped with and
-// millisecond timestamps. Codex IDs are stamped when the session starts, so
-// its entries must also fall within correlationWindow after it.
-const (
-	spawnSlack        = 20 * time.Millisecond
-	correlationWindow = 30 * time.Second
-)
 
 // Excerpt implements Behaviour: the prompts the user typed and the text of
 // Claude's answers.

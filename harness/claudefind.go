@@ -204,9 +204,3 @@ func startedAt(pid int, procStart string) bool {
 	p, ok := safe.ReadProc(pid)
 	return !ok || p.Start == procStart
 }
-
-// readSmallJSON decodes a regular file of at most 64 KiB.
-func readSmallJSON(path string, v any) bool {
-	data, err := safe.ReadFile(path, 64<<10, 0)
-	return err == nil && json.Unmarshal(data, v) == nil
-}
