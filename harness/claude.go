@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
-
-	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Claude Code. A bare command gets a pinned ID (--session-id) and inline
@@ -112,14 +110,14 @@ func (claude) ParseCapture(data []byte, _ Capture) string {
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Event == "SessionStart" && p.AgentID == nil && safe.UUID(p.SessionID) {
+		if p.Event == "SessionStart" && p.AgentID == nil && claudeSpec.ID.Valid(p.SessionID) {
 			id = p.SessionID
 		}
 	}
 	return id
 }
 
-var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: safe.UUID, banner: "Resume this session with:"}
+var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: claudeSpec.ID.Valid, banner: "Resume this session with:"}
 
 // ScrapeExit implements Behaviour: the last `claude --resume <id>`, which
 // Claude prints under "Resume this session with:" at exit; from 2.1.332 it
@@ -159,7 +157,7 @@ func ClaudeSlug(cwd string) string {
 // claudeTranscript finds the transcript of id: in cwd's project folder, else
 // the single projects/*/<id>.jsonl (long slugs are not always recomputable).
 func claudeTranscript(home, cwd, id string) (string, bool) {
-	if !safe.UUID(id) {
+	if !claudeSpec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -280,7 +278,7 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	found := ""
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || !safe.UUID(id) {
+		if !ok || !claudeSpec.ID.Valid(id) {
 			continue
 		}
 		fi, err := e.Info()

@@ -88,7 +88,7 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-			if !ok || !safe.UUID(id) || !e.Type().IsRegular() || seen[id] {
+			if !ok || !claudeSpec.ID.Valid(id) || !e.Type().IsRegular() || seen[id] {
 				continue
 			}
 			fi, err := e.Info()

@@ -130,7 +130,7 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Type == "agent-turn-complete" && safe.UUID(p.ThreadID) {
+		if p.Type == "agent-turn-complete" && codexSpec.ID.Valid(p.ThreadID) {
 			ids = append(ids, p.ThreadID)
 		}
 	}
@@ -152,8 +152,8 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 // session, run:" or "To reconnect, run:" blocks, and the older
 // `codex resume, then select <name> (<id>)`.
 var (
-	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: safe.UUID}
-	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: safe.UUID, id: lastParenID}
+	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: codexSpec.ID.Valid}
+	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: codexSpec.ID.Valid, id: lastParenID}
 )
 
 // ScrapeExit implements Behaviour: whichever of the two hint shapes comes last.

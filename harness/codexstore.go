@@ -46,7 +46,7 @@ func rolloutID(name string) (string, bool) {
 		return "", false
 	}
 	id := rest[len(rest)-safe.UUIDLen:]
-	if rest[len(rest)-safe.UUIDLen-1] != '-' || !safe.UUID(id) {
+	if rest[len(rest)-safe.UUIDLen-1] != '-' || !codexSpec.ID.Valid(id) {
 		return "", false
 	}
 	return id, true
@@ -81,7 +81,7 @@ func dayDir(home string, day time.Time) string {
 
 // codexRollout finds the rollout of id and reads its session_meta.
 func codexRollout(home, id string) (string, codexMeta, bool) {
-	if !safe.UUID(id) {
+	if !codexSpec.ID.Valid(id) {
 		return "", codexMeta{}, false
 	}
 	suffix := "-" + id + ".jsonl"

@@ -81,7 +81,7 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	}
 	var candidates []string
 	for _, a := range readGrokActive(data) {
-		if !safe.UUID(a.SessionID) {
+		if !grokSpec.ID.Valid(a.SessionID) {
 			continue
 		}
 		if a.PID == c.PID {
@@ -98,7 +98,7 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	return ""
 }
 
-var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: safe.UUID}
+var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: grokSpec.ID.Valid}
 
 // ScrapeExit implements Behaviour: the last `grok --resume <id>` (or
 // `grok -r <id>`), which Grok prints under "Resume this session with:".
@@ -158,7 +158,7 @@ func grokFolder(home, cwd string) string {
 // grokSession finds the session directory of id: under cwd's folder, else
 // the single sessions/*/<id> (resume by ID does not depend on the cwd).
 func grokSession(home, cwd, id string) (string, bool) {
-	if !safe.UUID(id) {
+	if !grokSpec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -296,7 +296,7 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	}
 	found := ""
 	for _, e := range entries {
-		if !e.IsDir() || !safe.UUID(e.Name()) {
+		if !e.IsDir() || !grokSpec.ID.Valid(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

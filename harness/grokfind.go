@@ -19,7 +19,7 @@ func (grok) Discover(home, cwd, _ string) ([]Found, error) {
 	var out []Found
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if !e.IsDir() || !safe.UUID(e.Name()) || !grokConversation(p) {
+		if !e.IsDir() || !grokSpec.ID.Valid(e.Name()) || !grokConversation(p) {
 			continue
 		}
 		out = append(out, grokFound(home, cwd, e.Name(), p))

@@ -1,9 +1,13 @@
 package harness
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -114,4 +118,67 @@ func copyTree(t *testing.T, from, to string, keep func(rel string) bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestGrammarIsTheGate holds that every ID check goes through the agent's
+// own Grammar (Spec.ID): no file of this package calls the UUID check of
+// internal/safe, or the shared UUID grammar's functions, except to define
+// that grammar. An agent whose IDs are not UUIDs then needs to change
+// nothing but its Spec.
+func TestGrammarIsTheGate(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	for _, files := range agentFiles(t) {
+		for _, name := range files {
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			safeName := ""
+			for _, imp := range f.Imports {
+				if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/fleetcom/fleetcom/internal/safe" {
+					safeName = "safe"
+					if imp.Name != nil {
+						safeName = imp.Name.Name
+					}
+				}
+			}
+			for _, decl := range f.Decls {
+				if definesUUIDGrammar(decl) {
+					continue
+				}
+				ast.Inspect(decl, func(n ast.Node) bool {
+					sel, ok := n.(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					x, ok := sel.X.(*ast.Ident)
+					if !ok {
+						return true
+					}
+					bypass := x.Name == safeName && safeName != "" && (sel.Sel.Name == "UUID" || sel.Sel.Name == "UUIDPrefix") ||
+						x.Name == "UUID" && (sel.Sel.Name == "Valid" || sel.Sel.Name == "Prefix")
+					if bypass {
+						t.Errorf("%s: %s.%s checks an ID without the agent's grammar: use <agent>Spec.ID",
+							fset.Position(sel.Pos()), x.Name, sel.Sel.Name)
+					}
+					return true
+				})
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no file checked")
+	}
+}
+
+// definesUUIDGrammar reports the declaration of the UUID grammar itself.
+func definesUUIDGrammar(decl ast.Decl) bool {
+	g, ok := decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR || len(g.Specs) != 1 {
+		return false
+	}
+	v, ok := g.Specs[0].(*ast.ValueSpec)
+	return ok && len(v.Names) == 1 && v.Names[0].Name == "UUID"
 }
