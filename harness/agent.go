@@ -11,11 +11,13 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// An agent CLI is described in one file of this package: a Spec for what is
-// data (names, home, ID grammar, resume spelling, namespace files, proven
-// versions) and a Behaviour for what needs code (instrumentation and the
-// three kinds of evidence). The file registers both with register, and every
-// other package reaches agents only through All and Lookup.
+// An agent CLI is described in its own files of this package: a Spec for
+// what is data (names, home, ID grammar, resume spelling, namespace files,
+// proven versions) and a Behaviour for what needs code (instrumentation, the
+// exit hint, the store's word on a conversation), with the optional
+// capabilities its CLI allows (capability.go). The file registers both with
+// register, and every other package reaches agents only through All and
+// Lookup.
 
 // Spec is the part of an agent's description that is data.
 type Spec struct {
@@ -107,32 +109,20 @@ type Asset struct {
 	Stable bool
 }
 
-// Behaviour is the part of an agent's description that needs code. Its
-// methods keep the concerns of session capture apart: instrumenting an
-// accepted command, reading an ID from the capture payloads, from the exit
-// hint and from the agent's own store, and reading the store for a known ID.
+// Behaviour is the part of an agent's description that needs code and that
+// every agent has: instrumenting an accepted command, reading the ID from
+// the exit hint, and asking the agent's own store whether a conversation is
+// there to resume. Everything else an agent may or may not be able to do is
+// an optional interface of its own (capability.go): an agent implements the
+// ones its CLI allows, and writes no stubs for the others.
 type Behaviour interface {
 	// Instrument returns what an accepted form gets at spawn.
 	Instrument(f Form, run Run) (Instrumentation, error)
-	// ParseCapture picks the conversation ID from what the run's capture
-	// channel holds (its capture file's payloads, one per line in arrival
-	// order, or the agent's Live file); "" when none qualifies.
-	ParseCapture(data []byte, c Capture) string
 	// ScrapeExit returns the ID of the last exit hint in the raw tail of
 	// terminal output; "" when there is none.
 	ScrapeExit(tail []byte) string
-	// Correlate finds the single conversation in the agent's store that a
-	// run started at spawn in cwd created; "" unless exactly one matches.
-	Correlate(home, cwd string, spawn time.Time) string
 	// Exists reports whether the store holds a resumable conversation id.
 	Exists(home, cwd, id string) bool
-	// Title returns a short, printable title of conversation id; "" when
-	// unknown.
-	Title(home, cwd, id string) string
-	// Excerpt returns the first n and last m messages of conversation id,
-	// for a preview.
-	Excerpt(home, cwd, id string, n, m int) Excerpt
-	Finder
 }
 
 // Diagnoser is implemented by agents with something of their own to say in

@@ -30,6 +30,19 @@ func init() { register(claudeSpec, claude{}) }
 
 type claude struct{}
 
+// The capabilities claude has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Holder
+	Mover
+} = claude{}
+
 // Instrument implements Behaviour. The settings go inline, as JSON, not as
 // a file: Claude Code 2.1.332 repeats launch options in the resume line it
 // prints at exit, and a settings file in the run's namespace, removed when
@@ -101,7 +114,7 @@ type claudePayload struct {
 	AgentID   json.RawMessage `json:"agent_id"`
 }
 
-// ParseCapture implements Behaviour: the latest SessionStart payload of the
+// ParseCapture implements Capturer: the latest SessionStart payload of the
 // main conversation wins (a payload carrying agent_id is a subagent's).
 func (claude) ParseCapture(data []byte, _ Capture) string {
 	id := ""
@@ -235,7 +248,7 @@ func (claude) Exists(home, cwd, id string) bool {
 	return ok
 }
 
-// Title implements Behaviour: the first user prompt that is neither metadata
+// Title implements Titler: the first user prompt that is neither metadata
 // nor a slash command's wrapper.
 func (claude) Title(home, cwd, id string) string {
 	p, ok := claudeTranscript(home, cwd, id)
@@ -266,7 +279,7 @@ func claudePrompt(line []byte) string {
 	return ""
 }
 
-// Correlate implements Behaviour: the single transcript in cwd's project folder
+// Correlate implements Correlator: the single transcript in cwd's project folder
 // whose conversation began in this run (its first conversation line is not
 // older than the spawn) and that names cwd.
 func (claude) Correlate(home, cwd string, spawn time.Time) string {
@@ -300,7 +313,7 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	return found
 }
 
-// Excerpt implements Behaviour: the prompts the user typed and the text of
+// Excerpt implements Excerpter: the prompts the user typed and the text of
 // Claude's answers.
 func (claude) Excerpt(home, cwd, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

@@ -171,7 +171,7 @@ func (c claude) Check(home, dir, id string) error {
 	return refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
-// Holders implements Finder: the interactive sessions whose
+// Holders implements Holder: the interactive sessions whose
 // <home>/sessions/<pid>.json names id.
 func (claude) Holders(home, id string) []int {
 	dir := filepath.Join(home, "sessions")

@@ -33,6 +33,19 @@ func init() { register(codexSpec, codex{}) }
 
 type codex struct{}
 
+// The capabilities codex has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Mover
+	Diagnoser
+} = codex{}
+
 // codexNotifyAsset is the notifier's file name in a capture namespace.
 const codexNotifyAsset = "codex-notify.sh"
 
@@ -120,7 +133,7 @@ type codexPayload struct {
 	ThreadID string `json:"thread-id"`
 }
 
-// ParseCapture implements Behaviour: the latest notified thread whose rollout
+// ParseCapture implements Capturer: the latest notified thread whose rollout
 // exists and is not a subagent's. The TUI's first turn also notifies for a
 // title-generation side thread that never gets a rollout.
 func (codex) ParseCapture(data []byte, c Capture) string {

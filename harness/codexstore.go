@@ -136,7 +136,7 @@ type scanStats struct {
 	Dirs, Entries, Opened int
 }
 
-// Correlate implements Behaviour: the single rollout in the day directories
+// Correlate implements Correlator: the single rollout in the day directories
 // around spawn (its UTC date ±2 days, as directories are local dates) whose
 // v7 timestamp falls in the 30 s after spawn, whose session_meta names cwd,
 // and which is not a subagent's.
@@ -192,7 +192,7 @@ type codexLine struct {
 	} `json:"payload"`
 }
 
-// Title implements Behaviour: the first user message event, else the first
+// Title implements Titler: the first user message event, else the first
 // user message item that is not injected context (those start with '<').
 func (codex) Title(home, _ string, id string) string {
 	path, _, ok := codexRollout(home, id)
@@ -230,7 +230,7 @@ func codexTitle(path string) string {
 	return title
 }
 
-// Excerpt implements Behaviour: the user's and the agent's messages as the
+// Excerpt implements Excerpter: the user's and the agent's messages as the
 // rollout's events record them.
 func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

@@ -38,6 +38,19 @@ func init() { register(grokSpec, grok{}) }
 
 type grok struct{}
 
+// The capabilities grok has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Holder
+	Mover
+} = grok{}
+
 // Instrument implements Behaviour.
 func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
@@ -69,7 +82,7 @@ func readGrokActive(data []byte) []grokActive {
 	return list
 }
 
-// ParseCapture implements Behaviour over active_sessions.json, which every
+// ParseCapture implements Capturer over active_sessions.json, which every
 // Grok process of the home shares: the session the run's process has open,
 // or, when that process is not Grok itself (a shell or a wrapper started
 // it), the single session opened in the run's directory since the run began
@@ -217,7 +230,7 @@ func (grok) Exists(home, cwd, id string) bool {
 	return ok && grokConversation(dir)
 }
 
-// Title implements Behaviour.
+// Title implements Titler.
 func (grok) Title(home, cwd, id string) string {
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
@@ -286,7 +299,7 @@ func grokPrompt(line []byte) string {
 	return strings.TrimSpace(t)
 }
 
-// Correlate implements Behaviour: the single conversation under cwd's
+// Correlate implements Correlator: the single conversation under cwd's
 // folder that was created or changed since the spawn.
 func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	dir := grokFolder(home, cwd)
@@ -341,7 +354,7 @@ func grokTime(raw json.RawMessage) time.Time {
 	return time.Time{}
 }
 
-// Excerpt implements Behaviour: the prompts the user typed and Grok's
+// Excerpt implements Excerpter: the prompts the user typed and Grok's
 // answers, as chat_history.jsonl holds them (never Grok's own context).
 func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

@@ -85,7 +85,7 @@ func (g grok) Check(home, dir, id string) error {
 	return refuse(ErrElsewhere, "grok session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
-// Holders implements Finder: the processes active_sessions.json names as
+// Holders implements Holder: the processes active_sessions.json names as
 // having id open.
 func (grok) Holders(home, id string) []int {
 	data, err := safe.ReadFile(filepath.Join(home, grokSpec.Live), 1<<20, 0)
