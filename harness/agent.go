@@ -29,6 +29,9 @@ type Spec struct {
 	// HomeVar names the environment variable that moves the agent's home;
 	// HomeDir is the home under $HOME when it is unset (".claude").
 	HomeVar, HomeDir string
+	// HomeVarBase says that HomeVar stands for $HOME instead of naming the
+	// home: the home is $HomeVar/HomeDir (Gemini's GEMINI_CLI_HOME).
+	HomeVarBase bool
 	// ID is the exact grammar of the agent's conversation IDs.
 	ID Grammar
 	// Resume is how the canonical resume line names a conversation, which
@@ -45,11 +48,13 @@ type Spec struct {
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
-	// Live names a file in the agent's home where the agent itself keeps
-	// the session each of its running processes has open. A run whose
+	// Live, when set, names the file where the agent itself keeps the
+	// session its running processes have open: one file of its home, of the
+	// run's project or of the pinned session. It is asked once, at spawn
+	// (c.PID is 0 then), and "" means no such file for this run. A run whose
 	// instrumentation sets up no capture file follows it instead, through
-	// ParseCapture.
-	Live string
+	// the agent's Capturer.
+	Live func(c Capture) string
 }
 
 // Grammar is the exact shape of one agent's conversation IDs. Every ID that
@@ -177,6 +182,7 @@ type Capture struct {
 	Cwd     string    // the run's directory, physical
 	PID     int       // the child's process ID, 0 before it started
 	Started time.Time // when the run began
+	Pinned  string    // the ID fixed at spawn, "" when none
 }
 
 // Instrumentation is what an accepted form gets at spawn.
@@ -274,6 +280,9 @@ func (a *Spec) CheckID(id string) error {
 // variable, else $HOME plus its directory.
 func (a *Spec) Home(getenv func(string) string) string {
 	if v := getenv(a.HomeVar); v != "" {
+		if a.HomeVarBase {
+			return filepath.Join(filepath.Clean(v), a.HomeDir)
+		}
 		return filepath.Clean(v)
 	}
 	home := getenv("HOME")
@@ -281,6 +290,15 @@ func (a *Spec) Home(getenv func(string) string) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, a.HomeDir)
+}
+
+// HomeHelp describes HomeVar for the manual.
+func (a *Spec) HomeHelp() string {
+	if a.HomeVarBase {
+		return "stands for $HOME for " + a.Display + ": its home, read for its conversations, is $" + a.HomeVar + "/" +
+			a.HomeDir + " (default: ~/" + a.HomeDir + ")"
+	}
+	return a.Display + "'s home, read for its conversations (default: ~/" + a.HomeDir + ")"
 }
 
 // BinVar names the variable that points fleetcom at the agent's real binary.

@@ -29,7 +29,7 @@ var grokSpec = &Spec{
 	// opaque.
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt", "--fork-session"},
-	Live:    "active_sessions.json",
+	Live:    grokLive,
 	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
 }
@@ -65,6 +65,13 @@ func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	}
 	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 }
+
+// grokLive is Grok's live channel: active_sessions.json, one file for every
+// Grok process of the home.
+func grokLive(c Capture) string { return grokActiveFile(c.Home) }
+
+// grokActiveFile is the home's active_sessions.json.
+func grokActiveFile(home string) string { return filepath.Join(home, "active_sessions.json") }
 
 // grokActive is one entry of active_sessions.json.
 type grokActive struct {

@@ -88,7 +88,7 @@ func (g grok) Check(home, dir, id string) error {
 // Holders implements Holder: the processes active_sessions.json names as
 // having id open.
 func (grok) Holders(home, id string) []int {
-	data, err := safe.ReadFile(filepath.Join(home, grokSpec.Live), 1<<20, 0)
+	data, err := safe.ReadFile(grokActiveFile(home), 1<<20, 0)
 	if err != nil {
 		return nil
 	}
