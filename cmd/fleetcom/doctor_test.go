@@ -41,7 +41,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	for _, tool := range []string{"claude", "codex", "grok", "fleetcom"} {
+	for _, tool := range append(harness.Names(), "fleetcom") {
 		if err := os.Symlink(exe, filepath.Join(w.shims, tool)); err != nil {
 			t.Fatal(err)
 		}

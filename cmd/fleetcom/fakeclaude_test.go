@@ -17,6 +17,10 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
+func init() {
+	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION"}})
+}
+
 // fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it,
 // or like 2.1.332 with FAKE_CLAUDE_VERSION=2.1.332 (e2e/README.md has the
 // measurements): its exit hint repeats launch options by the rule

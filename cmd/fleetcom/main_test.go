@@ -6,23 +6,41 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // The test binary plays every program the scripts need: fleetcom itself
 // (also under the shim names, through symlinks), and the fake agent CLIs.
 func TestMain(m *testing.M) {
-	switch filepath.Base(os.Args[0]) {
-	case "claude", "codex", "grok":
+	if _, ok := harness.Lookup(filepath.Base(os.Args[0])); ok {
 		// Reached through a shim symlink: behave exactly as the shim.
 		os.Exit(run(os.Args))
 	}
-	testscript.Main(m, map[string]func(){
-		"fleetcom":            func() { os.Exit(run(os.Args)) },
-		"fake-claude":         func() { os.Exit(fakeClaude()) },
-		"fake-codex":          func() { os.Exit(fakeCodex()) },
-		"fake-grok":           func() { os.Exit(fakeGrok()) },
-		"fake-grok-community": func() { os.Exit(fakeGrokCommunity()) },
-	})
+	roles := map[string]func(){"fleetcom": func() { os.Exit(run(os.Args)) }}
+	for role, f := range fakes {
+		roles[role] = func() { os.Exit(f.main()) }
+	}
+	testscript.Main(m, roles)
+}
+
+// TestEveryAgentHasAFake: a registered agent without a fake would leave its
+// script tests running against nothing.
+func TestEveryAgentHasAFake(t *testing.T) {
+	for _, name := range harness.Names() {
+		ok := false
+		for _, f := range fakes {
+			ok = ok || f.tool == name && f.dir == "real"
+		}
+		if !ok {
+			t.Errorf("no fake of %s is installed as its real CLI: add fake%s_test.go registering one", name, name)
+		}
+	}
+	for role, f := range fakes {
+		if _, ok := harness.Lookup(f.tool); !ok {
+			t.Errorf("fake %s stands for %q, which is not a registered agent", role, f.tool)
+		}
+	}
 }
 
 func TestScripts(t *testing.T) {
@@ -61,7 +79,7 @@ func setupScript(env *testscript.Env) error {
 	if err := os.Mkdir(vars["XDG_RUNTIME_DIR"], 0o700); err != nil {
 		return err
 	}
-	if err := installFakes(filepath.Join(work, "fakes"), vars["REAL"], filepath.Join(work, "community")); err != nil {
+	if err := installFakes(work); err != nil {
 		return err
 	}
 	if err := linkShims(vars["FLEETCOM_SHIM_DIR"]); err != nil {
@@ -72,24 +90,22 @@ func setupScript(env *testscript.Env) error {
 	return nil
 }
 
-// installFakes writes the "real" CLIs: scripts that run the fakes, which
-// are symlinks to the test binary named after their role.
-func installFakes(fakes, real, community string) error {
+// installFakes writes the "real" CLIs under work (work/real/<agent>, and
+// each other fake in the directory it asks for): scripts that run the
+// fakes, which are symlinks in work/fakes to the test binary named after
+// their role.
+func installFakes(work string) error {
+	fakeDir := filepath.Join(work, "fakes")
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(fakes, 0o755); err != nil {
+	if err := os.MkdirAll(fakeDir, 0o755); err != nil {
 		return err
 	}
-	scripts := map[string]string{
-		filepath.Join(real, "claude"):    "fake-claude",
-		filepath.Join(real, "codex"):     "fake-codex",
-		filepath.Join(real, "grok"):      "fake-grok",
-		filepath.Join(community, "grok"): "fake-grok-community",
-	}
-	for path, fake := range scripts {
-		target := filepath.Join(fakes, fake)
+	for role, f := range fakes {
+		path := filepath.Join(work, f.dir, f.tool)
+		target := filepath.Join(fakeDir, role)
 		if _, err := os.Lstat(target); err != nil {
 			if err := os.Symlink(exe, target); err != nil {
 				return err
@@ -106,7 +122,7 @@ func installFakes(fakes, real, community string) error {
 	return nil
 }
 
-// linkShims points claude, codex and grok in dir at the test binary.
+// linkShims points every agent's shim in dir at the test binary.
 func linkShims(dir string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -115,7 +131,7 @@ func linkShims(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, tool := range []string{"claude", "codex", "grok"} {
+	for _, tool := range harness.Names() {
 		if err := os.Symlink(exe, filepath.Join(dir, tool)); err != nil {
 			return err
 		}
