@@ -29,7 +29,7 @@ func directCodex(t *testing.T, r Real) {
 	t.Run("new", func(t *testing.T) {
 		p := x.Start(t, proj, "codex", "-c", "notify=["+tomlString(override)+"]")
 		WaitCodex(p)
-		if n := len(CodexRollouts(w.CodexHome)); n != 0 {
+		if n := len(CodexRollouts(w.CodexHome())); n != 0 {
 			t.Errorf("%d rollouts before the first prompt", n)
 		}
 		p.Submit("remember HERON-3141", typeWait)
@@ -51,7 +51,7 @@ func directCodex(t *testing.T, r Real) {
 		if got := Hint(codexHintRE, screen); got != thread {
 			t.Errorf("exit hint names %q, notify said %q; screen:\n%s", got, thread, screen)
 		}
-		rollouts := CodexRollouts(w.CodexHome)
+		rollouts := CodexRollouts(w.CodexHome())
 		if r, ok := rollouts[thread]; !ok || r.CWD != proj || !strings.Contains(r.Text, "HERON-3141") {
 			t.Errorf("rollout of %s: %+v (all: %v)", thread, r.Path, keys(rollouts))
 		}
@@ -65,7 +65,7 @@ func directCodex(t *testing.T, r Real) {
 
 	// Quitting before a prompt: only "Session ID: <uuid>", no rollout.
 	t.Run("quit-before-prompt", func(t *testing.T) {
-		before := CodexRollouts(w.CodexHome)
+		before := CodexRollouts(w.CodexHome())
 		p := x.Start(t, proj, "codex")
 		WaitCodex(p)
 		status, screen := QuitCodex(p)
@@ -73,7 +73,7 @@ func directCodex(t *testing.T, r Real) {
 		if status != 0 || id == "" || strings.Contains(screen, "codex resume") {
 			t.Errorf("exit status %d, screen:\n%s", status, screen)
 		}
-		after := CodexRollouts(w.CodexHome)
+		after := CodexRollouts(w.CodexHome())
 		if _, ok := after[id]; ok || len(after) != len(before) {
 			t.Errorf("rollouts before %v, after %v", keys(before), keys(after))
 		}
@@ -86,7 +86,7 @@ func directCodex(t *testing.T, r Real) {
 		t.FailNow()
 	}
 	t.Run("resume", func(t *testing.T) {
-		before := CodexRollouts(w.CodexHome)
+		before := CodexRollouts(w.CodexHome())
 		p := x.Start(t, proj, "codex", "resume", thread)
 		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
@@ -100,7 +100,7 @@ func directCodex(t *testing.T, r Real) {
 		if got := Hint(codexHintRE, screen); status != 0 || got != thread {
 			t.Errorf("after Ctrl-C: exit %d, hint %q, want %q", status, got, thread)
 		}
-		after := CodexRollouts(w.CodexHome)
+		after := CodexRollouts(w.CodexHome())
 		if len(after) != len(before) || after[thread].Lines <= before[thread].Lines {
 			t.Errorf("resume: rollouts %d -> %d, lines %d -> %d", len(before), len(after), before[thread].Lines, after[thread].Lines)
 		}
