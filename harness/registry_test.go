@@ -210,3 +210,125 @@ func TestHomeVar(t *testing.T) {
 		t.Errorf("HomeHelp with HomeVarBase = %q", h)
 	}
 }
+
+// TestNoAgentNamedOutside holds the registry's rule for the rest of the
+// module: outside harness/, a Go file names an agent (in a string) only when
+// it is that agent's own file, named after it (fakeclaude_test.go,
+// e2e/claude_world.go, shim_codex_test.go); everything else takes agents
+// from the registry. Adding an agent then touches its own files only, and
+// removing one removes them.
+func TestNoAgentNamedOutside(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	seen := map[string]bool{}
+	err := filepath.WalkDir("..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != ".." && (n == "harness" || n == "testdata" || strings.HasPrefix(n, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		rel := filepath.ToSlash(strings.TrimPrefix(p, "../"))
+		if ownedFile(filepath.Base(p)) {
+			return nil // an agent's own file: its facts may name other agents (Grok reads Claude's settings)
+		}
+		named := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			for _, name := range Names() {
+				if !namesWord(lit.Value, name) {
+					continue
+				}
+				named = true
+				if !stillNaming[rel] {
+					t.Errorf("%s: %s names %s: take it from the registry, or move the code to a file of %s's own",
+						fset.Position(lit.Pos()), lit.Value, name, name)
+				}
+			}
+			return true
+		})
+		if stillNaming[rel] && !named {
+			t.Errorf("%s names no agent any more: take it off stillNaming", rel)
+		}
+		seen[rel] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 50 {
+		t.Fatalf("only %d Go files found outside harness/: the walk did not start at the module root", files)
+	}
+	for rel := range stillNaming {
+		if !seen[rel] {
+			t.Errorf("%s on stillNaming is gone: take it off", rel)
+		}
+	}
+}
+
+// ownedFile reports a file named after a registered agent, as an agent's
+// own files outside harness/ are: fakeclaude_test.go, claude_world.go,
+// shim_codex_test.go, benchcodex_test.go.
+func ownedFile(base string) bool {
+	base = strings.ToLower(base)
+	for _, name := range Names() {
+		if strings.Contains(base, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stillNaming are the test files that still use the agents' names in their
+// fixtures and expectations, from before this rule: each drives one
+// particular agent's fake or store. The list only shrinks (a file that
+// names no agent any more must leave it); moving a file's agent-specific
+// tests into files of the agent's own, or taking names from the registry,
+// takes it off. Nothing else may join it.
+var stillNaming = map[string]bool{
+	"catalog/adopt_test.go":           true,
+	"catalog/move_test.go":            true,
+	"cmd/fleetcom/complete_test.go":   true,
+	"cmd/fleetcom/completion_test.go": true,
+	"cmd/fleetcom/doctor_test.go":     true,
+	"cmd/fleetcom/fsfault_test.go":    true,
+	"cmd/fleetcom/hostile_test.go":    true,
+	"cmd/fleetcom/init_test.go":       true,
+	"cmd/fleetcom/install_test.go":    true,
+	"config/config_test.go":           true,
+	"shim/hint_fuzz_test.go":          true,
+	"shim/runtime_test.go":            true,
+}
+
+// namesWord reports whether s holds name as a word of its own, in any case.
+func namesWord(s, name string) bool {
+	s = strings.ToLower(s)
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !wordChar(s[j-1])) && (end == len(s) || !wordChar(s[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func wordChar(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
