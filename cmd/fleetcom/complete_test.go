@@ -190,8 +190,11 @@ func TestCompleteCommand(t *testing.T) {
 			t.Errorf("__complete: %d", code)
 		}
 	})
-	want := "claude\tClaude Code sessions\ncodex\tCodex sessions\ngrok\tGrok sessions\n" +
-		ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
+	want := ""
+	for _, a := range harness.All() {
+		want += a.Name + "\t" + a.Display + " sessions\n"
+	}
+	want += ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
 	if out != want || errs != "" {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %q", out, want, errs)
 	}

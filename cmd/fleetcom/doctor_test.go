@@ -99,7 +99,7 @@ func wantDoctor(t *testing.T, code int, lines ...string) {
 func TestDoctorHealthy(t *testing.T) {
 	w := newDoctorWorld(t)
 	wantDoctor(t, 0,
-		"ok       shims: claude, codex, grok in "+w.shims+" lead to this fleetcom",
+		"ok       shims: "+strings.Join(harness.Names(), ", ")+" in "+w.shims+" lead to this fleetcom",
 		"ok       claude.path: the shim comes first on PATH",
 		"ok       claude.real: real cli "+filepath.Join(w.real, "claude"),
 		"note     codex.real: not installed",
@@ -167,7 +167,7 @@ func TestDoctorNoRealCLI(t *testing.T) {
 	os.Remove(filepath.Join(w.real, "claude"))
 	wantDoctor(t, 0,
 		"note     claude.real: not installed",
-		"note     agents: none of claude, codex, grok is installed yet",
+		"note     agents: none of "+strings.Join(harness.Names(), ", ")+" is installed yet",
 		"hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
 	_, _, errs := doctor(t)
 	if strings.Contains(errs, "install claude") {
@@ -216,7 +216,15 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("problem %s has no hint", c.Name)
 			}
 		}
-		want := "fleetcom shims fleetcom.path claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config"
+		// Every agent's path and real CLI; only claude is installed here.
+		want := "fleetcom shims fleetcom.path"
+		for _, name := range harness.Names() {
+			want += " " + name + ".path " + name + ".real"
+			if name == "claude" {
+				want += " claude.version"
+			}
+		}
+		want += " store runtime config"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("check names:\n got %s\nwant %s", got, want)
 		}
