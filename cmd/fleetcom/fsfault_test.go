@@ -24,7 +24,7 @@ func TestStoreOnBrokenFilesystem(t *testing.T) {
 		t.Skipf("this kernel refuses a user mount namespace, so no scratch filesystem can be mounted: %v", err)
 	}
 	work := t.TempDir()
-	if err := installFakes(work); err != nil {
+	if err := installFakes(work, filepath.Join(work, "real")); err != nil {
 		t.Fatal(err)
 	}
 	shims := filepath.Join(work, "shims")

@@ -79,7 +79,7 @@ func setupScript(env *testscript.Env) error {
 	if err := os.Mkdir(vars["XDG_RUNTIME_DIR"], 0o700); err != nil {
 		return err
 	}
-	if err := installFakes(work); err != nil {
+	if err := installFakes(work, vars["REAL"]); err != nil {
 		return err
 	}
 	if err := linkShims(vars["FLEETCOM_SHIM_DIR"]); err != nil {
@@ -90,11 +90,11 @@ func setupScript(env *testscript.Env) error {
 	return nil
 }
 
-// installFakes writes the "real" CLIs under work (work/real/<agent>, and
-// each other fake in the directory it asks for): scripts that run the
-// fakes, which are symlinks in work/fakes to the test binary named after
-// their role.
-func installFakes(work string) error {
+// installFakes writes the "real" CLIs, real/<agent>, and each other fake in
+// the directory under work it asks for (work/community/grok): scripts that
+// run the fakes, which are symlinks in work/fakes to the test binary named
+// after their role.
+func installFakes(work, real string) error {
 	fakeDir := filepath.Join(work, "fakes")
 	exe, err := os.Executable()
 	if err != nil {
@@ -105,6 +105,9 @@ func installFakes(work string) error {
 	}
 	for role, f := range fakes {
 		path := filepath.Join(work, f.dir, f.tool)
+		if f.dir == "real" {
+			path = filepath.Join(real, f.tool)
+		}
 		target := filepath.Join(fakeDir, role)
 		if _, err := os.Lstat(target); err != nil {
 			if err := os.Symlink(exe, target); err != nil {
