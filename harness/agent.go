@@ -45,6 +45,9 @@ type Spec struct {
 	Assets []Asset
 	// Proven are the versions the real-CLI suite passed on, oldest first.
 	Proven []string
+	// Naming says, for the help, how a user names a conversation in the
+	// CLI ("Grok's /rename"); "" when the agent keeps no names (Namer).
+	Naming string
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string

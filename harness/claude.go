@@ -24,6 +24,7 @@ var claudeSpec = &Spec{
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print", "--name", "-n"},
 	Proven:  []string{"2.1.197", "2.1.332"},
 	Banners: []string{"Resume this session with:"},
+	Naming:  "Claude Code's /rename or --name",
 }
 
 func init() { register(claudeSpec, claude{}) }
@@ -41,6 +42,8 @@ var _ interface {
 	Finder
 	Holder
 	Mover
+	Namer
+	HintNamer
 } = claude{}
 
 // Instrument implements Behaviour. The settings go inline, as JSON, not as

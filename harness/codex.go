@@ -27,6 +27,7 @@ var codexSpec = &Spec{
 	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: codexNotifyScript, Stable: true}},
 	Proven:  []string{"0.171.0"},
 	Banners: []string{"To continue this session, run:", "To reconnect, run:"},
+	Naming:  "a Codex thread name",
 }
 
 func init() { register(codexSpec, codex{}) }
@@ -44,6 +45,7 @@ var _ interface {
 	Finder
 	Mover
 	Diagnoser
+	Namer
 } = codex{}
 
 // codexNotifyAsset is the notifier's file name in a capture namespace.

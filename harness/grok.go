@@ -32,6 +32,7 @@ var grokSpec = &Spec{
 	Live:    grokLive,
 	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
+	Naming:  "Grok's /rename",
 }
 
 func init() { register(grokSpec, grok{}) }
@@ -49,6 +50,7 @@ var _ interface {
 	Finder
 	Holder
 	Mover
+	Namer
 } = grok{}
 
 // Instrument implements Behaviour.
