@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 func write(t *testing.T, content string) string {
@@ -139,7 +141,7 @@ func FuzzBin(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := decode(data)
-		for _, tool := range []string{"claude", "codex", "grok"} {
+		for _, tool := range harness.Names() {
 			want := ""
 			if err == nil {
 				want = c.Bin(tool)

@@ -47,11 +47,11 @@ func directClaude(t *testing.T, r Real) {
 			t.Errorf("startup hook payload: %+v", h)
 		}
 		first = h.SessionID
-		want := filepath.Join(w.ClaudeHome, "projects", ClaudeSlug(proj), first+".jsonl")
+		want := filepath.Join(w.ClaudeHome(), "projects", ClaudeSlug(proj), first+".jsonl")
 		if h.TranscriptPath != want {
 			t.Errorf("transcript_path = %q, want %q", h.TranscriptPath, want)
 		}
-		if trs := ClaudeTranscripts(w.ClaudeHome, proj); len(trs) != 0 {
+		if trs := ClaudeTranscripts(w.ClaudeHome(), proj); len(trs) != 0 {
 			t.Errorf("transcript written before the first prompt: %v", keys(trs))
 		}
 		p.Submit("remember PELICAN-4821", typeWait)
@@ -63,7 +63,7 @@ func directClaude(t *testing.T, r Real) {
 		if line, _ := ClaudeHint(screen); line != hintLine(first) {
 			t.Errorf("exit hint %q, want %q (hook said %s); screen:\n%s", line, hintLine(first), first, screen)
 		}
-		tr := ClaudeTranscripts(w.ClaudeHome, proj)[first]
+		tr := ClaudeTranscripts(w.ClaudeHome(), proj)[first]
 		if tr.Messages < 2 || !strings.Contains(tr.Text, "PELICAN-4821") {
 			t.Errorf("transcript %s: %d messages, want the prompt and the reply", tr.Path, tr.Messages)
 		}
@@ -77,14 +77,14 @@ func directClaude(t *testing.T, r Real) {
 	// or not (measured), so either is accepted.
 	t.Run("quit-before-prompt", func(t *testing.T) {
 		for _, argv := range [][]string{{"claude"}, {"claude", "--session-id", "0e2e0000-1111-4222-8333-444455556666"}} {
-			before := ClaudeTranscripts(w.ClaudeHome, proj)
+			before := ClaudeTranscripts(w.ClaudeHome(), proj)
 			p := x.Start(t, proj, argv...)
 			WaitClaude(p)
 			status, screen := ExitClaude(p)
 			if status != 0 || strings.Contains(screen, "Resume this session with:") {
 				t.Errorf("%v: exit status %d, screen:\n%s", argv, status, screen)
 			}
-			for id, tr := range ClaudeTranscripts(w.ClaudeHome, proj) {
+			for id, tr := range ClaudeTranscripts(w.ClaudeHome(), proj) {
 				if _, old := before[id]; !old {
 					t.Logf("%v left %s: %d lines, %d messages", argv, filepath.Base(tr.Path), tr.Lines, tr.Messages)
 					if tr.Messages != 0 {
@@ -120,7 +120,7 @@ func directClaude(t *testing.T, r Real) {
 		if line, _ := ClaudeHint(screen); line != hintLine(h.SessionID) {
 			t.Errorf("exit hint after /clear %q, want %q; screen:\n%s", line, hintLine(h.SessionID), screen)
 		}
-		trs := ClaudeTranscripts(w.ClaudeHome, proj)
+		trs := ClaudeTranscripts(w.ClaudeHome(), proj)
 		if trs[id].Messages < 2 || trs[h.SessionID].Messages < 2 {
 			t.Errorf("transcripts: pinned %d messages, cleared %d", trs[id].Messages, trs[h.SessionID].Messages)
 		}
@@ -135,7 +135,7 @@ func directClaude(t *testing.T, r Real) {
 	// --resume continues the same file, with the earlier turns sent to
 	// the model.
 	t.Run("resume", func(t *testing.T) {
-		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		before := ClaudeTranscripts(w.ClaudeHome(), proj)
 		p := x.Start(t, proj, "claude", "--settings", settings, "--resume", first)
 		WaitClaude(p)
 		nHooks++
@@ -148,7 +148,7 @@ func directClaude(t *testing.T, r Real) {
 		if line, _ := ClaudeHint(screen); line != hintLine(first) {
 			t.Errorf("exit hint after resume %q, want %q", line, hintLine(first))
 		}
-		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		after := ClaudeTranscripts(w.ClaudeHome(), proj)
 		if len(after) != len(before) || after[first].Lines <= before[first].Lines {
 			t.Errorf("resume: files %d -> %d, lines %d -> %d", len(before), len(after), before[first].Lines, after[first].Lines)
 		}
@@ -158,7 +158,7 @@ func directClaude(t *testing.T, r Real) {
 	// on it continues, appending to the file under the original
 	// directory's slug, its new lines naming the other directory as cwd.
 	t.Run("resume-other-dir", func(t *testing.T) {
-		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		before := ClaudeTranscripts(w.ClaudeHome(), proj)
 		p := x.Start(t, other, "claude", "--resume", first)
 		if !r.Has("resume-any-dir") {
 			status, screen := p.WaitExit(exitWait)
@@ -174,11 +174,11 @@ func directClaude(t *testing.T, r Real) {
 		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+first {
 			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, first)
 		}
-		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		after := ClaudeTranscripts(w.ClaudeHome(), proj)
 		if after[first].Lines <= before[first].Lines {
 			t.Errorf("the original transcript did not grow: %d -> %d lines", before[first].Lines, after[first].Lines)
 		}
-		if got := ClaudeTranscripts(w.ClaudeHome, other); len(got) != 0 {
+		if got := ClaudeTranscripts(w.ClaudeHome(), other); len(got) != 0 {
 			t.Errorf("files under the other directory's slug: %v", keys(got))
 		}
 		if !strings.Contains(after[first].Text[len(before[first].Text):], `"cwd":`+jsonString(other)) {

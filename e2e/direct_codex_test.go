@@ -30,7 +30,7 @@ func directCodex(t *testing.T, r Real) {
 	t.Run("new", func(t *testing.T) {
 		p := x.Start(t, proj, "codex", "-c", "notify=["+tomlString(override)+"]")
 		WaitCodex(p)
-		if n := len(CodexRollouts(w.CodexHome)); n != 0 {
+		if n := len(CodexRollouts(w.CodexHome())); n != 0 {
 			t.Errorf("%d rollouts before the first prompt", n)
 		}
 		p.Submit("remember HERON-3141", typeWait)
@@ -38,7 +38,7 @@ func directCodex(t *testing.T, r Real) {
 		calls := WaitNotifies(t, overrideCalls, 2)
 		// The real thread is the one the rollout was filed under.
 		var rollout []string
-		eventually(replyWait, func() bool { rollout = keys(CodexRollouts(w.CodexHome)); return len(rollout) > 0 })
+		eventually(replyWait, func() bool { rollout = keys(CodexRollouts(w.CodexHome())); return len(rollout) > 0 })
 		if len(rollout) != 1 {
 			t.Fatalf("rollouts after the first turn: %v", rollout)
 		}
@@ -68,7 +68,7 @@ func directCodex(t *testing.T, r Real) {
 		if got := Hint(codexHintRE, screen); got != thread {
 			t.Errorf("exit hint names %q, notify said %q; screen:\n%s", got, thread, screen)
 		}
-		rollouts := CodexRollouts(w.CodexHome)
+		rollouts := CodexRollouts(w.CodexHome())
 		if r, ok := rollouts[thread]; !ok || r.CWD != proj || !strings.Contains(r.Text, "HERON-3141") {
 			t.Errorf("rollout of %s: %+v (all: %v)", thread, r.Path, keys(rollouts))
 		}
@@ -82,7 +82,7 @@ func directCodex(t *testing.T, r Real) {
 
 	// Quitting before a prompt: only "Session ID: <uuid>", no rollout.
 	t.Run("quit-before-prompt", func(t *testing.T) {
-		before := CodexRollouts(w.CodexHome)
+		before := CodexRollouts(w.CodexHome())
 		p := x.Start(t, proj, "codex")
 		WaitCodex(p)
 		status, screen := QuitCodex(p)
@@ -90,7 +90,7 @@ func directCodex(t *testing.T, r Real) {
 		if status != 0 || id == "" || strings.Contains(screen, "codex resume") {
 			t.Errorf("exit status %d, screen:\n%s", status, screen)
 		}
-		after := CodexRollouts(w.CodexHome)
+		after := CodexRollouts(w.CodexHome())
 		if _, ok := after[id]; ok || len(after) != len(before) {
 			t.Errorf("rollouts before %v, after %v", keys(before), keys(after))
 		}
@@ -103,7 +103,7 @@ func directCodex(t *testing.T, r Real) {
 		t.FailNow()
 	}
 	t.Run("resume", func(t *testing.T) {
-		before := CodexRollouts(w.CodexHome)
+		before := CodexRollouts(w.CodexHome())
 		p := x.Start(t, proj, "codex", "resume", thread)
 		WaitCodex(p)
 		p.Submit("which codes now", typeWait)
@@ -119,7 +119,7 @@ func directCodex(t *testing.T, r Real) {
 		if got := Hint(codexHintRE, screen); status != 0 || got != thread {
 			t.Errorf("after Ctrl-C: exit %d, hint %q, want %q", status, got, thread)
 		}
-		after := CodexRollouts(w.CodexHome)
+		after := CodexRollouts(w.CodexHome())
 		if len(after) != len(before) || after[thread].Lines <= before[thread].Lines {
 			t.Errorf("resume: rollouts %d -> %d, lines %d -> %d", len(before), len(after), before[thread].Lines, after[thread].Lines)
 		}

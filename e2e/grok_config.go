@@ -8,42 +8,6 @@ import (
 	"testing"
 )
 
-// The custom model the World's Grok config points at the fake API. Its key
-// name ("fake") is what summary.json records as current_model_id; its model
-// ID is sent to the API and drawn on the prompt box's border.
-const (
-	grokModel = "fake-model"
-	grokKey   = "sk-fleetcom-e2e-grok"
-)
-
-// GrokHome is the World's $GROK_HOME.
-func (w *World) GrokHome() string { return w.Getenv("GROK_HOME") }
-
-// SetupGrok makes Grok run offline against the fake API: config.toml selects
-// a custom model on the Chat Completions backend, and the auto-updater is
-// off. Prompt suggestions are off too: they put model-written ghost text,
-// code words included, in the input line, where a wait for the reply would
-// find them. Grok shows no trust or onboarding screen with this.
-func (w *World) SetupGrok() {
-	w.t.Helper()
-	w.Setenv("GROK_DISABLE_AUTOUPDATER", "1")
-	w.writeFile(filepath.Join(w.GrokHome(), "config.toml"), fmt.Sprintf(`[models]
-default = "fake"
-
-[model.fake]
-model = %q
-base_url = %q
-api_key = %q
-api_backend = "chat_completions"
-
-[cli]
-auto_update = false
-
-[ui]
-prompt_suggestions = false
-`, grokModel, w.API.URL()+"/v1", grokKey), 0o600)
-}
-
 // grokHookRecorder appends one JSON line per run: the GROK_SESSION_ID the
 // hook's environment carries, its label, and the payload Grok wrote on
 // stdin. The line goes out in one write: Grok runs the SessionEnd hooks of

@@ -12,12 +12,10 @@ import (
 )
 
 // grokWorld is a scratch user with the real Grok CLI of r on PATH, set up
-// for the fake API.
+// for the fake API (as every World is, by grok_world.go).
 func grokWorld(t *testing.T, r Real) *World {
 	t.Helper()
-	w := NewWorld(t, r.Bin)
-	w.SetupGrok()
-	return w
+	return NewWorld(t, r.Bin)
 }
 
 // GrokHeadless runs "grok args..." without a terminal in dir, as a script

@@ -111,7 +111,7 @@ func claudeHint(t *testing.T, r Real) {
 			if c.name == "session-id-left-out" && id != pinned {
 				t.Errorf("hint names %s, want the pinned %s", id, pinned)
 			}
-			if trs := ClaudeTranscripts(w.ClaudeHome, proj); trs[id].Messages == 0 {
+			if trs := ClaudeTranscripts(w.ClaudeHome(), proj); trs[id].Messages == 0 {
 				t.Errorf("the hint's %s has no conversation on disk", id)
 			}
 		})

@@ -12,7 +12,7 @@ import (
 
 // CLI is one real agent CLI the suite drives: its command, the npm package
 // that ships it and the version the facts in README.md were measured on.
-// Adding an agent to the matrix is one entry in CLIs.
+// Each CLI's world file registers its own (agents.go).
 type CLI struct {
 	Name    string // the command, as on PATH
 	Package string // the npm package
@@ -29,29 +29,6 @@ type CLI struct {
 	// Native says the command must be the CLI's own executable, not a
 	// script that starts it, so that a pane's PID is the CLI's process.
 	Native bool
-}
-
-// CLIs are the real CLIs, by command. A version bump of Pinned means
-// re-measuring the facts in README.md.
-var CLIs = []CLI{
-	{Name: "claude", Package: "@anthropic-ai/claude-code", Pinned: "2.1.197", Postinstall: "install.cjs"},
-	{Name: "codex", Package: "@openai/codex", Pinned: "0.171.0"},
-	// Grok's postinstall unpacks the native binary into $GROK_HOME/bin,
-	// writes $GROK_HOME/config.toml and, under npm, points the command at
-	// the binary unpacked beside the node launcher.
-	{Name: "grok", Package: "@xai-official/grok", Pinned: "1.0.41",
-		Postinstall: "bin/postinstall.js", HomeVar: "GROK_HOME", Native: true},
-}
-
-// cliNamed returns the table entry of a command; an unknown name is a bug
-// in the suite.
-func cliNamed(name string) CLI {
-	for _, c := range CLIs {
-		if c.Name == name {
-			return c
-		}
-	}
-	panic("e2e: no CLI named " + name + " in CLIs")
 }
 
 // CacheDir is where npm keeps the downloaded packages between runs:
@@ -170,11 +147,11 @@ func checkVersion(bin, name, want string) error {
 		return err
 	}
 	cmd := exec.Command(filepath.Join(bin, name), "--version")
-	cmd.Env = []string{
-		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"),
-		"GROK_HOME=" + filepath.Join(home, ".grok"),
-		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	cmd.Env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home}
+	for _, name := range AgentNames() {
+		if a := agents[name]; a.VersionEnv != nil {
+			cmd.Env = append(cmd.Env, a.VersionEnv(home)...)
+		}
 	}
 	b, err := cmd.CombinedOutput()
 	if err != nil {

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -24,11 +23,11 @@ import (
 // selected version. A CLI whose Ctrl-Z does not suspend it without fleetcom
 // (measured, see README.md) is checked to do the same through the shim.
 func TestJobControl(t *testing.T) {
-	for i, c := range CLIs {
-		t.Run(c.Name, func(t *testing.T) {
-			d, ok := jobDrivers[c.Name]
-			if !ok {
-				t.Fatalf("no job-control driver for %s: add one to jobDrivers", c.Name)
+	for i, name := range AgentNames() {
+		t.Run(name, func(t *testing.T) {
+			d := agentNamed(name)
+			if d.Exit == "" {
+				t.Fatalf("%s's world file registers no Exit command", name)
 			}
 			// zsh and fish take a CLI each, at its first selected version
 			// only: a run of a real CLI takes 10-40 s.
@@ -36,7 +35,7 @@ func TestJobControl(t *testing.T) {
 			if i+1 < len(jobShells) {
 				other = &jobShells[i+1]
 			}
-			eachVersion(t, c.Name, func(t *testing.T, r Real) {
+			eachVersion(t, name, func(t *testing.T, r Real) {
 				t.Run(jobShells[0].name, func(t *testing.T) { jobControl(t, r, d, jobShells[0]) })
 				if other != nil {
 					sh := *other
@@ -46,23 +45,6 @@ func TestJobControl(t *testing.T) {
 			})
 		})
 	}
-}
-
-// jobDriver is how the job-control test drives one CLI.
-type jobDriver struct {
-	setup func(w *World) // more than shimWorld, or nil
-	ready func(p *Pane) string
-	quit  string
-	hint  *regexp.Regexp // the exit hint; its last group is the ID
-	// suspends: Ctrl-Z at the prompt stops the CLI without fleetcom. When
-	// it does not, it is the prompt editor's undo (Grok 1.0.41).
-	suspends bool
-}
-
-var jobDrivers = map[string]jobDriver{
-	"claude": {ready: WaitClaude, quit: "/exit", hint: claudeHintRE, suspends: true},
-	"codex":  {ready: WaitCodex, quit: "/quit", hint: codexHintRE, suspends: true},
-	"grok":   {setup: (*World).SetupGrok, ready: WaitGrok, quit: "/quit", hint: grokHintRE},
 }
 
 // jobShell is an interactive shell without the user's files, its prompt
@@ -80,23 +62,20 @@ var jobShells = []jobShell{
 	{"fish", []string{"fish", "--no-config", "--private", "-i", "-C", `function fish_prompt; echo -n 'READY$ '; end`}, "stopped", "$status"},
 }
 
-func jobControl(t *testing.T, r Real, d jobDriver, sh jobShell) {
+func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 	needTool(t, sh.name)
 	w, fc := shimWorld(t, r)
-	if d.setup != nil {
-		d.setup(w)
-	}
 	name := r.CLI.Name
 	proj := w.Project("my project")
 	w.Setenv("PS1", "READY$ ")
 	p := w.Tmux().Start(t, proj, sh.argv...)
 	p.WaitFor("READY$", startWait) // Screen trims the space after it
 	p.Submit(name, typeWait)
-	d.ready(p)
+	d.Ready(p)
 	p.Submit("remember PELICAN-4821", typeWait)
-	p.WaitFor("ACK PELICAN-4821 CODES PELICAN-4821", replyWait)
+	d.Reply(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 
-	if d.suspends {
+	if d.Suspends {
 		p.Keys("C-z")
 		p.WaitUntil(sh.name+"'s notice of the stopped job", replyWait, func(s string) bool {
 			return strings.Contains(s, sh.stopped) && paneForeground(p) == sh.name
@@ -112,7 +91,7 @@ func jobControl(t *testing.T, r Real, d jobDriver, sh jobShell) {
 			return false
 		})
 		p.Submit("fg", typeWait)
-		d.ready(p)
+		d.Ready(p)
 		if !paneRaw(p) {
 			t.Errorf("the pane's terminal is not raw after fg")
 		}
@@ -130,12 +109,12 @@ func jobControl(t *testing.T, r Real, d jobDriver, sh jobShell) {
 	}
 
 	p.Submit("which codes now", typeWait)
-	p.WaitFor("ACK now CODES PELICAN-4821", replyWait)
-	p.Submit(d.quit, typeWait)
+	d.Reply(p, "ACK now CODES PELICAN-4821")
+	p.Submit(d.Exit, typeWait)
 	screen := p.WaitUntil(sh.name+" back after the quit, the exit hint on screen", exitWait, func(s string) bool {
-		return d.hint.MatchString(s) && paneForeground(p) == sh.name
+		return d.Hint.MatchString(s) && paneForeground(p) == sh.name
 	})
-	id := Hint(d.hint, screen)
+	id := Hint(d.Hint, screen)
 	p.Submit("echo rc="+sh.status, typeWait)
 	p.WaitFor("rc=0", typeWait)
 	rec := Newest(t, w.List(t, fc, proj), name)

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func gate(t *testing.T) {
 	t.Helper()
 	if os.Getenv("FLEETCOM_E2E") != "1" {
-		t.Skip("end-to-end suite against the real claude, codex and grok: run with FLEETCOM_E2E=1 (needs node, npm, tmux)")
+		t.Skip("end-to-end suite against the real agent CLIs: run with FLEETCOM_E2E=1 (needs node, npm, tmux)")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatalf("tmux is needed: %v", err)

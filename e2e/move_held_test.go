@@ -19,49 +19,48 @@ import (
 // the move goes through, and the conversation goes on in its new place with
 // both turns.
 func TestMoveHeld(t *testing.T) {
-	for _, d := range carriers {
-		t.Run(d.tool, func(t *testing.T) {
-			eachVersion(t, d.tool, func(t *testing.T, r Real) { moveHeld(t, r, d) })
+	for _, name := range AgentNames() {
+		t.Run(name, func(t *testing.T) {
+			eachVersion(t, name, func(t *testing.T, r Real) { moveHeld(t, r, agentNamed(name)) })
 		})
 	}
 }
 
 var heldRE = regexp.MustCompile(`fleetcom: error: \w+ conversation ([0-9a-f-]{36}) is open in process ([0-9]+) \(([^)\n]*)\)`)
 
-func moveHeld(t *testing.T, r Real, d carrier) {
+func moveHeld(t *testing.T, r Real, d Agent) {
 	w, fc := shimWorld(t, r)
-	d.setup(w)
 	proj := w.Project("held here")
 	dest := w.Project("moved there")
 	x := w.Tmux()
-	p := x.Start(t, proj, d.tool)
-	d.ready(p)
+	p := x.Start(t, proj, d.CLI.Name)
+	d.Ready(p)
 	p.Submit("remember KESTREL-5150", typeWait)
-	p.WaitFor("ACK KESTREL-5150 CODES KESTREL-5150", replyWait)
-	d.ready(p)
+	d.Reply(p, "ACK KESTREL-5150 CODES KESTREL-5150")
+	d.Ready(p)
 	// The CLI writes its store in its own time (Claude 2.1.197 after the
 	// reply is on screen): wait until fleetcom sees the conversation.
 	if !eventually(replyWait, func() bool {
 		recs := w.List(t, fc, proj)
 		return len(recs) == 1 && recs[0].Resumable
 	}) {
-		t.Fatalf("%s never recorded the conversation as resumable: %+v", d.tool, w.List(t, fc, proj))
+		t.Fatalf("%s never recorded the conversation as resumable: %+v", d.CLI.Name, w.List(t, fc, proj))
 	}
-	before := storeFiles(t, w, d.tool)
+	before := storeFiles(t, w, d.CLI.Name)
 
 	res := w.Fleetcom(t, fc, proj, "move", "--from", proj, "--to", dest)
 	m := heldRE.FindStringSubmatch(res.Stderr)
 	if res.Code != 1 || m == nil || res.Stdout != "" {
-		t.Fatalf("move while %s runs: exit %d, stdout %q, stderr %q; want exit 1 naming the process", d.tool, res.Code, res.Stdout, res.Stderr)
+		t.Fatalf("move while %s runs: exit %d, stdout %q, stderr %q; want exit 1 naming the process", d.CLI.Name, res.Code, res.Stdout, res.Stderr)
 	}
 	pid, _ := strconv.Atoi(m[2])
 	if root := panePID(p); pid != root && !slices.Contains(descendants(root), pid) {
 		t.Errorf("the process named, %d (%s), is not the CLI's (pane process %d)", pid, m[3], root)
 	}
-	if !strings.Contains(m[3], d.tool) {
+	if !strings.Contains(m[3], d.CLI.Name) {
 		t.Errorf("the command named is %q", m[3])
 	}
-	after := storeFiles(t, w, d.tool)
+	after := storeFiles(t, w, d.CLI.Name)
 	for f := range before {
 		// The CLI's own temporary files come and go (Grok writes
 		// summary.json through summary.json.<id>.tmp).
@@ -80,27 +79,27 @@ func moveHeld(t *testing.T, r Real, d carrier) {
 
 	p.Submit("after the attempt OWL-77", typeWait)
 	p.WaitFor("ACK OWL-77 CODES KESTREL-5150 OWL-77", replyWait)
-	status, screen := d.quit(p)
-	id := Hint(d.hint, screen)
+	status, screen := d.Quit(p)
+	id := Hint(d.Hint, screen)
 	if status != 0 || id != m[1] {
 		t.Fatalf("exit %d, hint %q, the refusal named %s; screen:\n%s", status, id, m[1], screen)
 	}
 	res = w.Fleetcom(t, fc, proj, "move", "--from", proj, "--to", dest)
-	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.tool+" "+id+" ") {
-		t.Fatalf("move once %s quit: exit %d, stdout %q, stderr %q", d.tool, res.Code, res.Stdout, res.Stderr)
+	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.CLI.Name+" "+id+" ") {
+		t.Fatalf("move once %s quit: exit %d, stdout %q, stderr %q", d.CLI.Name, res.Code, res.Stdout, res.Stderr)
 	}
 	q := x.Start(t, dest, fleetcomExec(fc)...)
-	if d.movedAsks {
+	if d.MovedAsks {
 		q.WaitUntil("the question which directory to use", startWait, func(s string) bool {
 			return strings.Contains(s, "Use current directory")
 		})
 		q.Keys("2")
 		q.Keys("Enter")
 	}
-	d.ready(q)
+	d.Ready(q)
 	q.Submit("which codes now", typeWait)
 	q.WaitFor("ACK now CODES KESTREL-5150 OWL-77", replyWait)
-	if status, screen := d.quit(q); status != 0 {
+	if status, screen := d.Quit(q); status != 0 {
 		t.Errorf("resumed in %s: exit %d; screen:\n%s", dest, status, screen)
 	}
 }
@@ -108,8 +107,7 @@ func moveHeld(t *testing.T, r Real, d carrier) {
 // storeFiles lists the files of a CLI's conversation store.
 func storeFiles(t *testing.T, w *World, tool string) map[string]bool {
 	t.Helper()
-	root := map[string]string{"claude": filepath.Join(w.ClaudeHome, "projects"), "codex": filepath.Join(w.CodexHome, "sessions"),
-		"grok": filepath.Join(w.GrokHome(), "sessions")}[tool]
+	root := agentNamed(tool).Store(w)
 	out := map[string]bool{}
 	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {

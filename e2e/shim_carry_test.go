@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,50 +14,28 @@ import (
 // the model's reply names the code word of the first turn, so it was sent
 // the earlier conversation. It runs once per CLI and selected version.
 func TestShimCarry(t *testing.T) {
-	for _, d := range carriers {
-		t.Run(d.tool, func(t *testing.T) {
-			eachVersion(t, d.tool, func(t *testing.T, r Real) { carry(t, r, d) })
+	for _, name := range AgentNames() {
+		t.Run(name, func(t *testing.T) {
+			eachVersion(t, name, func(t *testing.T, r Real) { carry(t, r, agentNamed(name)) })
 		})
 	}
 }
 
-// carrier is how the test drives one CLI.
-type carrier struct {
-	tool  string
-	setup func(w *World)
-	ready func(p *Pane) string
-	reply func(p *Pane, text string) string // text on screen, the turn over
-	quit  func(p *Pane) (int, string)
-	hint  *regexp.Regexp
-	// movedAsks: resumed in its new directory on the same machine, the CLI
-	// asks which directory to use, because it keeps the old one where
-	// fleetcom does not write (Codex's state database); fleetcom's move
-	// says so. The test answers the question.
-	movedAsks bool
-}
-
-var carriers = []carrier{
-	{tool: "claude", setup: func(*World) {}, ready: WaitClaude, reply: ReplyClaude, quit: ExitClaude, hint: claudeHintRE},
-	{tool: "codex", setup: func(*World) {}, ready: WaitCodex, reply: ReplyCodex, quit: QuitCodex, hint: codexHintRE, movedAsks: true},
-	{tool: "grok", setup: func(w *World) { w.SetupGrok() }, ready: WaitGrok, reply: ReplyGrok, quit: QuitGrok, hint: grokHintRE},
-}
-
-func carry(t *testing.T, r Real, d carrier) {
+func carry(t *testing.T, r Real, d Agent) {
 	w, fc := shimWorld(t, r)
-	d.setup(w)
 	proj := w.Project("old name")
 	x := w.Tmux()
 
-	p := x.Start(t, proj, d.tool)
-	d.ready(p)
+	p := x.Start(t, proj, d.CLI.Name)
+	d.Ready(p)
 	p.Submit("remember OSPREY-2718", typeWait)
-	d.reply(p, "ACK OSPREY-2718 CODES OSPREY-2718")
-	status, screen := d.quit(p)
-	id := Hint(d.hint, screen)
+	d.Reply(p, "ACK OSPREY-2718 CODES OSPREY-2718")
+	status, screen := d.Quit(p)
+	id := Hint(d.Hint, screen)
 	if status != 0 || id == "" {
 		t.Fatalf("exit %d, no exit hint; screen:\n%s", status, screen)
 	}
-	if rec := Newest(t, w.List(t, fc, proj), d.tool); rec.ID != id || !rec.Resumable {
+	if rec := Newest(t, w.List(t, fc, proj), d.CLI.Name); rec.ID != id || !rec.Resumable {
 		t.Fatalf("newest record %+v, want resumable %s", rec, id)
 	}
 
@@ -77,13 +54,13 @@ func carry(t *testing.T, r Real, d carrier) {
 			p.Keys("2")
 			p.Keys("Enter")
 		}
-		d.ready(p)
+		d.Ready(p)
 		p.Submit("which codes "+word, typeWait)
-		d.reply(p, "ACK "+word+" CODES OSPREY-2718")
-		if status, screen := d.quit(p); status != 0 {
+		d.Reply(p, "ACK "+word+" CODES OSPREY-2718")
+		if status, screen := d.Quit(p); status != 0 {
 			t.Errorf("exit %d; screen:\n%s", status, screen)
 		}
-		if rec := Newest(t, w.List(t, fc, dir), d.tool); rec.ID != id || rec.CWD != dir || !rec.Resumable {
+		if rec := Newest(t, w.List(t, fc, dir), d.CLI.Name); rec.ID != id || rec.CWD != dir || !rec.Resumable {
 			t.Errorf("newest record in %s: %+v, want resumable %s", dir, rec, id)
 		}
 	}
@@ -95,10 +72,9 @@ func carry(t *testing.T, r Real, d carrier) {
 			t.Fatalf("export: exit %d: %s", res.Code, res.Stderr)
 		}
 		w2, _ := shimWorld(t, r)
-		d.setup(w2)
 		dest := w2.Project("src/elsewhere")
 		res := w2.Fleetcom(t, fc, dest, "import", bundle)
-		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "imported "+d.tool+" "+id+" ") {
+		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "imported "+d.CLI.Name+" "+id+" ") {
 			t.Fatalf("import: exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)
 		}
 		if again := w2.Fleetcom(t, fc, dest, "import", bundle); again.Code != 0 || !strings.HasPrefix(again.Stdout, "already imported") {
@@ -115,13 +91,13 @@ func carry(t *testing.T, r Real, d carrier) {
 		}
 		renamed = w.Project("new name") // trusted, like the old one
 		res := w.Fleetcom(t, fc, renamed, "move", "--from", proj, "--to", renamed)
-		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.tool+" "+id+" ") {
+		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.CLI.Name+" "+id+" ") {
 			t.Fatalf("move: exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)
 		}
-		if said := strings.Contains(res.Stderr, "Use current directory"); said != d.movedAsks {
-			t.Errorf("move's note about the CLI asking once: %v, want %v; stderr %q", said, d.movedAsks, res.Stderr)
+		if said := strings.Contains(res.Stderr, "Use current directory"); said != d.MovedAsks {
+			t.Errorf("move's note about the CLI asking once: %v, want %v; stderr %q", said, d.MovedAsks, res.Stderr)
 		}
-		continues(t, w, x, renamed, "moved", d.movedAsks)
+		continues(t, w, x, renamed, "moved", d.MovedAsks)
 		// A new folder under the old name knows nothing of it: no record,
 		// and nothing left in the CLI's store for discovery to find.
 		if err := os.Mkdir(proj, 0o755); err != nil {

@@ -28,7 +28,7 @@ func shimClaude(t *testing.T, r Real) {
 		p.Submit("remember PELICAN-4821", typeWait)
 		ReplyClaude(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		status, screen := ExitClaude(p)
-		trs := conversations(ClaudeTranscripts(w.ClaudeHome, proj))
+		trs := conversations(ClaudeTranscripts(w.ClaudeHome(), proj))
 		if status != 0 || len(trs) != 1 {
 			t.Fatalf("exit status %d, transcripts with messages %v; screen:\n%s", status, trs, screen)
 		}
@@ -57,7 +57,7 @@ func shimClaude(t *testing.T, r Real) {
 		if printed == "" {
 			t.Skip("no printed line to run")
 		}
-		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		before := ClaudeTranscripts(w.ClaudeHome(), proj)
 		p := x.Start(t, proj, "sh", "-c", printed)
 		if dead, status := waitClaudeOrExit(p); dead {
 			t.Fatalf("%s: the printed line %q does not resume: exit %d; screen:\n%s",
@@ -68,7 +68,7 @@ func shimClaude(t *testing.T, r Real) {
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
-		if after := ClaudeTranscripts(w.ClaudeHome, proj); after[first].Lines <= before[first].Lines {
+		if after := ClaudeTranscripts(w.ClaudeHome(), proj); after[first].Lines <= before[first].Lines {
 			t.Errorf("lines of %s %d -> %d", first, before[first].Lines, after[first].Lines)
 		}
 	})
@@ -86,7 +86,7 @@ func shimClaude(t *testing.T, r Real) {
 	// resume --exec continues the same transcript, with the earlier turn
 	// sent to the model.
 	t.Run("resume-exec", func(t *testing.T) {
-		before := ClaudeTranscripts(w.ClaudeHome, proj)
+		before := ClaudeTranscripts(w.ClaudeHome(), proj)
 		p := x.Start(t, proj, fleetcomExec(fc)...)
 		WaitClaude(p)
 		p.Submit("which codes now", typeWait)
@@ -94,7 +94,7 @@ func shimClaude(t *testing.T, r Real) {
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
-		after := ClaudeTranscripts(w.ClaudeHome, proj)
+		after := ClaudeTranscripts(w.ClaudeHome(), proj)
 		if got := conversations(after); len(got) != 1 || after[first].Lines <= before[first].Lines {
 			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, first, before[first].Lines, after[first].Lines)
 		}
@@ -114,7 +114,7 @@ func shimClaude(t *testing.T, r Real) {
 		_, screen := ExitClaude(p)
 		hint, _ := ClaudeHint(screen)
 		var cleared string
-		for id, tr := range ClaudeTranscripts(w.ClaudeHome, proj) {
+		for id, tr := range ClaudeTranscripts(w.ClaudeHome(), proj) {
 			if strings.Contains(tr.Text, "KESTREL-55") {
 				cleared = id
 			}
@@ -137,7 +137,7 @@ func shimClaude(t *testing.T, r Real) {
 		ReplyClaude(p, "ACK HERON-31 CODES HERON-31")
 		_, screen := ExitClaude(p)
 		id := Hint(claudeHintRE, screen)
-		before := ClaudeTranscripts(w.ClaudeHome, other)
+		before := ClaudeTranscripts(w.ClaudeHome(), other)
 		if id == "" || before[id].Messages == 0 {
 			t.Fatalf("no conversation %q on disk; screen:\n%s", id, screen)
 		}
@@ -158,7 +158,7 @@ func shimClaude(t *testing.T, r Real) {
 		if status, _ := ExitClaude(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
-		after := ClaudeTranscripts(w.ClaudeHome, other)
+		after := ClaudeTranscripts(w.ClaudeHome(), other)
 		if got := conversations(after); len(got) != 1 || after[id].Lines <= before[id].Lines {
 			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, id, before[id].Lines, after[id].Lines)
 		}
@@ -169,9 +169,9 @@ func shimClaude(t *testing.T, r Real) {
 	// and leaves the transcript as it was: a run without a turn owed the
 	// capture nothing, so it is no drift (issue 22).
 	t.Run("trust-declined", func(t *testing.T) {
-		w.trustClaude(proj, false)
-		defer w.trustClaude(proj, true)
-		before := ClaudeTranscripts(w.ClaudeHome, proj)[first]
+		setClaudeTrust(w, proj, false)
+		defer setClaudeTrust(w, proj, true)
+		before := ClaudeTranscripts(w.ClaudeHome(), proj)[first]
 		p := x.Start(t, proj, "claude", "--resume", first)
 		p.WaitFor("Yes, I trust this folder", startWait)
 		p.Keys("Escape")
@@ -182,7 +182,7 @@ func shimClaude(t *testing.T, r Real) {
 		if status, screen := p.WaitExit(exitWait); status != want {
 			t.Errorf("%s: trust declined: exit %d, want %d; screen:\n%s", r, status, want, screen)
 		}
-		if after := ClaudeTranscripts(w.ClaudeHome, proj)[first]; after.Text != before.Text {
+		if after := ClaudeTranscripts(w.ClaudeHome(), proj)[first]; after.Text != before.Text {
 			t.Errorf("the transcript changed although the trust prompt was declined")
 		}
 		if got, want := lastDrift(t, w, "claude"), r.Version+" hint=- capture=-"; got != want {

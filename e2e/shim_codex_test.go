@@ -29,7 +29,7 @@ func shimCodex(t *testing.T, r Real) {
 		ReplyCodex(p, "ACK HERON-3141 CODES HERON-3141")
 		calls := WaitNotifies(t, userCalls, 2)
 		status, screen := QuitCodex(p)
-		rollouts := CodexRollouts(w.CodexHome)
+		rollouts := CodexRollouts(w.CodexHome())
 		if status != 0 || len(rollouts) != 1 {
 			t.Fatalf("exit status %d, rollouts %v; screen:\n%s", status, keys(rollouts), screen)
 		}
@@ -86,7 +86,7 @@ func shimCodex(t *testing.T, r Real) {
 	// resume --exec continues the same rollout, with the earlier turn sent
 	// to the model, and the user's notifier hears of it.
 	t.Run("resume-exec", func(t *testing.T) {
-		before := CodexRollouts(w.CodexHome)
+		before := CodexRollouts(w.CodexHome())
 		n := len(NotifyCalls(userCalls))
 		p := x.Start(t, proj, fleetcomExec(fc)...)
 		WaitCodex(p)
@@ -98,7 +98,7 @@ func shimCodex(t *testing.T, r Real) {
 		if status, _ := QuitCodex(p); status != 0 {
 			t.Errorf("exit status %d", status)
 		}
-		after := CodexRollouts(w.CodexHome)
+		after := CodexRollouts(w.CodexHome())
 		if len(after) != len(before) || after[first].Lines <= before[first].Lines {
 			t.Errorf("rollouts %v -> %v; lines of %s %d -> %d", keys(before), keys(after), first, before[first].Lines, after[first].Lines)
 		}
@@ -118,7 +118,7 @@ func shimCodex(t *testing.T, r Real) {
 		ReplyCodex(p, "ACK GANNET-92 CODES GANNET-92")
 		_, screen := QuitCodex(p)
 		var second string
-		for id, r := range CodexRollouts(w.CodexHome) {
+		for id, r := range CodexRollouts(w.CodexHome()) {
 			if strings.Contains(r.Text, "GANNET-92") {
 				second = id
 			}

@@ -87,12 +87,11 @@ func shimGrok(t *testing.T, r Real) {
 	logRequests(t, w)
 }
 
-// shimGrokWorld is shimWorld with the World set up for Grok.
+// shimGrokWorld is shimWorld for Grok (every World is set up for it, by
+// grok_world.go).
 func shimGrokWorld(t *testing.T, r Real) (*World, string) {
 	t.Helper()
-	w, fc := shimWorld(t, r)
-	w.SetupGrok()
-	return w, fc
+	return shimWorld(t, r)
 }
 
 // grokConversations lists the sessions that hold a prompt: Grok files a

@@ -22,7 +22,7 @@ func shimWorld(t *testing.T, r Real) (*World, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"claude", "codex", "grok"} {
+	for _, name := range AgentNames() {
 		got, err := os.Stat(filepath.Join(shims, name))
 		if err != nil || !os.SameFile(got, want) {
 			t.Fatalf("shim %s is not fleetcom: %v", name, err)

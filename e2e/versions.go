@@ -56,7 +56,8 @@ func compareVersions(a, b string) int {
 	return 0
 }
 
-// Behaviour is something a CLI does from one version on, measured. Since is
+// Behaviour is something a CLI does from one version on, measured (each CLI
+// registers its own, agents.go). Since is
 // the first version it was measured on; versions between that and the one
 // before it were not looked at. A test asks Real.Has and asserts the
 // behaviour of its own version, so a version that moves fails as that named
@@ -68,20 +69,6 @@ type Behaviour struct {
 	What  string
 }
 
-// Behaviours is every version-dependent fact a test asserts.
-var Behaviours = []Behaviour{
-	{"claude", "resume-any-dir", "2.1.332",
-		"claude --resume <id> from another directory continues the conversation; before, No conversation found, exit 1"},
-	{"claude", "hint-echoes-flags", "2.1.332",
-		"the exit hint repeats the launch options that pass its filter: claude <options> --resume <id>; before, claude --resume <id>"},
-	{"claude", "hint-id-when-named", "2.1.332",
-		"a named conversation's exit hint names its ID: claude --resume <id>; before, its name: claude --resume \"<name>\""},
-	{"claude", "hint-env", "2.1.332",
-		"CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
-	{"claude", "trust-declined-exit-0", "2.1.332",
-		"declining the folder-trust prompt prints \"Claude Code didn't start because this folder isn't trusted.\" and exits 0; before, exit 1 without a word"},
-}
-
 // Real is one installed version of one CLI.
 type Real struct {
 	CLI     CLI
@@ -90,14 +77,14 @@ type Real struct {
 	Bin     string // the directory holding the command
 }
 
-// Has reports whether this version shows a behaviour of Behaviours.
+// Has reports whether this version shows one of its CLI's Behaviours.
 func (r Real) Has(name string) bool {
-	for _, b := range Behaviours {
-		if b.CLI == r.CLI.Name && b.Name == name {
+	for _, b := range agentNamed(r.CLI.Name).Behaviours {
+		if b.Name == name {
 			return compareVersions(r.Version, b.Since) >= 0
 		}
 	}
-	panic("e2e: no behaviour " + name + " of " + r.CLI.Name + " in Behaviours")
+	panic("e2e: no behaviour " + name + " of " + r.CLI.Name + " among its registered Behaviours")
 }
 
 // Path is the command's absolute path.

@@ -11,22 +11,13 @@ import (
 	"github.com/fleetcom/fleetcom/e2e/fakeapi"
 )
 
-// The fake credentials. Claude approves a key by its last 20 characters.
-const (
-	anthropicKey = "sk-ant-api03-fleetcom-e2e-0123456789abcdefghij"
-	openaiKeyVar = "FLEETCOM_E2E_OPENAI_KEY"
-	codexModel   = "fake-model"
-)
-
 // World is one scratch user: a home with XDG and tool homes under it, a fake
 // model API, and the environment every process of the test runs with. Nothing
 // of the real user's home is read or written.
 type World struct {
-	Root       string
-	Home       string
-	ClaudeHome string // $HOME/.claude: CLAUDE_CONFIG_DIR stays unset, as for most users
-	CodexHome  string
-	API        *fakeapi.Server
+	Root string
+	Home string
+	API  *fakeapi.Server
 
 	t    testing.TB
 	path []string
@@ -43,10 +34,8 @@ func NewWorld(t testing.TB, path ...string) *World {
 		Root: root, Home: filepath.Join(root, "home"), t: t,
 		env: map[string]string{},
 	}
-	w.ClaudeHome = filepath.Join(w.Home, ".claude")
-	w.CodexHome = filepath.Join(w.Home, ".codex")
 	xdg := filepath.Join(root, "xdg")
-	for _, d := range []string{w.Home, w.CodexHome, xdg + "/config", xdg + "/data", xdg + "/state", xdg + "/cache", xdg + "/runtime"} {
+	for _, d := range []string{w.Home, xdg + "/config", xdg + "/data", xdg + "/state", xdg + "/cache", xdg + "/runtime"} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -66,18 +55,14 @@ func NewWorld(t testing.TB, path ...string) *World {
 		"XDG_CONFIG_HOME": xdg + "/config", "XDG_DATA_HOME": xdg + "/data",
 		"XDG_STATE_HOME": xdg + "/state", "XDG_CACHE_HOME": xdg + "/cache",
 		"XDG_RUNTIME_DIR": xdg + "/runtime",
-		"CODEX_HOME":      w.CodexHome, "GROK_HOME": filepath.Join(w.Home, ".grok"),
-		// Claude Code: talk to the fake, skip what would phone home.
-		"ANTHROPIC_BASE_URL": api.URL(), "ANTHROPIC_API_KEY": anthropicKey,
-		"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-		"DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
-		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
-		"CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY":                  "1",
-		"CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL":                    "1",
-		// Codex reads its key from the variable its provider names.
-		openaiKeyVar: "sk-fleetcom-e2e",
 	} {
 		w.env[k] = v
+	}
+	// Each CLI's own: its home, its key and base URL, its switches.
+	for _, name := range AgentNames() {
+		for k, v := range agents[name].Env(w) {
+			w.env[k] = v
+		}
 	}
 	// Whatever still tries to leave the machine (Codex fetches an
 	// announcement with no switch to stop it) goes to the fake as its proxy,
@@ -87,14 +72,9 @@ func NewWorld(t testing.TB, path ...string) *World {
 	}
 	w.env["NO_PROXY"], w.env["no_proxy"] = "127.0.0.1,localhost", "127.0.0.1,localhost"
 
-	w.writeJSON(filepath.Join(w.Home, ".claude.json"), map[string]any{
-		"hasCompletedOnboarding": true,
-		"customApiKeyResponses": map[string]any{
-			"approved": []string{anthropicKey[len(anthropicKey)-20:]}, "rejected": []string{},
-		},
-		"projects": map[string]any{},
-	})
-	w.writeCodexConfig(nil)
+	for _, name := range AgentNames() {
+		agents[name].Setup(w)
+	}
 	w.writeEnvFile()
 	return w
 }

@@ -11,11 +11,13 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// An agent CLI is described in one file of this package: a Spec for what is
-// data (names, home, ID grammar, resume spelling, namespace files, proven
-// versions) and a Behaviour for what needs code (instrumentation and the
-// three kinds of evidence). The file registers both with register, and every
-// other package reaches agents only through All and Lookup.
+// An agent CLI is described in its own files of this package: a Spec for
+// what is data (names, home, ID grammar, resume spelling, namespace files,
+// proven versions) and a Behaviour for what needs code (instrumentation, the
+// exit hint, the store's word on a conversation), with the optional
+// capabilities its CLI allows (capability.go). The file registers both with
+// register, and every other package reaches agents only through All and
+// Lookup.
 
 // Spec is the part of an agent's description that is data.
 type Spec struct {
@@ -27,6 +29,9 @@ type Spec struct {
 	// HomeVar names the environment variable that moves the agent's home;
 	// HomeDir is the home under $HOME when it is unset (".claude").
 	HomeVar, HomeDir string
+	// HomeVarBase says that HomeVar stands for $HOME instead of naming the
+	// home: the home is $HomeVar/HomeDir (Gemini's GEMINI_CLI_HOME).
+	HomeVarBase bool
 	// ID is the exact grammar of the agent's conversation IDs.
 	ID Grammar
 	// Resume is how the canonical resume line names a conversation, which
@@ -40,14 +45,19 @@ type Spec struct {
 	Assets []Asset
 	// Proven are the versions the real-CLI suite passed on, oldest first.
 	Proven []string
+	// Naming says, for the help, how a user names a conversation in the
+	// CLI ("Grok's /rename"); "" when the agent keeps no names (Namer).
+	Naming string
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
-	// Live names a file in the agent's home where the agent itself keeps
-	// the session each of its running processes has open. A run whose
+	// Live, when set, names the file where the agent itself keeps the
+	// session its running processes have open: one file of its home, of the
+	// run's project or of the pinned session. It is asked once, at spawn
+	// (c.PID is 0 then), and "" means no such file for this run. A run whose
 	// instrumentation sets up no capture file follows it instead, through
-	// ParseCapture.
-	Live string
+	// the agent's Capturer.
+	Live func(c Capture) string
 }
 
 // Grammar is the exact shape of one agent's conversation IDs. Every ID that
@@ -107,32 +117,20 @@ type Asset struct {
 	Stable bool
 }
 
-// Behaviour is the part of an agent's description that needs code. Its
-// methods keep the concerns of session capture apart: instrumenting an
-// accepted command, reading an ID from the capture payloads, from the exit
-// hint and from the agent's own store, and reading the store for a known ID.
+// Behaviour is the part of an agent's description that needs code and that
+// every agent has: instrumenting an accepted command, reading the ID from
+// the exit hint, and asking the agent's own store whether a conversation is
+// there to resume. Everything else an agent may or may not be able to do is
+// an optional interface of its own (capability.go): an agent implements the
+// ones its CLI allows, and writes no stubs for the others.
 type Behaviour interface {
 	// Instrument returns what an accepted form gets at spawn.
 	Instrument(f Form, run Run) (Instrumentation, error)
-	// ParseCapture picks the conversation ID from what the run's capture
-	// channel holds (its capture file's payloads, one per line in arrival
-	// order, or the agent's Live file); "" when none qualifies.
-	ParseCapture(data []byte, c Capture) string
 	// ScrapeExit returns the ID of the last exit hint in the raw tail of
 	// terminal output; "" when there is none.
 	ScrapeExit(tail []byte) string
-	// Correlate finds the single conversation in the agent's store that a
-	// run started at spawn in cwd created; "" unless exactly one matches.
-	Correlate(home, cwd string, spawn time.Time) string
 	// Exists reports whether the store holds a resumable conversation id.
 	Exists(home, cwd, id string) bool
-	// Title returns a short, printable title of conversation id; "" when
-	// unknown.
-	Title(home, cwd, id string) string
-	// Excerpt returns the first n and last m messages of conversation id,
-	// for a preview.
-	Excerpt(home, cwd, id string, n, m int) Excerpt
-	Finder
 }
 
 // Diagnoser is implemented by agents with something of their own to say in
@@ -187,6 +185,7 @@ type Capture struct {
 	Cwd     string    // the run's directory, physical
 	PID     int       // the child's process ID, 0 before it started
 	Started time.Time // when the run began
+	Pinned  string    // the ID fixed at spawn, "" when none
 }
 
 // Instrumentation is what an accepted form gets at spawn.
@@ -284,6 +283,9 @@ func (a *Spec) CheckID(id string) error {
 // variable, else $HOME plus its directory.
 func (a *Spec) Home(getenv func(string) string) string {
 	if v := getenv(a.HomeVar); v != "" {
+		if a.HomeVarBase {
+			return filepath.Join(filepath.Clean(v), a.HomeDir)
+		}
 		return filepath.Clean(v)
 	}
 	home := getenv("HOME")
@@ -291,6 +293,15 @@ func (a *Spec) Home(getenv func(string) string) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, a.HomeDir)
+}
+
+// HomeHelp describes HomeVar for the manual.
+func (a *Spec) HomeHelp() string {
+	if a.HomeVarBase {
+		return "stands for $HOME for " + a.Display + ": its home, read for its conversations, is $" + a.HomeVar + "/" +
+			a.HomeDir + " (default: ~/" + a.HomeDir + ")"
+	}
+	return a.Display + "'s home, read for its conversations (default: ~/" + a.HomeDir + ")"
 }
 
 // BinVar names the variable that points fleetcom at the agent's real binary.

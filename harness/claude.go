@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
-
-	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Claude Code. A bare command gets a pinned ID (--session-id) and inline
@@ -26,11 +24,27 @@ var claudeSpec = &Spec{
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print", "--name", "-n"},
 	Proven:  []string{"2.1.197", "2.1.332"},
 	Banners: []string{"Resume this session with:"},
+	Naming:  "Claude Code's /rename or --name",
 }
 
 func init() { register(claudeSpec, claude{}) }
 
 type claude struct{}
+
+// The capabilities claude has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Holder
+	Mover
+	Namer
+	HintNamer
+} = claude{}
 
 // Instrument implements Behaviour. The settings go inline, as JSON, not as
 // a file: Claude Code 2.1.332 repeats launch options in the resume line it
@@ -103,7 +117,7 @@ type claudePayload struct {
 	AgentID   json.RawMessage `json:"agent_id"`
 }
 
-// ParseCapture implements Behaviour: the latest SessionStart payload of the
+// ParseCapture implements Capturer: the latest SessionStart payload of the
 // main conversation wins (a payload carrying agent_id is a subagent's).
 func (claude) ParseCapture(data []byte, _ Capture) string {
 	id := ""
@@ -112,14 +126,14 @@ func (claude) ParseCapture(data []byte, _ Capture) string {
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Event == "SessionStart" && p.AgentID == nil && safe.UUID(p.SessionID) {
+		if p.Event == "SessionStart" && p.AgentID == nil && claudeSpec.ID.Valid(p.SessionID) {
 			id = p.SessionID
 		}
 	}
 	return id
 }
 
-var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: safe.UUID, banner: "Resume this session with:"}
+var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: claudeSpec.ID.Valid, banner: "Resume this session with:"}
 
 // ScrapeExit implements Behaviour: the last `claude --resume <id>`, which
 // Claude prints under "Resume this session with:" at exit; from 2.1.332 it
@@ -160,7 +174,7 @@ func ClaudeSlug(cwd string) string {
 // only, where a record of cwd says it is, or, with no cwd, the single
 // projects/*/<id>.jsonl (long slugs are not always recomputable).
 func claudeTranscript(home, cwd, id string) (string, bool) {
-	if !safe.UUID(id) {
+	if !claudeSpec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -241,7 +255,7 @@ func (claude) Exists(home, cwd, id string) bool {
 	return ok
 }
 
-// Title implements Behaviour: the first user prompt that is neither metadata
+// Title implements Titler: the first user prompt that is neither metadata
 // nor a slash command's wrapper.
 func (claude) Title(home, cwd, id string) string {
 	p, ok := claudeTranscript(home, cwd, id)
@@ -272,27 +286,7 @@ func claudePrompt(line []byte) string {
 	return ""
 }
 
-// promptText reads a message content that is a string or a list of blocks.
-func promptText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		for _, b := range blocks {
-			if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
-				return strings.TrimSpace(b.Text)
-			}
-		}
-	}
-	return ""
-}
-
-// Correlate implements Behaviour: the single transcript in cwd's project folder
+// Correlate implements Correlator: the single transcript in cwd's project folder
 // whose conversation began in this run (its first conversation line is not
 // older than the spawn) and that names cwd.
 func (claude) Correlate(home, cwd string, spawn time.Time) string {
@@ -304,7 +298,7 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	found := ""
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || !safe.UUID(id) {
+		if !ok || !claudeSpec.ID.Valid(id) {
 			continue
 		}
 		fi, err := e.Info()
@@ -326,18 +320,7 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 	return found
 }
 
-// A store entry is taken for a run's only if it was created after the run
-// started: one created before belongs to an earlier run, such as the
-// conversation just before a run that was quit before its first prompt.
-// spawnSlack absorbs the coarse clock file times are stamped with and
-// millisecond timestamps. Codex IDs are stamped when the session starts, so
-// its entries must also fall within correlationWindow after it.
-const (
-	spawnSlack        = 20 * time.Millisecond
-	correlationWindow = 30 * time.Second
-)
-
-// Excerpt implements Behaviour: the prompts the user typed and the text of
+// Excerpt implements Excerpter: the prompts the user typed and the text of
 // Claude's answers.
 func (claude) Excerpt(home, cwd, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

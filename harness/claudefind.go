@@ -88,7 +88,7 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-			if !ok || !safe.UUID(id) || !e.Type().IsRegular() || seen[id] {
+			if !ok || !claudeSpec.ID.Valid(id) || !e.Type().IsRegular() || seen[id] {
 				continue
 			}
 			fi, err := e.Info()
@@ -171,7 +171,7 @@ func (c claude) Check(home, dir, id string) error {
 	return refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
-// Holders implements Finder: the interactive sessions whose
+// Holders implements Holder: the interactive sessions whose
 // <home>/sessions/<pid>.json names id.
 func (claude) Holders(home, id string) []int {
 	dir := filepath.Join(home, "sessions")
@@ -203,12 +203,6 @@ func (claude) Holders(home, id string) []int {
 func startedAt(pid int, procStart string) bool {
 	p, ok := safe.ReadProc(pid)
 	return !ok || p.Start == procStart
-}
-
-// readSmallJSON decodes a regular file of at most 64 KiB.
-func readSmallJSON(path string, v any) bool {
-	data, err := safe.ReadFile(path, 64<<10, 0)
-	return err == nil && json.Unmarshal(data, v) == nil
 }
 
 // Active implements Activer: the timestamp of the transcript's last user

@@ -21,9 +21,6 @@ import (
 // claudeTranscriptFile is the transcript's name inside a bundle.
 const claudeTranscriptFile = "transcript.jsonl"
 
-// maxConversationFile bounds one file of a conversation read for a move.
-const maxConversationFile = 256 << 20
-
 // Pack implements Mover.
 func (claude) Pack(home, cwd, id string) ([]File, error) {
 	p, ok := claudeTranscript(home, cwd, id)

@@ -27,11 +27,26 @@ var codexSpec = &Spec{
 	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: codexNotifyScript, Stable: true}},
 	Proven:  []string{"0.171.0"},
 	Banners: []string{"To continue this session, run:", "To reconnect, run:"},
+	Naming:  "a Codex thread name",
 }
 
 func init() { register(codexSpec, codex{}) }
 
 type codex struct{}
+
+// The capabilities codex has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Mover
+	Diagnoser
+	Namer
+} = codex{}
 
 // codexNotifyAsset is the notifier's file name in a capture namespace.
 const codexNotifyAsset = "codex-notify.sh"
@@ -120,7 +135,7 @@ type codexPayload struct {
 	ThreadID string `json:"thread-id"`
 }
 
-// ParseCapture implements Behaviour: the latest notified thread whose rollout
+// ParseCapture implements Capturer: the latest notified thread whose rollout
 // exists and is not a subagent's. The TUI's first turn also notifies for a
 // title-generation side thread that never gets a rollout.
 func (codex) ParseCapture(data []byte, c Capture) string {
@@ -130,7 +145,7 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Type == "agent-turn-complete" && safe.UUID(p.ThreadID) {
+		if p.Type == "agent-turn-complete" && codexSpec.ID.Valid(p.ThreadID) {
 			ids = append(ids, p.ThreadID)
 		}
 	}
@@ -152,8 +167,8 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 // session, run:" or "To reconnect, run:" blocks, and the older
 // `codex resume, then select <name> (<id>)`.
 var (
-	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: safe.UUID}
-	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: safe.UUID, id: lastParenID}
+	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: codexSpec.ID.Valid}
+	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: codexSpec.ID.Valid, id: lastParenID}
 )
 
 // ScrapeExit implements Behaviour: whichever of the two hint shapes comes last.

@@ -121,9 +121,6 @@ func codexUsers(home, id string) (string, codexMeta, error) {
 	return p, meta, nil
 }
 
-// Holders implements Finder: Codex keeps no record of running threads.
-func (codex) Holders(string, string) []int { return nil }
-
 // readCodexMetaFast is readCodexMeta for scanning many rollouts. A real
 // session_meta line is some 20 KB, nearly all of it the model's base
 // instructions after the fields fleetcom reads; decoding it in full costs

@@ -46,7 +46,7 @@ func rolloutID(name string) (string, bool) {
 		return "", false
 	}
 	id := rest[len(rest)-safe.UUIDLen:]
-	if rest[len(rest)-safe.UUIDLen-1] != '-' || !safe.UUID(id) {
+	if rest[len(rest)-safe.UUIDLen-1] != '-' || !codexSpec.ID.Valid(id) {
 		return "", false
 	}
 	return id, true
@@ -81,7 +81,7 @@ func dayDir(home string, day time.Time) string {
 
 // codexRollout finds the rollout of id and reads its session_meta.
 func codexRollout(home, id string) (string, codexMeta, bool) {
-	if !safe.UUID(id) {
+	if !codexSpec.ID.Valid(id) {
 		return "", codexMeta{}, false
 	}
 	suffix := "-" + id + ".jsonl"
@@ -137,7 +137,7 @@ type scanStats struct {
 	Dirs, Entries, Opened int
 }
 
-// Correlate implements Behaviour: the single rollout in the day directories
+// Correlate implements Correlator: the single rollout in the day directories
 // around spawn (its UTC date ±2 days, as directories are local dates) whose
 // v7 timestamp falls in the 30 s after spawn, whose session_meta names cwd,
 // and which is not a subagent's.
@@ -193,7 +193,7 @@ type codexLine struct {
 	} `json:"payload"`
 }
 
-// Title implements Behaviour: the first user message event, else the first
+// Title implements Titler: the first user message event, else the first
 // user message item that is not injected context (those start with '<').
 func (codex) Title(home, _ string, id string) string {
 	path, _, ok := codexRollout(home, id)
@@ -231,7 +231,7 @@ func codexTitle(path string) string {
 	return title
 }
 
-// Excerpt implements Behaviour: the user's and the agent's messages as the
+// Excerpt implements Excerpter: the user's and the agent's messages as the
 // rollout's events record them.
 func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

@@ -27,7 +27,8 @@ type Found struct {
 	Modified time.Time // last modification of its files
 }
 
-// Finder discovers and looks up conversations in one tool's store.
+// Finder discovers and looks up conversations in one tool's store. It is
+// optional: an agent without one is never found, looked up or adopted.
 type Finder interface {
 	// Discover lists the conversations of the physical directory cwd, newest
 	// first by last modification. index is a directory the finder may keep a
@@ -42,10 +43,6 @@ type Finder interface {
 	// dir: the conversation is on disk, holds at least one message where the
 	// tool keeps them, and belongs to dir. Same errors as Lookup.
 	Check(home, dir, id string) error
-	// Holders returns the process IDs that the tool's own bookkeeping names
-	// as running conversation id; whether they are alive is the caller's
-	// question.
-	Holders(home, id string) []int
 }
 
 // Reasons a conversation cannot be adopted.

@@ -3,16 +3,19 @@
 // An agent file describes its agent with a Spec (name, home, ID grammar,
 // resume spelling, options a resume drops, the files its runs need in their
 // capture namespace, the versions it was proven on) and a Behaviour (how an
-// accepted command is instrumented, and how a conversation ID is read from
-// capture payloads, from the exit hint and from the agent's own store), and
-// registers both from init. Optional interfaces add what not every agent
-// has: a doctor check (Diagnoser), the date of a conversation's last
-// message (Activer, activity.go), the files a conversation is made of, for
-// export, import and move (Mover), and the name a user gave a conversation
-// (Namer, <agent>name.go), which is shown and matched but never put on a
-// command line. Every other package reaches agents
-// through All and Lookup and names none of them: adding an agent is adding
-// its file.
+// accepted command is instrumented, how the exit hint is read, whether the
+// store holds a conversation), and registers both from init. Optional
+// interfaces add what not every agent has (capability.go): a capture channel
+// (Capturer), correlation with the store (Correlator), titles (Titler),
+// previews (Excerpter), discovery and adoption (Finder), the processes
+// holding a conversation (Holder), a doctor check (Diagnoser), the files
+// a conversation is made of, for export, import and move (Mover), the date
+// of a conversation's last message (Activer, activity.go), and the
+// name a user gave a conversation (Namer, <agent>name.go), which is shown
+// and matched but never put on a command line. Every other package reaches
+// agents through All and Lookup and names none of them: adding an agent is
+// adding its files, and removing one removes them (registry_test.go holds
+// both).
 //
 // The pure decisions (detecting accepted forms, instrumenting, parsing,
 // scraping, building the resume line) are functions over values. Every ID

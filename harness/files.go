@@ -3,12 +3,19 @@ package harness
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
+
+// readSmallJSON decodes a regular file of at most 64 KiB.
+func readSmallJSON(path string, v any) bool {
+	data, err := safe.ReadFile(path, 64<<10, 0)
+	return err == nil && json.Unmarshal(data, v) == nil
+}
 
 // maxLine bounds one JSON line read from a tool's store. Longer lines (huge
 // tool outputs) are skipped, not loaded.

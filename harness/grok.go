@@ -29,14 +29,29 @@ var grokSpec = &Spec{
 	// opaque.
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt", "--fork-session"},
-	Live:    "active_sessions.json",
+	Live:    grokLive,
 	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
+	Naming:  "Grok's /rename",
 }
 
 func init() { register(grokSpec, grok{}) }
 
 type grok struct{}
+
+// The capabilities grok has: a method that drifts from its interface
+// fails the build here instead of quietly dropping the capability.
+var _ interface {
+	Behaviour
+	Capturer
+	Correlator
+	Titler
+	Excerpter
+	Finder
+	Holder
+	Mover
+	Namer
+} = grok{}
 
 // Instrument implements Behaviour.
 func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
@@ -52,6 +67,13 @@ func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	}
 	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 }
+
+// grokLive is Grok's live channel: active_sessions.json, one file for every
+// Grok process of the home.
+func grokLive(c Capture) string { return grokActiveFile(c.Home) }
+
+// grokActiveFile is the home's active_sessions.json.
+func grokActiveFile(home string) string { return filepath.Join(home, "active_sessions.json") }
 
 // grokActive is one entry of active_sessions.json.
 type grokActive struct {
@@ -69,7 +91,7 @@ func readGrokActive(data []byte) []grokActive {
 	return list
 }
 
-// ParseCapture implements Behaviour over active_sessions.json, which every
+// ParseCapture implements Capturer over active_sessions.json, which every
 // Grok process of the home shares: the session the run's process has open,
 // or, when that process is not Grok itself (a shell or a wrapper started
 // it), the single session opened in the run's directory since the run began
@@ -81,7 +103,7 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	}
 	var candidates []string
 	for _, a := range readGrokActive(data) {
-		if !safe.UUID(a.SessionID) {
+		if !grokSpec.ID.Valid(a.SessionID) {
 			continue
 		}
 		if a.PID == c.PID {
@@ -98,7 +120,7 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	return ""
 }
 
-var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: safe.UUID}
+var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: grokSpec.ID.Valid}
 
 // ScrapeExit implements Behaviour: the last `grok --resume <id>` (or
 // `grok -r <id>`), which Grok prints under "Resume this session with:".
@@ -159,7 +181,7 @@ func grokFolder(home, cwd string) string {
 // where a record of cwd says it is, or, with no cwd, the single
 // sessions/*/<id> (resume by ID does not depend on the cwd).
 func grokSession(home, cwd, id string) (string, bool) {
-	if !safe.UUID(id) {
+	if !grokSpec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
@@ -219,7 +241,7 @@ func (grok) Exists(home, cwd, id string) bool {
 	return ok && grokConversation(dir)
 }
 
-// Title implements Behaviour.
+// Title implements Titler.
 func (grok) Title(home, cwd, id string) string {
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
@@ -288,7 +310,7 @@ func grokPrompt(line []byte) string {
 	return strings.TrimSpace(t)
 }
 
-// Correlate implements Behaviour: the single conversation under cwd's
+// Correlate implements Correlator: the single conversation under cwd's
 // folder that was created or changed since the spawn.
 func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	dir := grokFolder(home, cwd)
@@ -298,7 +320,7 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	}
 	found := ""
 	for _, e := range entries {
-		if !e.IsDir() || !safe.UUID(e.Name()) {
+		if !e.IsDir() || !grokSpec.ID.Valid(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
@@ -343,7 +365,7 @@ func grokTime(raw json.RawMessage) time.Time {
 	return time.Time{}
 }
 
-// Excerpt implements Behaviour: the prompts the user typed and Grok's
+// Excerpt implements Excerpter: the prompts the user typed and Grok's
 // answers, as chat_history.jsonl holds them (never Grok's own context).
 func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
 	x := newExcerpt(n, m)

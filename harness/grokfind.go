@@ -21,7 +21,7 @@ func (grok) Discover(home, cwd, _ string) ([]Found, error) {
 	var out []Found
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if !e.IsDir() || !safe.UUID(e.Name()) || !grokConversation(p) {
+		if !e.IsDir() || !grokSpec.ID.Valid(e.Name()) || !grokConversation(p) {
 			continue
 		}
 		out = append(out, grokFound(home, cwd, e.Name(), p))
@@ -87,10 +87,10 @@ func (g grok) Check(home, dir, id string) error {
 	return refuse(ErrElsewhere, "grok session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
-// Holders implements Finder: the processes active_sessions.json names as
+// Holders implements Holder: the processes active_sessions.json names as
 // having id open.
 func (grok) Holders(home, id string) []int {
-	data, err := safe.ReadFile(filepath.Join(home, grokSpec.Live), 1<<20, 0)
+	data, err := safe.ReadFile(grokActiveFile(home), 1<<20, 0)
 	if err != nil {
 		return nil
 	}

@@ -1,5 +1,10 @@
 package harness
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // Message is one turn of a conversation, for a preview.
 type Message struct {
 	Role string // "user" or "assistant"
@@ -56,3 +61,23 @@ const previewWidth = 400
 
 // cleanLine is CleanTitle at a preview's length.
 func cleanLine(s string) string { return cleanTo(s, previewWidth) }
+
+// promptText reads a message content that is a string or a list of blocks.
+func promptText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		for _, b := range blocks {
+			if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
+				return strings.TrimSpace(b.Text)
+			}
+		}
+	}
+	return ""
+}

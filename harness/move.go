@@ -77,6 +77,9 @@ type Mover interface {
 	DirFields() []string
 }
 
+// maxConversationFile bounds one file of a conversation read for a move.
+const maxConversationFile = 256 << 20
+
 // jsonString is s as a JSON string, as the agents write them (no HTML
 // escaping).
 func jsonString(s string) []byte {

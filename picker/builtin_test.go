@@ -40,15 +40,15 @@ func TestBuiltinFilterChooses(t *testing.T) {
 func TestBuiltinArrows(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 	r.waitOpen()
-	r.waitScreen("the first row selected", selectedIs("> claude"))
+	r.waitScreen("the first row selected", selectedIs("> anchor"))
 	r.send("\x1b[B")
-	r.waitScreen("Down to select the second row", selectedIs("> codex"))
+	r.waitScreen("Down to select the second row", selectedIs("> bravo"))
 	r.send("\x1b[B")
-	r.waitScreen("Down to select the third row", selectedIs("> grok"))
+	r.waitScreen("Down to select the third row", selectedIs("> echo"))
 	r.send("\x1b[A")
-	r.waitScreen("Up to select the second row", selectedIs("> codex"))
+	r.waitScreen("Up to select the second row", selectedIs("> bravo"))
 	r.send("\x10")
-	r.waitScreen("Ctrl-P to select the first row", selectedIs("> claude"))
+	r.waitScreen("Ctrl-P to select the first row", selectedIs("> anchor"))
 	r.send("\x0e\x1b[F\x1b[H\x1b[6~\r")
 	result, status, _ := r.finish()
 	if want := "chosen " + sample[2].Key + "\n"; result != want || status != "exit 0" {
@@ -140,7 +140,7 @@ func TestBuiltinNarrowAndResize(t *testing.T) {
 		t.Fatalf("faults %v, widest column %d; screen:\n%s", v.faults, v.widest, v.text())
 	}
 	lines := v.lines()
-	if !strings.HasPrefix(lines[2], "> claude") || !strings.HasPrefix(lines[5], "  grok") || !strings.Contains(lines[5], "…") {
+	if !strings.HasPrefix(lines[2], "> anchor") || !strings.HasPrefix(lines[5], "  echo") || !strings.Contains(lines[5], "…") {
 		t.Errorf("rows not cut to fit:\n%s", v.text())
 	}
 
@@ -159,7 +159,7 @@ func TestBuiltinNarrowAndResize(t *testing.T) {
 	small := newVT(24, 8)
 	small.write([]byte(enterSeq))
 	small.write(want)
-	if !strings.HasPrefix(small.lines()[2], "> cla…  2h") || len(small.faults) > 0 {
+	if !strings.HasPrefix(small.lines()[2], "> anc…  2h") || len(small.faults) > 0 {
 		t.Errorf("at 24×8: faults %v\n%s", small.faults, small.text())
 	}
 	r.send("\r")
@@ -188,7 +188,7 @@ func TestBuiltinStopContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.send("\x1b[B")
-	r.waitScreen("the second row selected", selectedIs("> codex"))
+	r.waitScreen("the second row selected", selectedIs("> bravo"))
 	if err := syscall.Kill(pid, syscall.SIGTSTP); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestBuiltinStopContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.waitScreen("the picker back", func(v *vt) bool {
-		return len(r.output()) > from && v.onAlt && strings.HasPrefix(v.selected(), "> codex")
+		return len(r.output()) > from && v.onAlt && strings.HasPrefix(v.selected(), "> bravo")
 	})
 	r.waitModes(false)
 	r.send("\r")
@@ -225,7 +225,7 @@ func TestBuiltinOrphanIgnoresStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.send("\x1b[B")
-	r.waitScreen("the second row selected", selectedIs("> codex"))
+	r.waitScreen("the second row selected", selectedIs("> bravo"))
 	r.send("\r")
 	if result, status, _ := r.finish(); result != "chosen "+sample[1].Key+"\n" || status != "exit 0" {
 		t.Errorf("result %q, %s", result, status)

@@ -34,8 +34,8 @@ func TestFit(t *testing.T) {
 
 func TestFormat(t *testing.T) {
 	widths := []int{6, 3, 8, 5}
-	got := format([]string{"claude", "2h", "fix the flaky store test", "/home/u/src"}, widths)
-	if want := "claude  2h   fix the…  /hom…"; got != want {
+	got := format([]string{"anchor", "2h", "fix the flaky store test", "/home/u/src"}, widths)
+	if want := "anchor  2h   fix the…  /hom…"; got != want {
 		t.Errorf("format = %q, want %q", got, want)
 	}
 	tab := newTable([]string{"TOOL", "AGE"}, []Row{{Key: "k", Cols: []string{"x\x1b[2J", "1d", "extra"}}})

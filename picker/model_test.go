@@ -7,9 +7,9 @@ import (
 )
 
 var sample = []Row{
-	{Key: "claude:0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cols: []string{"claude", "2h", "fix the flaky store test", "/home/u/src/project"}},
-	{Key: "codex:01a22b4e-0000-7000-8000-000000000000", Cols: []string{"codex", "3d", "port the parser to Go", "/home/u/src/parser"}},
-	{Key: "grok:11111111-2222-4333-8444-555555555555", Cols: []string{"grok", "5w", "Ünïcode 日本語 title", "/home/u/src/日本"}},
+	{Key: "anchor:0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cols: []string{"anchor", "2h", "fix the flaky store test", "/home/u/src/project"}},
+	{Key: "bravo:01a22b4e-0000-7000-8000-000000000000", Cols: []string{"bravo", "3d", "port the parser to Go", "/home/u/src/parser"}},
+	{Key: "echo:11111111-2222-4333-8444-555555555555", Cols: []string{"echo", "5w", "Ünïcode 日本語 title", "/home/u/src/日本"}},
 }
 
 var sampleHeader = []string{"TOOL", "AGE", "TITLE", "DIRECTORY"}
@@ -32,7 +32,7 @@ func TestModelFilter(t *testing.T) {
 	}{
 		{"", []int{0, 1, 2}},
 		{"PARSER", []int{1}},
-		{"src claude", []int{0}}, // every word, anywhere in the row
+		{"src anchor", []int{0}}, // every word, anywhere in the row
 		{"日本", []int{2}},         // in the title and the directory
 		{"ünï", []int{2}},        // case folded beyond ASCII
 		{"2h3d", []int{}},        // a word never spans two columns

@@ -8,10 +8,10 @@ import (
 // hostileRows hold what a title or a directory read from a file may: escape
 // sequences, other controls, invalid UTF-8, bidi overrides, wide characters.
 var hostileRows = []Row{
-	{Key: "a", Cols: []string{"claude", "2h", "\x1b]0;pwned\x07title \x1b[31mred\x1b[0m \x1b[2J", "/tmp/\x1b[1;1Hdir"}},
-	{Key: "b", Cols: []string{"codex", "3d", "c1 \u009b31m and \xff\xfe and \u202eevil", "/home/u/日本語/プロジェクト"}},
-	{Key: "c", Cols: []string{"grok", "1y", strings.Repeat("長いタイトル ", 20), "/a/very/long/" + strings.Repeat("directory/", 12)}},
-	{Key: "d", Cols: []string{"claude", "5m", "e\u0301\u0301 combining and 🙂 emoji", "\n\r\t"}},
+	{Key: "a", Cols: []string{"anchor", "2h", "\x1b]0;pwned\x07title \x1b[31mred\x1b[0m \x1b[2J", "/tmp/\x1b[1;1Hdir"}},
+	{Key: "b", Cols: []string{"bravo", "3d", "c1 \u009b31m and \xff\xfe and \u202eevil", "/home/u/日本語/プロジェクト"}},
+	{Key: "c", Cols: []string{"echo", "1y", strings.Repeat("長いタイトル ", 20), "/a/very/long/" + strings.Repeat("directory/", 12)}},
+	{Key: "d", Cols: []string{"anchor", "5m", "e\u0301\u0301 combining and 🙂 emoji", "\n\r\t"}},
 }
 
 // TestFrameFits draws the picker on screens of every size from 1×1 to
@@ -47,10 +47,10 @@ func TestFrameShows(t *testing.T) {
 	for i, want := range []string{
 		"> ", // then the count, right-aligned
 		"  TOOL    AGE  TITLE",
-		"  claude  2h   ^[]0;pwned^Gtitle",
-		"> codex   3d   c1 \uFFFD31m and \uFFFD\uFFFD and",
-		"  grok    1y   長いタイトル",
-		"  claude  5m   e\u0301\u0301 combining",
+		"  anchor  2h   ^[]0;pwned^Gtitle",
+		"> bravo   3d   c1 \uFFFD31m and \uFFFD\uFFFD and",
+		"  echo    1y   長いタイトル",
+		"  anchor  5m   e\u0301\u0301 combining",
 	} {
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %d = %q, want it to start with %q", i+1, lines[i], want)
@@ -59,7 +59,7 @@ func TestFrameShows(t *testing.T) {
 	if !strings.HasSuffix(lines[0], "4/4") {
 		t.Errorf("prompt line = %q", lines[0])
 	}
-	if sel := v.selected(); !strings.HasPrefix(sel, "> codex") {
+	if sel := v.selected(); !strings.HasPrefix(sel, "> bravo") {
 		t.Errorf("selected line = %q", sel)
 	}
 	if !strings.Contains(lines[4], "…") {

@@ -184,7 +184,7 @@ func TestBuiltinInTmux(t *testing.T) {
 	check := func(cols int) func(string) bool {
 		return func(p string) bool {
 			lines := strings.Split(p, "\n")
-			if len(lines) < 6 || !strings.HasPrefix(lines[2], "> claude") || !strings.HasPrefix(lines[5], "  grok") {
+			if len(lines) < 6 || !strings.HasPrefix(lines[2], "> anchor") || !strings.HasPrefix(lines[5], "  echo") {
 				return false
 			}
 			for _, l := range lines[2:6] {

@@ -133,13 +133,13 @@ func TestPTYExitStatus(t *testing.T) {
 func TestPTYStartFailure(t *testing.T) {
 	u := newUserTerm(t, 24, 80)
 	cmd := shCmd("true")
-	cmd.Path = "/nonexistent/claude"
+	cmd.Path = "/nonexistent/agent"
 	d := onTerm(t, u, cmd, SpawnOptions{})
 	if !errors.Is(d.err, ErrStart) || d.st.Code != 127 {
 		t.Errorf("Spawn = %+v, %v; want code 127 and ErrStart", d.st, d.err)
 	}
 	cmd = shCmd("true")
-	cmd.Path = "/nonexistent/claude"
+	cmd.Path = "/nonexistent/agent"
 	st, err := Spawn(cmd, SpawnOptions{}) // the pipe path
 	if !errors.Is(err, ErrStart) || st.Code != 127 {
 		t.Errorf("pipe path: Spawn = %+v, %v; want code 127 and ErrStart", st, err)

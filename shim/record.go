@@ -75,7 +75,7 @@ func (r *recorder) setPID(pid int) {
 // captureContext is what a capture channel's reader knows of the run; the
 // caller holds r.mu.
 func (r *recorder) captureContext() harness.Capture {
-	return harness.Capture{Home: r.base.Home, Cwd: r.base.Cwd, PID: r.pid, Started: r.base.Started}
+	return harness.Capture{Home: r.base.Home, Cwd: r.base.Cwd, PID: r.pid, Started: r.base.Started, Pinned: r.pinned}
 }
 
 // put writes one record, reporting failures as warnings, and returns

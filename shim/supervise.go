@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -103,11 +102,15 @@ func supervise(j *job, o Options) (Status, error) {
 	// instrumentation set it up, else the agent's own live record of its
 	// running sessions (read, never written), else nothing to expect.
 	hooked := slices.ContainsFunc(in.Env, func(kv string) bool { return strings.HasPrefix(kv, harness.EnvCapture+"=") })
+	live := ""
+	if j.a.Live != nil && !(ns != nil && hooked) {
+		live = j.a.Live(harness.Capture{Home: home, Cwd: cwd, Started: started, Pinned: in.Pinned})
+	}
 	switch {
 	case ns != nil && hooked:
 		rec.capture, rec.instrumented = ns.capture, true
-	case j.a.Live != "":
-		rec.capture, rec.instrumented = filepath.Join(home, j.a.Live), true
+	case live != "":
+		rec.capture, rec.instrumented = live, true
 	case ns != nil:
 		rec.capture = ns.capture
 	}

@@ -18,14 +18,14 @@ func TestControlCharactersInPaths(t *testing.T) {
 	if err := os.Mkdir(odd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := rec("claude", 1, odd)
-	r.Home = "/home/u\x1b/.claude"
+	r := rec("anchor", 1, odd)
+	r.Home = "/home/u\x1b/.anchor"
 	mustPut(t, s, r)
 	got, err := s.Dir(odd)
 	if err != nil || len(got) != 1 || got[0].Cwd != odd || got[0].Home != r.Home {
 		t.Fatalf("Dir(%q) = %+v, %v", odd, got, err)
 	}
-	if _, err := s.Put(rec("claude", 2, "/work/\xff")); !errors.Is(err, ErrInvalid) {
+	if _, err := s.Put(rec("anchor", 2, "/work/\xff")); !errors.Is(err, ErrInvalid) {
 		t.Errorf("invalid UTF-8 in cwd: %v, want ErrInvalid", err)
 	}
 }
@@ -34,7 +34,7 @@ func TestControlCharactersInPaths(t *testing.T) {
 // not the end of its run; one run that ended in two conversations lists
 // the one it ended in (written last) first (issue 21, item 12).
 func TestNewestFirst(t *testing.T) {
-	a, b := rec("claude", 1, "/w"), rec("claude", 2, "/w")
+	a, b := rec("anchor", 1, "/w"), rec("anchor", 2, "/w")
 	// a's run ended later, b's last message is later.
 	a.Ended, a.Active = ptr(at(500)), ptr(at(100))
 	b.Ended, b.Active = ptr(at(400)), ptr(at(300))
@@ -46,7 +46,7 @@ func TestNewestFirst(t *testing.T) {
 	// One run, both closed at its end, nothing read of the store: the one
 	// written last wins, whatever the IDs say.
 	for _, first := range []int{1, 2} {
-		x, y := rec("claude", first, "/w"), rec("claude", 3-first, "/w")
+		x, y := rec("anchor", first, "/w"), rec("anchor", 3-first, "/w")
 		x.Ended, y.Ended = ptr(at(500)), ptr(at(500))
 		x.Updated, y.Updated = at(501), at(502)
 		list := []Record{x, y}
@@ -63,10 +63,10 @@ func TestNewestFirst(t *testing.T) {
 func TestRefile(t *testing.T) {
 	s, _ := openTest(t)
 	old, dir := physicalTempDir(t), physicalTempDir(t)
-	r := rec("claude", 1, old)
+	r := rec("anchor", 1, old)
 	r.Title = "kept"
 	mustPut(t, s, r)
-	in := rec("claude", 1, dir)
+	in := rec("anchor", 1, dir)
 	in.Source, in.Title, in.Active = "moved", "", ptr(at(42))
 	got, err := s.Refile(in)
 	if err != nil {

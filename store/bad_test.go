@@ -17,13 +17,13 @@ import (
 // hostileN numbers the conversation each bad-data case plants.
 const hostileN = 50
 
-var hostileKey = "claude-" + testID(hostileN)
+var hostileKey = "anchor-" + testID(hostileN)
 
 // recordJSON returns the fields of a valid stored record for n in cwd, for a
 // case to spoil.
 func recordJSON(t *testing.T, n int, cwd string) map[string]any {
 	t.Helper()
-	r := normalize(rec("claude", n, cwd))
+	r := normalize(rec("anchor", n, cwd))
 	r.Updated = at(n)
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -102,20 +102,20 @@ func TestBadData(t *testing.T) {
 		{name: "id not a uuid", plant: spoiled(func(m map[string]any) { m["id"] = "../../etc/passwd" })},
 		{name: "uppercase id", plant: spoiled(func(m map[string]any) { m["id"] = strings.ToUpper(testID(0xabc)) })},
 		{name: "name holds another id", plant: spoiled(func(m map[string]any) { m["id"] = testID(51) })},
-		{name: "name holds another tool", plant: spoiled(func(m map[string]any) { m["tool"] = "codex" })},
+		{name: "name holds another tool", plant: spoiled(func(m map[string]any) { m["tool"] = "bravo" })},
 		{name: "unknown tool", plant: spoiled(func(m map[string]any) { m["tool"] = "vim" })},
 		{name: "dotdot in cwd", plant: spoiled(func(m map[string]any) { m["cwd"] = m["cwd"].(string) + "/../x" })},
 		{name: "relative cwd", plant: spoiled(func(m map[string]any) { m["cwd"] = "work/x" })},
 		{name: "empty cwd", plant: spoiled(func(m map[string]any) { m["cwd"] = "" })},
 		{name: "NUL in cwd", plant: spoiled(func(m map[string]any) { m["cwd"] = m["cwd"].(string) + "\x00x" })},
-		{name: "relative home", plant: spoiled(func(m map[string]any) { m["home"] = ".claude" })},
+		{name: "relative home", plant: spoiled(func(m map[string]any) { m["home"] = ".anchor" })},
 		{name: "dotdot in home", plant: spoiled(func(m map[string]any) { m["home"] = "/home/u/../../root" })},
 		{name: "NUL in home", plant: spoiled(func(m map[string]any) { m["home"] = "/home/u\x00" })},
-		{name: "control in program", plant: spoiled(func(m map[string]any) { m["program"] = "claude\n" })},
-		{name: "program is another tool", plant: spoiled(func(m map[string]any) { m["program"] = "/usr/bin/codex" })},
+		{name: "control in program", plant: spoiled(func(m map[string]any) { m["program"] = "anchor\n" })},
+		{name: "program is another tool", plant: spoiled(func(m map[string]any) { m["program"] = "/usr/bin/bravo" })},
 		{name: "program is a shell", plant: spoiled(func(m map[string]any) { m["program"] = "/bin/sh" })},
-		{name: "program with shell syntax", plant: spoiled(func(m map[string]any) { m["program"] = "/tmp/$(id)/claude" })},
-		{name: "program with a space", plant: spoiled(func(m map[string]any) { m["program"] = "/opt/a b/claude" })},
+		{name: "program with shell syntax", plant: spoiled(func(m map[string]any) { m["program"] = "/tmp/$(id)/anchor" })},
+		{name: "program with a space", plant: spoiled(func(m map[string]any) { m["program"] = "/opt/a b/anchor" })},
 		{name: "unknown source", plant: spoiled(func(m map[string]any) { m["source"] = "evil" })},
 		{name: "control in option", plant: spoiled(func(m map[string]any) { m["options"] = []string{"--a\x07"} })},
 		{name: "symlink", plant: func(t *testing.T, s *Store, cwd string) {
@@ -157,7 +157,7 @@ func TestBadData(t *testing.T) {
 			plantFile(t, s, cwd, "vim-"+testID(hostileN)+".json", encode(t, m))
 		}},
 		{name: "record file with a bad name", plant: func(t *testing.T, s *Store, cwd string) {
-			plantFile(t, s, cwd, "claude-not-a-uuid.json", encode(t, recordJSON(t, hostileN, cwd)))
+			plantFile(t, s, cwd, "anchor-not-a-uuid.json", encode(t, recordJSON(t, hostileN, cwd)))
 		}},
 		{name: "stray file in records", allWarn: ptr(1), dirWarn: ptr(0), plant: func(t *testing.T, s *Store, cwd string) {
 			if err := os.WriteFile(filepath.Join(s.dir, "records", "notes.txt"), []byte("hi"), 0o600); err != nil {
@@ -165,16 +165,16 @@ func TestBadData(t *testing.T) {
 			}
 		}},
 		{name: "bad index entry", allWarn: ptr(0), dirWarn: ptr(1), plant: func(t *testing.T, s *Store, cwd string) {
-			plantMarker(t, s, cwd, "claude-$(reboot)")
+			plantMarker(t, s, cwd, "anchor-$(reboot)")
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, w := openTest(t)
 			cwd := physicalTempDir(t)
-			want := []string{"codex-" + testID(2), "claude-" + testID(1)}
-			mustPut(t, s, rec("claude", 1, cwd))
-			mustPut(t, s, rec("codex", 2, cwd))
+			want := []string{"bravo-" + testID(2), "anchor-" + testID(1)}
+			mustPut(t, s, rec("anchor", 1, cwd))
+			mustPut(t, s, rec("bravo", 2, cwd))
 			tt.plant(t, s, cwd)
 
 			check := func(op string, got []Record, err error, warn *int) {
@@ -204,7 +204,7 @@ func TestBadData(t *testing.T) {
 				t.Errorf("reading took %v", d) // only a hang or a whole read gets here
 			}
 
-			if _, ok, err := s.Get("claude", testID(hostileN)); ok || err != nil {
+			if _, ok, err := s.Get("anchor", testID(hostileN)); ok || err != nil {
 				t.Errorf("Get of the hostile record = %v, %v", ok, err)
 			}
 			w.take()
@@ -220,7 +220,7 @@ func TestPutOverDamage(t *testing.T) {
 	s, w := openTest(t)
 	cwd := physicalTempDir(t)
 	raw([]byte("{broken"))(t, s, cwd)
-	got := mustPut(t, s, rec("claude", hostileN, cwd))
+	got := mustPut(t, s, rec("anchor", hostileN, cwd))
 	if m := w.take(); len(m) != 1 {
 		t.Errorf("Put over a damaged record: %d warnings, want 1: %q", len(m), m)
 	}
@@ -236,9 +236,9 @@ func TestReadRebuildsAndStrips(t *testing.T) {
 	s, w := openTest(t)
 	cwd := physicalTempDir(t)
 	m := recordJSON(t, hostileN, cwd)
-	m["resume"] = "claude --resume x; rm -rf ~"
+	m["resume"] = "anchor --resume x; rm -rf ~"
 	m["title"] = "\x1b]0;pwned\x07hello\u009b"
-	m["command"] = "claude\r\x1b[1A"
+	m["command"] = "anchor\r\x1b[1A"
 	m["updated"] = "2025-03-01T14:00:00+02:00"
 	plantFile(t, s, cwd, hostileKey+".json", encode(t, m))
 	got, err := s.Dir(cwd)
@@ -246,7 +246,7 @@ func TestReadRebuildsAndStrips(t *testing.T) {
 		t.Fatalf("Dir = %v, %v", got, err)
 	}
 	r := got[0]
-	if r.Title != "]0;pwnedhello" || r.Command != "claude[1A" {
+	if r.Title != "]0;pwnedhello" || r.Command != "anchor[1A" {
 		t.Errorf("Title %q Command %q", r.Title, r.Command)
 	}
 	if want := at(0); !r.Updated.Equal(want) || r.Updated.Location() != time.UTC {
@@ -260,8 +260,8 @@ func TestReadRebuildsAndStrips(t *testing.T) {
 func TestIgnoredQuietly(t *testing.T) {
 	s, w := openTest(t)
 	cwd, other := physicalTempDir(t), physicalTempDir(t)
-	mustPut(t, s, rec("claude", 1, cwd))
-	mustPut(t, s, rec("codex", 2, other))
+	mustPut(t, s, rec("anchor", 1, cwd))
+	mustPut(t, s, rec("bravo", 2, other))
 
 	records := filepath.Join(s.dir, "records")
 	young := filepath.Join(records, tempPrefix+"young")
@@ -275,14 +275,14 @@ func TestIgnoredQuietly(t *testing.T) {
 	if err := os.Chtimes(old, hour, hour); err != nil {
 		t.Fatal(err)
 	}
-	plantMarker(t, s, cwd, "grok-"+testID(3))     // crash between marker and record
-	plantMarker(t, s, cwd, "codex-"+testID(2))    // a record of another directory
-	plantMarker(t, s, other, "claude-"+testID(1)) // and the other way round
+	plantMarker(t, s, cwd, "echo-"+testID(3))     // crash between marker and record
+	plantMarker(t, s, cwd, "bravo-"+testID(2))    // a record of another directory
+	plantMarker(t, s, other, "anchor-"+testID(1)) // and the other way round
 
 	for _, q := range []struct {
 		dir  string
 		want string
-	}{{cwd, "claude-" + testID(1)}, {other, "codex-" + testID(2)}} {
+	}{{cwd, "anchor-" + testID(1)}, {other, "bravo-" + testID(2)}} {
 		got, err := s.Dir(q.dir)
 		if err != nil || len(got) != 1 || ids(got)[0] != q.want {
 			t.Errorf("Dir = %v, %v; want %s", ids(got), err, q.want)

@@ -139,7 +139,7 @@ func BenchmarkPutUpdate(b *testing.B) {
 		b.Run(fmt.Sprint("records=", n), func(b *testing.B) {
 			s, cwds := benchOpen(b, n)
 			if n == 0 {
-				mustPut(b, s, rec("claude", 0, cwds[0]))
+				mustPut(b, s, rec("anchor", 0, cwds[0]))
 			}
 			i := 0
 			for b.Loop() {
@@ -150,7 +150,7 @@ func BenchmarkPutUpdate(b *testing.B) {
 				i++
 			}
 			if n == 0 {
-				s.Forget("claude", testID(0))
+				s.Forget("anchor", testID(0))
 			}
 		})
 	}
@@ -165,7 +165,7 @@ func BenchmarkPutNew(b *testing.B) {
 			var added []Record
 			i := 0
 			for b.Loop() {
-				r := rec("codex", 1<<30+i, cwds[i%len(cwds)])
+				r := rec("bravo", 1<<30+i, cwds[i%len(cwds)])
 				added = append(added, mustPut(b, s, r))
 				i++
 			}

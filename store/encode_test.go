@@ -11,10 +11,10 @@ func sampleRecord() Record {
 	ended := time.Date(2026, 12, 1, 17, 4, 5, 123456789, time.UTC)
 	exit := 130
 	return Record{
-		Tool: "claude", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/ana/src/app",
-		Command: `claude --model "opus" <x> & y`, Program: "claude", Source: "hint",
+		Tool: "anchor", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/ana/src/app",
+		Command: `anchor --model "opus" <x> & y`, Program: "anchor", Source: "hint",
 		Started: time.Date(2026, 12, 1, 17, 0, 0, 0, time.UTC), Ended: &ended, Exit: &exit,
-		Resumable: true, Home: "/home/ana/.claude", Title: "fix\tthe\u2028tests\x01 \xff ü",
+		Resumable: true, Home: "/home/ana/.anchor", Title: "fix\tthe\u2028tests\x01 \xff ü",
 		Active: &ended, Updated: ended.Add(time.Second), Options: []string{"--model", "opus"},
 		Version: "2.1.332", Evidence: []string{"hint", "pinned"}, Disagreed: []string{"capture"},
 	}
@@ -56,7 +56,7 @@ func checkEncode(t *testing.T, name string, r Record) {
 }
 
 func FuzzEncodeRecord(f *testing.F) {
-	f.Add("claude", `cmd "q" <a>&b`, "ti\u2028tle\x1f\xfe", "--x", int64(1764608645123456789), int64(19800), 3, true)
+	f.Add("anchor", `cmd "q" <a>&b`, "ti\u2028tle\x1f\xfe", "--x", int64(1764608645123456789), int64(19800), 3, true)
 	f.Add("", "", "", "", int64(0), int64(0), -1, false)
 	f.Fuzz(func(t *testing.T, tool, command, title, option string, nanos, offset int64, exit int, resumable bool) {
 		r := sampleRecord()

@@ -45,7 +45,7 @@ func testID(n int) string {
 }
 
 // tools are the tool names the tests store records of.
-var tools = []string{"claude", "codex", "grok"}
+var tools = []string{"anchor", "bravo", "echo"}
 
 // testValid stands in for harness's validation boundary: these tools, with
 // UUID IDs.

@@ -11,8 +11,8 @@ func TestMerge(t *testing.T) {
 	now := at(10_000)
 	base := func() Record {
 		return Record{
-			Tool: "claude", ID: testID(1), Cwd: "/old/dir", Home: "/old/home",
-			Command: "claude", Program: "claude", Source: "pinned",
+			Tool: "anchor", ID: testID(1), Cwd: "/old/dir", Home: "/old/home",
+			Command: "anchor", Program: "anchor", Source: "pinned",
 			Started: at(100), Title: "old title", Updated: at(150),
 		}
 	}
@@ -83,8 +83,8 @@ func TestMerge(t *testing.T) {
 			func(r *Record) { r.Ended, r.Exit = ptr(at(200)), ptr(0) }},
 		{"Source, Command and Program take a new value",
 			nil,
-			func(r *Record) { r.Source, r.Command, r.Program = "hint", "/opt/claude --resume x", "/opt/claude" },
-			func(r *Record) { r.Source, r.Command, r.Program = "hint", "/opt/claude --resume x", "/opt/claude" }},
+			func(r *Record) { r.Source, r.Command, r.Program = "hint", "/opt/anchor --resume x", "/opt/anchor" },
+			func(r *Record) { r.Source, r.Command, r.Program = "hint", "/opt/anchor --resume x", "/opt/anchor" }},
 		{"empty Source, Command and Program keep the old",
 			nil,
 			func(r *Record) { r.Source, r.Command, r.Program = "", "", "" },
@@ -149,8 +149,8 @@ func TestPutMerges(t *testing.T) {
 	s, w := openTest(t)
 	dir, other := physicalTempDir(t), physicalTempDir(t)
 
-	spawn := Record{Tool: "claude", ID: testID(7), Cwd: dir, Command: "claude", Program: "claude",
-		Source: "pinned", Started: at(0), Home: "/h/.claude", Options: []string{"--model", "opus"}}
+	spawn := Record{Tool: "anchor", ID: testID(7), Cwd: dir, Command: "anchor", Program: "anchor",
+		Source: "pinned", Started: at(0), Home: "/h/.anchor", Options: []string{"--model", "opus"}}
 	got := mustPut(t, s, spawn)
 	if got.Ended != nil {
 		t.Fatalf("after spawn: %+v", got)
@@ -161,8 +161,8 @@ func TestPutMerges(t *testing.T) {
 	exit.Ended, exit.Exit = ptr(at(60)), ptr(0)
 	mustPut(t, s, exit)
 
-	resume := Record{Tool: "claude", ID: testID(7), Cwd: other, Command: "/opt/bin/claude --resume " + testID(7),
-		Program: "/opt/bin/claude", Source: "hint", Started: at(120), Home: "/elsewhere"}
+	resume := Record{Tool: "anchor", ID: testID(7), Cwd: other, Command: "/opt/bin/anchor --resume " + testID(7),
+		Program: "/opt/bin/anchor", Source: "hint", Started: at(120), Home: "/elsewhere"}
 	got = mustPut(t, s, resume)
 	if got.Ended != nil || got.Exit != nil {
 		t.Errorf("a new run left Ended=%v Exit=%v", got.Ended, got.Exit)
@@ -172,14 +172,14 @@ func TestPutMerges(t *testing.T) {
 	end.Ended, end.Exit = ptr(at(180)), ptr(2)
 	last := mustPut(t, s, end)
 
-	want := Record{Tool: "claude", ID: testID(7), Cwd: dir, Command: resume.Command, Program: "/opt/bin/claude",
+	want := Record{Tool: "anchor", ID: testID(7), Cwd: dir, Command: resume.Command, Program: "/opt/bin/anchor",
 		Source: "hint", Started: at(0),
-		Ended: ptr(at(180)), Exit: ptr(2), Resumable: true, Home: "/h/.claude", Title: "fix the build",
+		Ended: ptr(at(180)), Exit: ptr(2), Resumable: true, Home: "/h/.anchor", Title: "fix the build",
 		Updated: last.Updated, Options: []string{"--model", "opus"}}
 	if d := cmp.Diff(want, last); d != "" {
 		t.Errorf("Put result (-want +got):\n%s", d)
 	}
-	stored, ok, err := s.Get("claude", testID(7))
+	stored, ok, err := s.Get("anchor", testID(7))
 	if err != nil || !ok {
 		t.Fatalf("Get: %v %v", ok, err)
 	}

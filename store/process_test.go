@@ -52,7 +52,7 @@ func writerChild() int {
 		_, err = s.Put(rec(tools[n%3], n, os.Getenv(envCwd)))
 	}
 	if err == nil {
-		shared := rec("claude", 0, os.Getenv(envShared))
+		shared := rec("anchor", 0, os.Getenv(envShared))
 		shared.ID = sharedID
 		shared.Started = at(60 + n)
 		shared.Ended, shared.Exit = ptr(at(1000+n)), ptr(n)
@@ -130,7 +130,7 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 	// Every update to the shared record was merged under the lock: none of
 	// them was lost, or the earliest start or the one resumable run would be.
-	r, ok, _ := s.Get("claude", sharedID)
+	r, ok, _ := s.Get("anchor", sharedID)
 	if !ok || !r.Started.Equal(at(60)) || !r.Resumable || r.Ended == nil || r.Exit == nil {
 		t.Errorf("shared record lost an update: %+v", r)
 	} else if !r.Ended.Equal(at(1000 + *r.Exit)) {

@@ -18,7 +18,7 @@ import (
 )
 
 func TestPutRejectsInvalid(t *testing.T) {
-	good := func() Record { return rec("claude", 0xabc, "/work/project") }
+	good := func() Record { return rec("anchor", 0xabc, "/work/project") }
 	tests := []struct {
 		name string
 		edit func(*Record)
@@ -32,13 +32,13 @@ func TestPutRejectsInvalid(t *testing.T) {
 		{"unclean cwd", func(r *Record) { r.Cwd = "/work/../etc" }},
 		{"trailing slash cwd", func(r *Record) { r.Cwd = "/work/project/" }},
 		{"invalid UTF-8 in cwd", func(r *Record) { r.Cwd = "/work/\xff" }},
-		{"relative home", func(r *Record) { r.Home = ".claude" }},
+		{"relative home", func(r *Record) { r.Home = ".anchor" }},
 		{"unknown source", func(r *Record) { r.Source = "guess" }},
 		{"no source on a new record", func(r *Record) { r.Source = "" }},
-		{"program with shell syntax", func(r *Record) { r.Program = "claude;rm" }},
-		{"program naming another tool", func(r *Record) { r.Program = "/usr/bin/codex" }},
-		{"program that is an option", func(r *Record) { r.Program = "-claude" }},
-		{"program with a space", func(r *Record) { r.Program = "/opt/my tools/claude" }},
+		{"program with shell syntax", func(r *Record) { r.Program = "anchor;rm" }},
+		{"program naming another tool", func(r *Record) { r.Program = "/usr/bin/bravo" }},
+		{"program that is an option", func(r *Record) { r.Program = "-anchor" }},
+		{"program with a space", func(r *Record) { r.Program = "/opt/my tools/anchor" }},
 		{"option with a control character", func(r *Record) { r.Options = []string{"--x\n"} }},
 	}
 	for _, tt := range tests {
@@ -59,10 +59,10 @@ func TestPutRejectsInvalid(t *testing.T) {
 
 func TestPutStripsDisplayText(t *testing.T) {
 	s, _ := openTest(t)
-	r := rec("codex", 1, "/w")
-	r.Title, r.Command = "fix\x1b[2J the\x00 build\u0085", "codex\r"
+	r := rec("bravo", 1, "/w")
+	r.Title, r.Command = "fix\x1b[2J the\x00 build\u0085", "bravo\r"
 	got := mustPut(t, s, r)
-	if got.Title != "fix[2J the build" || got.Command != "codex" {
+	if got.Title != "fix[2J the build" || got.Command != "bravo" {
 		t.Errorf("Title %q Command %q", got.Title, got.Command)
 	}
 }
@@ -78,17 +78,17 @@ func TestDirSymlinks(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	viaLink := mustPut(t, s, rec("claude", 1, link))
+	viaLink := mustPut(t, s, rec("anchor", 1, link))
 	if viaLink.Cwd != real {
 		t.Errorf("Put kept Cwd %q, want the physical %q", viaLink.Cwd, real)
 	}
-	mustPut(t, s, rec("grok", 2, real))
+	mustPut(t, s, rec("echo", 2, real))
 	for _, q := range []string{real, link, link + "/.", filepath.Join(link, "..", "link")} {
 		got, err := s.Dir(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff([]string{"grok-" + testID(2), "claude-" + testID(1)}, ids(got)); d != "" {
+		if d := cmp.Diff([]string{"echo-" + testID(2), "anchor-" + testID(1)}, ids(got)); d != "" {
 			t.Errorf("Dir(%q) (-want +got):\n%s", q, d)
 		}
 	}
@@ -109,8 +109,8 @@ func TestDirKeepsDirectoriesApart(t *testing.T) {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		mustPut(t, s, rec("claude", i, p))
-		mustPut(t, s, rec("codex", 100+i, p))
+		mustPut(t, s, rec("anchor", i, p))
+		mustPut(t, s, rec("bravo", 100+i, p))
 	}
 	for i, n := range names {
 		p := filepath.Join(root, n)
@@ -118,7 +118,7 @@ func TestDirKeepsDirectoriesApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"codex-" + testID(100+i), "claude-" + testID(i)}
+		want := []string{"bravo-" + testID(100+i), "anchor-" + testID(i)}
 		if d := cmp.Diff(want, ids(got)); d != "" {
 			t.Errorf("Dir(%q) (-want +got):\n%s", n, d)
 		}
@@ -135,16 +135,16 @@ func TestDirKeepsDirectoriesApart(t *testing.T) {
 
 func TestOrderAndFind(t *testing.T) {
 	s, w := openTest(t)
-	mustPut(t, s, rec("claude", 0x10, "/a"))
-	mustPut(t, s, rec("codex", 0x11, "/b"))
-	mustPut(t, s, rec("grok", 0x20, "/a"))
-	mustPut(t, s, rec("claude", 0x10, "/a")) // touched again: newest now
+	mustPut(t, s, rec("anchor", 0x10, "/a"))
+	mustPut(t, s, rec("bravo", 0x11, "/b"))
+	mustPut(t, s, rec("echo", 0x20, "/a"))
+	mustPut(t, s, rec("anchor", 0x10, "/a")) // touched again: newest now
 
 	all, err := s.All()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"claude-" + testID(0x10), "grok-" + testID(0x20), "codex-" + testID(0x11)}
+	want := []string{"anchor-" + testID(0x10), "echo-" + testID(0x20), "bravo-" + testID(0x11)}
 	if d := cmp.Diff(want, ids(all)); d != "" {
 		t.Errorf("All (-want +got):\n%s", d)
 	}
@@ -158,10 +158,10 @@ func TestOrderAndFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"claude-" + testID(0x10), "codex-" + testID(0x11)}, ids(found)); d != "" {
+	if d := cmp.Diff([]string{"anchor-" + testID(0x10), "bravo-" + testID(0x11)}, ids(found)); d != "" {
 		t.Errorf("Find prefix (-want +got):\n%s", d)
 	}
-	if found, _ := s.Find(testID(0x20)); len(found) != 1 || found[0].Tool != "grok" {
+	if found, _ := s.Find(testID(0x20)); len(found) != 1 || found[0].Tool != "echo" {
 		t.Errorf("Find exact = %v", ids(found))
 	}
 	if found, _ := s.Find("ffff"); len(found) != 0 {
@@ -178,11 +178,11 @@ func TestOrderAndFind(t *testing.T) {
 }
 
 func TestNewestFirstTies(t *testing.T) {
-	a := Record{Tool: "codex", ID: testID(2), Updated: at(5), Started: at(1)}
-	b := Record{Tool: "claude", ID: testID(2), Updated: at(5), Started: at(1)}
-	c := Record{Tool: "claude", ID: testID(1), Updated: at(5), Started: at(1)}
-	d := Record{Tool: "claude", ID: testID(9), Updated: at(5), Started: at(3)}
-	e := Record{Tool: "claude", ID: testID(0), Updated: at(6)}
+	a := Record{Tool: "bravo", ID: testID(2), Updated: at(5), Started: at(1)}
+	b := Record{Tool: "anchor", ID: testID(2), Updated: at(5), Started: at(1)}
+	c := Record{Tool: "anchor", ID: testID(1), Updated: at(5), Started: at(1)}
+	d := Record{Tool: "anchor", ID: testID(9), Updated: at(5), Started: at(3)}
+	e := Record{Tool: "anchor", ID: testID(0), Updated: at(6)}
 	got := []Record{a, b, c, d, e}
 	for _, perm := range [][]Record{got, {c, a, e, b, d}, {d, e, c, b, a}} {
 		p := append([]Record(nil), perm...)
@@ -195,18 +195,18 @@ func TestNewestFirstTies(t *testing.T) {
 
 func TestGet(t *testing.T) {
 	s, _ := openTest(t)
-	put := mustPut(t, s, rec("grok", 3, "/g"))
-	got, ok, err := s.Get("grok", testID(3))
+	put := mustPut(t, s, rec("echo", 3, "/g"))
+	got, ok, err := s.Get("echo", testID(3))
 	if err != nil || !ok {
 		t.Fatalf("Get: %v %v", ok, err)
 	}
 	if d := cmp.Diff(put, got); d != "" {
 		t.Errorf("Get (-put +got):\n%s", d)
 	}
-	if _, ok, err := s.Get("claude", testID(3)); ok || err != nil {
+	if _, ok, err := s.Get("anchor", testID(3)); ok || err != nil {
 		t.Errorf("Get under another tool = %v, %v", ok, err)
 	}
-	if _, _, err := s.Get("grok", "nope"); err == nil {
+	if _, _, err := s.Get("echo", "nope"); err == nil {
 		t.Error("Get accepted an invalid id")
 	}
 }
@@ -214,9 +214,9 @@ func TestGet(t *testing.T) {
 func TestResumeLineNotStored(t *testing.T) {
 	s, _ := openTest(t)
 	dir := physicalTempDir(t)
-	r := rec("claude", 4, dir)
+	r := rec("anchor", 4, dir)
 	mustPut(t, s, r)
-	data, err := os.ReadFile(s.recordPath("claude", testID(4)))
+	data, err := os.ReadFile(s.recordPath("anchor", testID(4)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,19 +234,19 @@ func TestOpenNeedsBoundary(t *testing.T) {
 func TestForget(t *testing.T) {
 	s, w := openTest(t)
 	dir := physicalTempDir(t)
-	mustPut(t, s, rec("claude", 1, dir))
-	mustPut(t, s, rec("codex", 2, dir))
-	mustPut(t, s, rec("claude", 3, "/elsewhere"))
-	marker := filepath.Join(s.dir, "dirs", safe.PathKey(dir), "claude-"+testID(1))
+	mustPut(t, s, rec("anchor", 1, dir))
+	mustPut(t, s, rec("bravo", 2, dir))
+	mustPut(t, s, rec("anchor", 3, "/elsewhere"))
+	marker := filepath.Join(s.dir, "dirs", safe.PathKey(dir), "anchor-"+testID(1))
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := s.All()
 
-	if err := s.Forget("claude", testID(1)); err != nil {
+	if err := s.Forget("anchor", testID(1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := s.Get("claude", testID(1)); ok {
+	if _, ok, _ := s.Get("anchor", testID(1)); ok {
 		t.Error("record still there")
 	}
 	if _, err := os.Lstat(marker); !errors.Is(err, fs.ErrNotExist) {
@@ -260,16 +260,16 @@ func TestForget(t *testing.T) {
 
 	tree := listTree(t, s.dir)
 	for _, c := range []struct{ tool, id string }{
-		{"claude", testID(1)}, // already forgotten
-		{"claude", testID(99)},
-		{"grok", testID(2)}, // known ID, other tool
+		{"anchor", testID(1)}, // already forgotten
+		{"anchor", testID(99)},
+		{"echo", testID(2)}, // known ID, other tool
 	} {
 		err := s.Forget(c.tool, c.id)
 		if !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("Forget(%s, %s) = %v, want ErrNotExist", c.tool, c.id, err)
 		}
 	}
-	if err := s.Forget("claude", "not-an-id"); err == nil || errors.Is(err, os.ErrNotExist) {
+	if err := s.Forget("anchor", "not-an-id"); err == nil || errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Forget of an invalid id = %v", err)
 	}
 	if d := cmp.Diff(tree, listTree(t, s.dir)); d != "" {
@@ -284,16 +284,16 @@ func TestModes(t *testing.T) {
 	defer syscall.Umask(syscall.Umask(0o022))
 	s, _ := openTest(t)
 	dir := physicalTempDir(t)
-	r := mustPut(t, s, rec("claude", 1, dir))
+	r := mustPut(t, s, rec("anchor", 1, dir))
 	want := map[string]fs.FileMode{
 		s.dir:                                           fs.ModeDir | 0o700,
 		filepath.Join(s.dir, "records"):                 fs.ModeDir | 0o700,
 		filepath.Join(s.dir, "dirs"):                    fs.ModeDir | 0o700,
 		filepath.Join(s.dir, "locks"):                   fs.ModeDir | 0o700,
 		filepath.Join(s.dir, "dirs", safe.PathKey(dir)): fs.ModeDir | 0o700,
-		filepath.Join(s.dir, "dirs", safe.PathKey(dir), "claude-"+r.ID):            0o600,
-		filepath.Join(s.dir, "records", "claude-"+r.ID+".json"):                    0o600,
-		filepath.Join(s.dir, "locks", fmt.Sprintf("%02d", stripe("claude", r.ID))): 0o600,
+		filepath.Join(s.dir, "dirs", safe.PathKey(dir), "anchor-"+r.ID):            0o600,
+		filepath.Join(s.dir, "records", "anchor-"+r.ID+".json"):                    0o600,
+		filepath.Join(s.dir, "locks", fmt.Sprintf("%02d", stripe("anchor", r.ID))): 0o600,
 	}
 	for p, m := range want {
 		fi, err := os.Lstat(p)
@@ -315,7 +315,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 	var wg sync.WaitGroup
 	for n := range 40 {
 		wg.Go(func() {
-			r := rec("grok", 9, dir)
+			r := rec("echo", 9, dir)
 			r.Started = at(100 + n)
 			r.Resumable = n == 17
 			if _, err := s.Put(r); err != nil {
@@ -324,7 +324,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	got, ok, err := s.Get("grok", testID(9))
+	got, ok, err := s.Get("echo", testID(9))
 	if err != nil || !ok || !got.Started.Equal(at(100)) || !got.Resumable {
 		t.Errorf("lost an update: %+v %v %v", got, ok, err)
 	}
@@ -355,14 +355,14 @@ func TestOpenRefusesSharedStore(t *testing.T) {
 func TestForgetLeavesTombstone(t *testing.T) {
 	s, _ := openTest(t)
 	dir := physicalTempDir(t)
-	mustPut(t, s, rec("claude", 5, dir))
-	if err := s.Forget("claude", testID(5)); err != nil {
+	mustPut(t, s, rec("anchor", 5, dir))
+	if err := s.Forget("anchor", testID(5)); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Forgotten(); !got["claude-"+testID(5)] || len(got) != 1 {
+	if got := s.Forgotten(); !got["anchor-"+testID(5)] || len(got) != 1 {
 		t.Errorf("Forgotten = %v", got)
 	}
-	s.Remember("claude", testID(5))
+	s.Remember("anchor", testID(5))
 	if got := s.Forgotten(); len(got) != 0 {
 		t.Errorf("after Remember: %v", got)
 	}
@@ -373,10 +373,10 @@ func TestForgetLeavesTombstone(t *testing.T) {
 func TestOrderByActivity(t *testing.T) {
 	s, _ := openTest(t)
 	dir := physicalTempDir(t)
-	recent := rec("claude", 1, dir)
+	recent := rec("anchor", 1, dir)
 	recent.Ended, recent.Exit = ptr(at(3600)), ptr(0)
 	mustPut(t, s, recent)
-	old := rec("codex", 2, dir)
+	old := rec("bravo", 2, dir)
 	old.Source, old.Ended = "adopted", ptr(at(-9*24*3600))
 	mustPut(t, s, old) // written last, active long ago
 	got, _ := s.Dir(dir)
@@ -390,15 +390,15 @@ func TestOrderByActivity(t *testing.T) {
 func TestTombstoneFIFO(t *testing.T) {
 	s, _ := openTest(t)
 	dir := physicalTempDir(t)
-	mustPut(t, s, rec("claude", 6, dir))
+	mustPut(t, s, rec("anchor", 6, dir))
 	os.Mkdir(filepath.Join(s.dir, "forgotten"), 0o700)
 	for _, n := range []int{6, 7} {
-		if err := syscall.Mkfifo(filepath.Join(s.dir, "forgotten", markerName("claude", testID(n))), 0o600); err != nil {
+		if err := syscall.Mkfifo(filepath.Join(s.dir, "forgotten", markerName("anchor", testID(n))), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	done := make(chan [2]error, 1)
-	go func() { done <- [2]error{s.Forget("claude", testID(6)), s.Tombstone("claude", testID(7))} }()
+	go func() { done <- [2]error{s.Forget("anchor", testID(6)), s.Tombstone("anchor", testID(7))} }()
 	select {
 	case errs := <-done:
 		for _, err := range errs {
@@ -409,7 +409,7 @@ func TestTombstoneFIFO(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Forget blocked on a FIFO")
 	}
-	if _, ok, _ := s.Get("claude", testID(6)); !ok {
+	if _, ok, _ := s.Get("anchor", testID(6)); !ok {
 		t.Error("the record went although its tombstone could not be written")
 	}
 	if got := s.Forgotten(); len(got) != 0 {

@@ -34,13 +34,13 @@ one TOOL (` + agentList("or") + `). With an ID or a unique prefix of at least 4
 characters, that conversation, whichever directory it belongs to; the line
 then starts with "cd '<dir>' && " when that is not the current directory.
 
-A NAME is the name the conversation was given in its tool (Claude Code's
-/rename or --name, a Codex thread name, Grok's /rename): DIR's conversations
-are searched first, then every directory's records; case is ignored when no
-name matches exactly. A name that fits more than one conversation is an
-error listing them. The name only chooses the conversation: the line names
-its ID. A line is printed only for a conversation still in its tool's
-store.
+A NAME is the name the conversation was given in its tool:
+` + namings() + `.
+DIR's conversations are searched first, then every directory's records; case
+is ignored when no name matches exactly. A name that fits more than one
+conversation is an error listing them. The name only chooses the
+conversation: the line names its ID. A line is printed only for a
+conversation still in its tool's store.
 
 Conversations started outside the shims count too, as found in the tools'
 own stores: a prefix matches those of DIR, a full ID is looked up wherever
@@ -216,6 +216,18 @@ set.
 }
 
 // agentList names the agents, joined like "a, b and c".
+// namings is how each agent's users name a conversation, for the help: one
+// indented line each.
+func namings() string {
+	var out []string
+	for _, a := range harness.All() {
+		if a.Naming != "" {
+			out = append(out, "  "+a.Naming)
+		}
+	}
+	return strings.Join(out, ",\n")
+}
+
 func agentList(conj string) string {
 	names := harness.Names()
 	if len(names) < 2 {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,7 +43,19 @@ func values(cands []candidate) []string {
 	return out
 }
 
+// agentsWithPrefix are the registered agents whose names begin with p.
+func agentsWithPrefix(p string) []string {
+	var out []string
+	for _, n := range harness.Names() {
+		if strings.HasPrefix(n, p) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func TestComplete(t *testing.T) {
+	agents := harness.Names()
 	const id1, id2, id3 = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"
 	tests := []struct {
 		words []string
@@ -52,8 +65,8 @@ func TestComplete(t *testing.T) {
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"nosuch", ""}, nil},
-		{[]string{"resume", ""}, []string{"claude", "codex", "grok", id1, id2, id3}},
-		{[]string{"resume", "c"}, []string{"claude", "codex"}},
+		{[]string{"resume", ""}, append(slices.Clone(agents), id1, id2, id3)},
+		{[]string{"resume", "c"}, agentsWithPrefix("c")},
 		{[]string{"resume", "2"}, []string{id2}},
 		{[]string{"resume", "claude", ""}, []string{id1}},
 		{[]string{"resume", "grok", "3333"}, []string{id3}},
@@ -63,7 +76,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"resume", "--exec", "-"}, []string{"-C", "--json", "-i", "--all"}},
 		{[]string{"pick", "-"}, []string{"-C", "--all", "--exec"}},
 		{[]string{"resume", "-C", ""}, []string{dirsDirective}},
-		{[]string{"resume", "-C", "/elsewhere", ""}, []string{"claude", "codex", "grok", "44444444-4444-4444-8444-444444444444"}},
+		{[]string{"resume", "-C", "/elsewhere", ""}, append(slices.Clone(agents), "44444444-4444-4444-8444-444444444444")},
 		{[]string{"resume", "-C=/elsewhere", "claude", ""}, []string{"44444444-4444-4444-8444-444444444444"}},
 		{[]string{"resume", "--exec", "codex", ""}, []string{id2}},
 		{[]string{"list", "-"}, []string{"-C", "--all", "--json", "--empty"}},
@@ -72,8 +85,8 @@ func TestComplete(t *testing.T) {
 		{[]string{"list", ""}, nil},
 		{[]string{"forget", id2, ""}, []string{id1, id3}},
 		{[]string{"prune", "-"}, []string{"--dry-run"}},
-		{[]string{"run", ""}, []string{"claude", "codex", "grok"}},
-		{[]string{"run", "--", "co"}, []string{"codex"}},
+		{[]string{"run", ""}, agents},
+		{[]string{"run", "--", "co"}, agentsWithPrefix("co")},
 		{[]string{"run", "claude", "-"}, nil},
 		{[]string{"init", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"completion", "z"}, []string{"zsh"}},
@@ -95,7 +108,8 @@ func TestComplete(t *testing.T) {
 
 func TestCompleteDescribes(t *testing.T) {
 	got := complete([]string{"resume", ""}, fakeIDs)
-	if got[0].desc != "Claude Code sessions" || got[3].desc != "claude, 1h, newest" {
+	// The agents come first, then this directory's sessions.
+	if got[0].desc != "Claude Code sessions" || got[len(harness.Names())].desc != "claude, 1h, newest" {
 		t.Errorf("descriptions: %q", got)
 	}
 	for _, c := range complete([]string{""}, fakeIDs) {
@@ -176,8 +190,11 @@ func TestCompleteCommand(t *testing.T) {
 			t.Errorf("__complete: %d", code)
 		}
 	})
-	want := "claude\tClaude Code sessions\ncodex\tCodex sessions\ngrok\tGrok sessions\n" +
-		ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
+	want := ""
+	for _, a := range harness.All() {
+		want += a.Name + "\t" + a.Display + " sessions\n"
+	}
+	want += ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
 	if out != want || errs != "" {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %q", out, want, errs)
 	}
@@ -262,7 +279,7 @@ func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := []string{"claude", "codex", "grok"}
+	tools := harness.Names()
 	var wg sync.WaitGroup
 	errs := make(chan error, dirs)
 	sem := make(chan struct{}, 16) // Put syncs every record: overlap the waits
@@ -277,7 +294,7 @@ func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
 			defer func() { <-sem; wg.Done() }()
 			for k := range perDir {
 				id := fmt.Sprintf("%08x-%04x-4000-8000-000000000000", d, k)
-				_, err := st.Put(store.Record{Tool: tools[k%3], ID: id, Cwd: cwd, Source: "capture",
+				_, err := st.Put(store.Record{Tool: tools[k%len(tools)], ID: id, Cwd: cwd, Source: "capture",
 					Started: time.Now(), Resumable: k%4 != 0, Title: fmt.Sprintf("task %d of directory %d", k, d)})
 				if err != nil {
 					errs <- err

@@ -131,10 +131,10 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, runtimeFix))
 	add(cfgCheck)
 	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
-	for _, a := range harness.All() {
+	for i, a := range harness.All() {
 		d, ok := a.Behaviour.(harness.Diagnoser)
-		if !ok {
-			continue
+		if !ok || reals[i].Status == statusNote {
+			continue // nothing to say about an agent that is not installed
 		}
 		for _, n := range d.Diagnose(a.Home(os.Getenv)) {
 			c := doctorCheck{Name: n.Name, Status: statusOK, Detail: n.Detail}

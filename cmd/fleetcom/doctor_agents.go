@@ -15,15 +15,19 @@ import (
 func checkVersion(a harness.Agent, real, cacheDir string) doctorCheck {
 	c := doctorCheck{Name: a.Name + ".version", Status: statusOK, Path: real}
 	v := harness.Probe(a, real, cacheDir)
+	const drift = "it probably works; the drift check below says so if its evidence stops agreeing"
 	proven := strings.Join(a.Proven, ", ")
 	switch {
+	case v == "" && len(a.Proven) == 0:
+		c.Status, c.Detail = statusNote, real+" --version names no version; "+a.Name+" is not proven yet"
 	case v == "":
 		c.Status, c.Detail = statusNote, real+" --version names no version; fleetcom was proven on "+proven
 	case a.ProvenOn(v):
 		c.Detail = a.Name + " " + v + ", proven"
+	case len(a.Proven) == 0:
+		c.Status, c.Detail = statusNote, a.Name+" "+v+" is not proven yet (the real-CLI suite has passed on no version): "+drift
 	default:
-		c.Status, c.Detail = statusNote, a.Name+" "+v+" is not among the versions fleetcom was proven on ("+proven+
-			"): it probably works; the drift check below says so if its evidence stops agreeing"
+		c.Status, c.Detail = statusNote, a.Name+" "+v+" is not among the versions fleetcom was proven on ("+proven+"): "+drift
 	}
 	return c
 }

@@ -41,7 +41,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	for _, tool := range []string{"claude", "codex", "grok", "fleetcom"} {
+	for _, tool := range append(harness.Names(), "fleetcom") {
 		if err := os.Symlink(exe, filepath.Join(w.shims, tool)); err != nil {
 			t.Fatal(err)
 		}
@@ -99,19 +99,26 @@ func wantDoctor(t *testing.T, code int, lines ...string) {
 func TestDoctorHealthy(t *testing.T) {
 	w := newDoctorWorld(t)
 	wantDoctor(t, 0,
-		"ok       shims: claude, codex, grok in "+w.shims+" lead to this fleetcom",
+		"ok       shims: "+strings.Join(harness.Names(), ", ")+" in "+w.shims+" lead to this fleetcom",
 		"ok       claude.path: the shim comes first on PATH",
 		"ok       claude.real: real cli "+filepath.Join(w.real, "claude"),
 		"note     codex.real: not installed",
 		"hint: install codex, or set FLEETCOM_CODEX_BIN to its path",
 		"ok       store: "+w.store+" is private and writable",
 		"ok       runtime: "+w.runtime+" is private and writable",
-		"ok       config: no "+w.config+": defaults apply",
-		"ok       codex.notify: no notify configured")
+		"ok       config: no "+w.config+": defaults apply")
 	_, out, _ := doctor(t)
 	if strings.Contains(out, "problem") {
 		t.Errorf("a healthy setup shows a problem:\n%s", out)
 	}
+	// An agent's own checks are for agents that are installed.
+	if strings.Contains(out, "codex.notify") {
+		t.Errorf("doctor checks codex's notifier while codex is not installed:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(w.real, "codex"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 0, "ok       codex.real: real cli", "ok       codex.notify: no notify configured")
 }
 
 func TestDoctorShimNotFirst(t *testing.T) {
@@ -160,7 +167,7 @@ func TestDoctorNoRealCLI(t *testing.T) {
 	os.Remove(filepath.Join(w.real, "claude"))
 	wantDoctor(t, 0,
 		"note     claude.real: not installed",
-		"note     agents: none of claude, codex, grok is installed yet",
+		"note     agents: none of "+strings.Join(harness.Names(), ", ")+" is installed yet",
 		"hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
 	_, _, errs := doctor(t)
 	if strings.Contains(errs, "install claude") {
@@ -209,7 +216,15 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("problem %s has no hint", c.Name)
 			}
 		}
-		want := "fleetcom shims fleetcom.path claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify"
+		// Every agent's path and real CLI; only claude is installed here.
+		want := "fleetcom shims fleetcom.path"
+		for _, name := range harness.Names() {
+			want += " " + name + ".path " + name + ".real"
+			if name == "claude" {
+				want += " claude.version"
+			}
+		}
+		want += " store runtime config"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("check names:\n got %s\nwant %s", got, want)
 		}
@@ -247,4 +262,15 @@ func TestDoctorVersions(t *testing.T) {
 		strings.Join(claude.Proven, ", ")+")")
 	say("Claude Code, the development build")
 	wantDoctor(t, 0, "note     claude.version: "+realClaude+" --version names no version")
+
+	// An agent the real-CLI suite has not passed on yet says so.
+	proven := claude.Proven
+	claude.Proven = nil
+	defer func() { claude.Proven = proven }()
+	wantDoctor(t, 0, "note     claude.version: "+realClaude+" --version names no version; claude is not proven yet")
+	say("9.9.999 (Claude Code)")
+	wantDoctor(t, 0, "note     claude.version: claude 9.9.999 is not proven yet (")
+	if _, out, _ := doctor(t); strings.Contains(out, "()") {
+		t.Errorf("doctor prints an empty list of proven versions:\n%s", out)
+	}
 }

@@ -18,6 +18,11 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
+func init() {
+	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT"},
+		pkg: fakePackage{"@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"}})
+}
+
 // fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it,
 // or like 2.1.332 with FAKE_CLAUDE_VERSION=2.1.332 (e2e/README.md has the
 // measurements): its exit hint repeats launch options by the rule

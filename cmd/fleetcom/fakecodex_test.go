@@ -14,6 +14,11 @@ import (
 	"golang.org/x/term"
 )
 
+func init() {
+	registerFake(fake{role: "fake-codex", tool: "codex", dir: "real", main: fakeCodex, vars: []string{"FAKE_CODEX_TITLE_FIRST"},
+		pkg: fakePackage{"@openai/codex", "0.171.0", "bin/codex.js"}})
+}
+
 // fakeCodex behaves like Codex CLI 0.171.0 as CLI-FACTS.md records it.
 func fakeCodex() int {
 	if printVersion("codex-cli 0.171.0") {

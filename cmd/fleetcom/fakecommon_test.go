@@ -1,17 +1,17 @@
 package main
 
 // Faithful fakes of the agent CLIs (see ../shared/CLI-FACTS.md), played by
-// the test binary under the names fake-claude, fake-codex, fake-grok and
-// fake-grok-community. Tests put small "real CLI" scripts named claude,
-// codex and grok later on PATH that exec them, so the shims find them the
-// way they find the real ones.
+// the test binary under the names each fake registers (fake-<agent>, and
+// others such as a community build of the same name). Tests put small
+// "real CLI" scripts named after the agents later on PATH that exec them,
+// so the shims find them the way they find the real ones.
 //
 // An interactive fake reads one line at a time from its terminal: a line is
 // a prompt, or a command that drives it:
 //
 //	/exit [N]      quit (with status N)
 //	/clear, /new   start another conversation inside the TUI
-//	/resume ID     switch to another conversation (claude)
+//	/resume ID     switch to another conversation
 //	/subagent      run a subagent thread (codex)
 //	/kill SIG      die of a signal
 //	/ignore-term   ignore SIGTERM from now on
@@ -38,7 +38,32 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
+
+// fake is one fake CLI, registered from its own file's init.
+type fake struct {
+	role string      // the test binary's name while it plays the fake: "fake-<agent>"
+	tool string      // the agent it stands for
+	dir  string      // the directory its "real CLI" script goes in, under the work dir: "real" for $REAL
+	main func() int  // plays it
+	vars []string    // variables of its own the PTY driver passes on
+	pkg  fakePackage // the npm package its script is installed as
+}
+
+// fakePackage is the npm package a fake is installed as.
+type fakePackage struct{ name, version, bin string }
+
+// fakes are the registered fakes, by role.
+var fakes = map[string]fake{}
+
+func registerFake(f fake) {
+	if _, dup := fakes[f.role]; dup {
+		panic("fake registered twice: " + f.role)
+	}
+	fakes[f.role] = f
+}
 
 // fakeRun is what every fake logs about its invocation.
 type fakeRun struct {
@@ -215,7 +240,8 @@ func signalNamed(name string) syscall.Signal {
 
 // spew writes n bytes of TUI-like output.
 func spew(n int) {
-	frame := []byte("\x1b[2K\x1b[1G\x1b[38;5;246m⠋ thinking about claude --resume in prose\x1b[0m\r\n")
+	// An agent's resume spelling in prose: never a hint.
+	frame := []byte("\x1b[2K\x1b[1G\x1b[38;5;246m⠋ thinking about " + harness.Names()[0] + " --resume in prose\x1b[0m\r\n")
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	for n > 0 {
 		k := min(n, len(frame))

@@ -11,6 +11,13 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
+func init() {
+	registerFake(fake{role: "fake-grok", tool: "grok", dir: "real", main: fakeGrok,
+		pkg: fakePackage{"@xai-official/grok", "1.0.41", "bin/grok"}})
+	registerFake(fake{role: "fake-grok-community", tool: "grok", dir: "community", main: fakeGrokCommunity,
+		pkg: fakePackage{"@vibe-kit/grok-cli", "0.0.34", "dist/index.js"}})
+}
+
 // fakeGrok behaves like the xAI Grok CLI 1.0.41 (e2e/README.md): the
 // session directory exists from the start, under the percent-encoded cwd,
 // with summary.json and the history's system lines; a prompt adds Grok's

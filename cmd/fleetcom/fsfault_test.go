@@ -25,7 +25,7 @@ func TestStoreOnBrokenFilesystem(t *testing.T) {
 		t.Skipf("this kernel refuses a user mount namespace, so no scratch filesystem can be mounted: %v", err)
 	}
 	work := t.TempDir()
-	if err := installFakes(filepath.Join(work, "fakes"), filepath.Join(work, "real"), filepath.Join(work, "c")); err != nil {
+	if err := installFakes(work, filepath.Join(work, "real")); err != nil {
 		t.Fatal(err)
 	}
 	shims := filepath.Join(work, "shims")

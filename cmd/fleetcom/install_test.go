@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // installEnv is a fresh user for install.sh: scratch HOME and XDG dirs,
@@ -78,7 +80,7 @@ func TestInstallScript(t *testing.T) {
 	for _, want := range []string{
 		"installed " + bin,
 		`eval "$('` + bin + `' init bash)"`,
-		"none of claude, codex, grok is installed yet",
+		"none of " + strings.Join(harness.Names(), ", ") + " is installed yet",
 		"ok       claude.path: the shim comes first on PATH",
 	} {
 		if !strings.Contains(out, want) {
@@ -86,7 +88,7 @@ func TestInstallScript(t *testing.T) {
 		}
 	}
 	links := map[string]os.FileInfo{}
-	for _, tool := range []string{"claude", "codex", "grok"} {
+	for _, tool := range harness.Names() {
 		link := filepath.Join(shims, tool)
 		if target, err := os.Readlink(link); err != nil || target != bin {
 			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, bin)

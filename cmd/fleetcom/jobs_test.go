@@ -92,7 +92,7 @@ func newJobWorld(t *testing.T, fc string) *jobWorld {
 			t.Fatal(err)
 		}
 	}
-	if err := installFakes(filepath.Join(root, "fakes"), real, filepath.Join(root, "community")); err != nil {
+	if err := installFakes(root, real); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range harness.Names() {

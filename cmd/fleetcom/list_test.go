@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -16,10 +17,11 @@ import (
 func TestPrintTable(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	nineDays := now.Add(-9 * 24 * time.Hour)
+	tools := harness.Names() // any three agents
 	entries := []catalog.Entry{
-		{Record: store.Record{Tool: "claude", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now.Add(-time.Minute), Resumable: true, Title: "fix the build"}},
-		{Record: store.Record{Tool: "codex", ID: "0f8b2c3e-1111-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Ended: &nineDays, Source: "adopted"}, Gone: true},
-		{Record: store.Record{Tool: "grok", ID: "77777777-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Resumable: true, Title: strings.Repeat("a long title ", 20)}, Found: true},
+		{Record: store.Record{Tool: tools[0], ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now.Add(-time.Minute), Resumable: true, Title: "fix the build"}},
+		{Record: store.Record{Tool: tools[1], ID: "0f8b2c3e-1111-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Ended: &nineDays, Source: "adopted"}, Gone: true},
+		{Record: store.Record{Tool: tools[2], ID: "77777777-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Resumable: true, Title: strings.Repeat("a long title ", 20)}, Found: true},
 	}
 	var b strings.Builder
 	stdout = &b
@@ -55,10 +57,11 @@ func TestPrintTable(t *testing.T) {
 func TestPrintTableAll(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tools := harness.Names() // any three agents
 	entries := []catalog.Entry{
-		{Record: store.Record{Tool: "claude", ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u/src/app", Updated: now, Resumable: true, Title: "first prompt"}, Name: "login fix"},
-		{Record: store.Record{Tool: "codex", ID: "1f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/user2/x", Updated: now, Resumable: true, Title: "other"}},
-		{Record: store.Record{Tool: "grok", ID: "2f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u", Updated: now, Resumable: true}},
+		{Record: store.Record{Tool: tools[0], ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u/src/app", Updated: now, Resumable: true, Title: "first prompt"}, Name: "login fix"},
+		{Record: store.Record{Tool: tools[1], ID: "1f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/user2/x", Updated: now, Resumable: true, Title: "other"}},
+		{Record: store.Record{Tool: tools[2], ID: "2f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u", Updated: now, Resumable: true}},
 	}
 	var b strings.Builder
 	stdout = &b

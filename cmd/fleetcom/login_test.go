@@ -68,7 +68,7 @@ func TestLoginShellKeepsShimsFirst(t *testing.T) {
 				}
 			}
 			// Claude's native install, and the other agents beside it.
-			if err := installFakes(filepath.Join(home, "fakes"), localBin, filepath.Join(home, "community")); err != nil {
+			if err := installFakes(home, localBin); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(bin, "shims", "install")

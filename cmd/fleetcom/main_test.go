@@ -10,23 +10,41 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // The test binary plays every program the scripts need: fleetcom itself
 // (also under the shim names, through symlinks), and the fake agent CLIs.
 func TestMain(m *testing.M) {
-	switch filepath.Base(os.Args[0]) {
-	case "claude", "codex", "grok":
+	if _, ok := harness.Lookup(filepath.Base(os.Args[0])); ok {
 		// Reached through a shim symlink: behave exactly as the shim.
 		os.Exit(run(os.Args))
 	}
-	testscript.Main(widened{m}, map[string]func(){
-		"fleetcom":            func() { os.Exit(run(os.Args)) },
-		"fake-claude":         func() { os.Exit(fakeClaude()) },
-		"fake-codex":          func() { os.Exit(fakeCodex()) },
-		"fake-grok":           func() { os.Exit(fakeGrok()) },
-		"fake-grok-community": func() { os.Exit(fakeGrokCommunity()) },
-	})
+	roles := map[string]func(){"fleetcom": func() { os.Exit(run(os.Args)) }}
+	for role, f := range fakes {
+		roles[role] = func() { os.Exit(f.main()) }
+	}
+	testscript.Main(widened{m}, roles)
+}
+
+// TestEveryAgentHasAFake: a registered agent without a fake would leave its
+// script tests running against nothing.
+func TestEveryAgentHasAFake(t *testing.T) {
+	for _, name := range harness.Names() {
+		ok := false
+		for _, f := range fakes {
+			ok = ok || f.tool == name && f.dir == "real"
+		}
+		if !ok {
+			t.Errorf("no fake of %s is installed as its real CLI: add fake%s_test.go registering one", name, name)
+		}
+	}
+	for role, f := range fakes {
+		if _, ok := harness.Lookup(f.tool); !ok {
+			t.Errorf("fake %s stands for %q, which is not a registered agent", role, f.tool)
+		}
+	}
 }
 
 // widened runs the tests with -parallel at four times GOMAXPROCS unless
@@ -83,7 +101,7 @@ func setupScript(env *testscript.Env) error {
 	if err := os.Mkdir(vars["XDG_RUNTIME_DIR"], 0o700); err != nil {
 		return err
 	}
-	if err := installFakes(filepath.Join(work, "fakes"), vars["REAL"], filepath.Join(work, "community")); err != nil {
+	if err := installFakes(work, vars["REAL"]); err != nil {
 		return err
 	}
 	if err := linkShims(vars["FLEETCOM_SHIM_DIR"]); err != nil {
@@ -94,28 +112,30 @@ func setupScript(env *testscript.Env) error {
 	return nil
 }
 
-// installFakes writes the "real" CLIs: scripts that run the fakes, which
-// are symlinks to the test binary named after their role. Each script sits
-// in an npm package, as the real CLIs are installed (e2e/README.md), and the
-// command is a link into it, as node_modules/.bin holds: fleetcom reads a
-// CLI's version, and which grok it is, from the package, never by running it.
-func installFakes(fakes, real, community string) error {
+// installFakes writes the "real" CLIs, real/<agent>, and each other fake in
+// the directory under work it asks for (work/community/grok): scripts that
+// run the fakes, which are symlinks in work/fakes to the test binary named
+// after their role. Each script sits in an npm package, as the real CLIs are
+// installed (e2e/README.md), and the command is a link into it, as
+// node_modules/.bin holds: fleetcom reads a CLI's version, and which grok it
+// is, from the package, never by running it.
+func installFakes(work, real string) error {
+	fakeDir := filepath.Join(work, "fakes")
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(fakes, 0o755); err != nil {
+	if err := os.MkdirAll(fakeDir, 0o755); err != nil {
 		return err
 	}
-	npm := filepath.Join(fakes, "npm", "node_modules")
-	scripts := map[string]fakePackage{
-		filepath.Join(real, "claude"):    {"fake-claude", "@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"},
-		filepath.Join(real, "codex"):     {"fake-codex", "@openai/codex", "0.171.0", "bin/codex.js"},
-		filepath.Join(real, "grok"):      {"fake-grok", "@xai-official/grok", "1.0.41", "bin/grok"},
-		filepath.Join(community, "grok"): {"fake-grok-community", "@vibe-kit/grok-cli", "0.0.34", "dist/index.js"},
-	}
-	for path, pkg := range scripts {
-		target := filepath.Join(fakes, pkg.fake)
+	npm := filepath.Join(fakeDir, "npm", "node_modules")
+	for role, f := range fakes {
+		path := filepath.Join(work, f.dir, f.tool)
+		if f.dir == "real" {
+			path = filepath.Join(real, f.tool)
+		}
+		target := filepath.Join(fakeDir, role)
+		pkg := f.pkg
 		if _, err := os.Lstat(target); err != nil {
 			if err := os.Symlink(exe, target); err != nil {
 				return err
@@ -142,10 +162,7 @@ func installFakes(fakes, real, community string) error {
 	return nil
 }
 
-// fakePackage is the npm package a fake is installed as.
-type fakePackage struct{ fake, name, version, bin string }
-
-// linkShims points claude, codex and grok in dir at the test binary.
+// linkShims points every agent's shim in dir at the test binary.
 func linkShims(dir string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -154,7 +171,7 @@ func linkShims(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, tool := range []string{"claude", "codex", "grok"} {
+	for _, tool := range harness.Names() {
 		if err := os.Symlink(exe, filepath.Join(dir, tool)); err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ conversation.`))
 	}
 	for _, a := range harness.All() {
 		env = append(env, [2]string{a.BinVar(), "the real " + a.Name + " to run, instead of the first one on PATH"},
-			[2]string{a.HomeVar, a.Display + "'s home, read for its conversations (default: ~/" + a.HomeDir + ")"})
+			[2]string{a.HomeVar, a.HomeHelp()})
 	}
 	for _, e := range env {
 		w(".TP\n.B %s\n%s\n", roff(e[0]), roff(e[1]))

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // The manual page comes from the command table and renders cleanly: every
@@ -21,6 +23,14 @@ func TestManPage(t *testing.T) {
 		for _, f := range c.flags {
 			if !strings.Contains(page, ".B "+roff(f.name)) {
 				t.Errorf("the page does not describe %s %s", c.name, f.name)
+			}
+		}
+	}
+	// Each agent's variables, described by its Spec.
+	for _, a := range harness.All() {
+		for _, want := range []string{".B " + roff(a.BinVar()), ".B " + roff(a.HomeVar) + "\n" + roff(a.HomeHelp())} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the page lacks %q", want)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/ptytest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -174,6 +175,22 @@ func runDialogue(u *ptyUser, script string) (string, error) {
 	return u.finish()
 }
 
+// ptyVars are the variables a script's PTY command gets: the world's own,
+// and each agent's (its home, its binary, its hop record) and each fake's.
+// Built from the registries, so a new agent's variables reach its CLI and
+// its tests cannot pass by reading some other home.
+func ptyVars() []string {
+	vars := []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM"}
+	for _, a := range harness.All() {
+		vars = append(vars, a.HomeVar, a.BinVar(), a.HopVar())
+	}
+	for _, f := range fakes {
+		vars = append(vars, f.vars...)
+	}
+	return vars
+}
+
 // cmdPTY is the testscript command `pty DIALOGUE SCREEN STATUS -- CMD ARGS…`:
 // it runs CMD on a PTY driven by the dialogue file, saves the screen to
 // SCREEN, and fails unless the command ended as STATUS ("exit 0",
@@ -189,10 +206,7 @@ func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	env := ts.Getenv
 	var environ []string
-	for _, k := range []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM", "FAKE_CLAUDE_VERSION",
-		"FAKE_CODEX_TITLE_FIRST", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT"} {
+	for _, k := range ptyVars() {
 		if v := env(k); v != "" {
 			environ = append(environ, k+"="+v)
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // install.sh --uninstall against a user's real startup files: what it may
@@ -307,7 +309,7 @@ func testUninstallNotFleetcom(t *testing.T, built string) {
 	if want := w.bin + " is not a fleetcom binary: left in place, not run"; !strings.Contains(out, want) {
 		t.Errorf("--uninstall output lacks %q:\n%s", want, out)
 	}
-	for _, name := range []string{"claude", "codex", "grok", "fleetcom"} {
+	for _, name := range append(harness.Names(), "fleetcom") {
 		if _, err := os.Lstat(filepath.Join(w.shims, name)); err == nil {
 			t.Errorf("the %s shim is still there", name)
 		}

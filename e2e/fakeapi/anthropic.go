@@ -6,6 +6,12 @@ import (
 	"net/http"
 )
 
+// The Anthropic Messages API (Claude Code).
+func init() {
+	handle(http.MethodPost, "/v1/messages", anthropicMessages)
+	handle(http.MethodPost, "/v1/messages/count_tokens", anthropicCountTokens)
+}
+
 // messagesRequest is the part of an Anthropic Messages API request the fake
 // reads.
 type messagesRequest struct {

@@ -8,6 +8,11 @@ import (
 	"time"
 )
 
+// The OpenAI Chat Completions API (Grok's custom models).
+func init() {
+	handle(http.MethodPost, "/v1/chat/completions", openaiChat)
+}
+
 // chatRequest is the part of an OpenAI Chat Completions request the fake
 // reads. Grok's CLI speaks this API to a custom model.
 type chatRequest struct {

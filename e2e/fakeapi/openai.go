@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// The OpenAI Responses API (Codex), and the model list beside it.
+func init() {
+	handle(http.MethodPost, "/v1/responses", openaiResponses)
+	handle(http.MethodGet, "/v1/models", func(w http.ResponseWriter, _ []byte, rec *Request) { openaiModels(w, rec) })
+}
+
 // responsesRequest is the part of an OpenAI Responses API request the fake
 // reads.
 type responsesRequest struct {

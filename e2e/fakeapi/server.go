@@ -1,11 +1,10 @@
-// Package fakeapi is a small stand-in for the model APIs that Claude Code,
-// Codex and Grok talk to, so the real CLIs can be driven offline on 127.0.0.1.
+// Package fakeapi is a small stand-in for the model APIs the agent CLIs talk
+// to, so the real CLIs can be driven offline on 127.0.0.1.
 //
-// It speaks enough of the Anthropic Messages API (POST /v1/messages, streaming
-// SSE or plain JSON, count_tokens), of the OpenAI Responses API (POST
-// /v1/responses, streaming SSE or plain JSON, GET /v1/models) and of the
-// OpenAI Chat Completions API (POST /v1/chat/completions, streaming SSE or
-// plain JSON, forced tool calls) for one text turn at a time. Replies are
+// Each protocol is one file that adds its routes from init (the Anthropic
+// Messages API in anthropic.go, the OpenAI Responses API in openai.go, the
+// OpenAI Chat Completions API in chat.go), speaking enough of it, streamed
+// as SSE or as plain JSON, for one text turn at a time. Replies are
 // deterministic (see Reply), so a test can tell from the screen whether the
 // model saw the earlier turns of a resumed conversation.
 // Every request is logged as one JSON line for debugging; anything it does not
@@ -153,16 +152,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Egress = true
 		http.Error(w, "fakeapi: egress refused", http.StatusForbidden)
 		rec.Status = http.StatusForbidden
-	case r.Method == http.MethodPost && path == "/v1/messages":
-		anthropicMessages(w, body, &rec)
-	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
-		anthropicCountTokens(w, body, &rec)
-	case r.Method == http.MethodPost && path == "/v1/responses":
-		openaiResponses(w, body, &rec)
-	case r.Method == http.MethodPost && path == "/v1/chat/completions":
-		openaiChat(w, body, &rec)
-	case r.Method == http.MethodGet && path == "/v1/models":
-		openaiModels(w, &rec)
+	case serveRoute(w, r.Method, path, body, &rec):
 	case r.Method == http.MethodHead || path == "" || path == "/":
 		// Connectivity probes: an empty 200 says "reachable".
 		writeJSON(w, http.StatusOK, map[string]any{}, &rec)
@@ -173,6 +163,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}, &rec)
 	}
 	s.record(rec)
+}
+
+// A route answers the requests of one endpoint of one protocol. Each
+// protocol's file (anthropic.go, openai.go, chat.go…) adds its own from
+// init: a new protocol is one new file.
+type route struct {
+	method string
+	match  func(path string) bool // path has no trailing slash
+	serve  func(w http.ResponseWriter, body []byte, rec *Request)
+}
+
+var routes []route
+
+// handle adds a route for method and exactly path.
+func handle(method, path string, serve func(w http.ResponseWriter, body []byte, rec *Request)) {
+	routes = append(routes, route{method: method, match: func(p string) bool { return p == path }, serve: serve})
+}
+
+// serveRoute answers with the first route that takes the request, and
+// reports whether one did.
+func serveRoute(w http.ResponseWriter, method, path string, body []byte, rec *Request) bool {
+	for _, rt := range routes {
+		if rt.method == method && rt.match(path) {
+			rt.serve(w, body, rec)
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) record(rec Request) {

@@ -187,7 +187,7 @@ func TestWriteFile(t *testing.T) {
 
 func TestQuoteForms(t *testing.T) {
 	for in, want := range map[string]string{
-		"claude":     "claude",
+		"program":    "program",
 		"":           "''",
 		"a b":        "'a b'",
 		"it's":       `'it'"'"'s'`,

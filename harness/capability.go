@@ -1,0 +1,112 @@
+package harness
+
+import "time"
+
+// The capabilities an agent may have beyond Behaviour. An agent implements
+// those its CLI allows; callers reach them through the methods of Agent
+// below, which answer "nothing" for an agent without the capability, or,
+// where its absence changes what they do (Mover, Diagnoser), by a type
+// assertion of their own.
+
+// Capturer is implemented by agents with a capture channel: a capture file
+// their instrumentation has the CLI write, or a Live file the CLI keeps.
+type Capturer interface {
+	// ParseCapture picks the conversation ID from what the run's capture
+	// channel holds (its capture file's payloads, one per line in arrival
+	// order, or the agent's Live file); "" when none qualifies.
+	ParseCapture(data []byte, c Capture) string
+}
+
+// Correlator is implemented by agents whose store can tell which
+// conversation a run created.
+type Correlator interface {
+	// Correlate finds the single conversation in the agent's store that a
+	// run started at spawn in cwd created; "" unless exactly one matches.
+	Correlate(home, cwd string, spawn time.Time) string
+}
+
+// Titler is implemented by agents whose store gives a conversation a title.
+type Titler interface {
+	// Title returns a short, printable title of conversation id; "" when
+	// unknown.
+	Title(home, cwd, id string) string
+}
+
+// Excerpter is implemented by agents whose store can be read for a preview.
+type Excerpter interface {
+	// Excerpt returns the first n and last m messages of conversation id.
+	Excerpt(home, cwd, id string, n, m int) Excerpt
+}
+
+// Holder is implemented by agents that keep a record of which of their
+// processes run which conversation.
+type Holder interface {
+	// Holders returns the process IDs that the tool's own bookkeeping names
+	// as running conversation id; whether they are alive is the caller's
+	// question.
+	Holders(home, id string) []int
+}
+
+// ParseCapture is the agent's Capturer, or "".
+func (a Agent) ParseCapture(data []byte, c Capture) string {
+	if x, ok := a.Behaviour.(Capturer); ok {
+		return x.ParseCapture(data, c)
+	}
+	return ""
+}
+
+// Correlate is the agent's Correlator, or "".
+func (a Agent) Correlate(home, cwd string, spawn time.Time) string {
+	if x, ok := a.Behaviour.(Correlator); ok {
+		return x.Correlate(home, cwd, spawn)
+	}
+	return ""
+}
+
+// Title is the agent's Titler, or "".
+func (a Agent) Title(home, cwd, id string) string {
+	if x, ok := a.Behaviour.(Titler); ok {
+		return x.Title(home, cwd, id)
+	}
+	return ""
+}
+
+// Excerpt is the agent's Excerpter, or an empty excerpt.
+func (a Agent) Excerpt(home, cwd, id string, n, m int) Excerpt {
+	if x, ok := a.Behaviour.(Excerpter); ok {
+		return x.Excerpt(home, cwd, id, n, m)
+	}
+	return Excerpt{}
+}
+
+// Holders is the agent's Holder, or none.
+func (a Agent) Holders(home, id string) []int {
+	if x, ok := a.Behaviour.(Holder); ok {
+		return x.Holders(home, id)
+	}
+	return nil
+}
+
+// Discover is the agent's Finder, or nothing found.
+func (a Agent) Discover(home, cwd, index string) ([]Found, error) {
+	if x, ok := a.Behaviour.(Finder); ok {
+		return x.Discover(home, cwd, index)
+	}
+	return nil, nil
+}
+
+// Lookup is the agent's Finder; without one, no conversation is there.
+func (a Agent) Lookup(home, id string) (Found, error) {
+	if x, ok := a.Behaviour.(Finder); ok {
+		return x.Lookup(home, id)
+	}
+	return Found{}, refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
+}
+
+// Check is the agent's Finder; without one, nothing can be adopted.
+func (a Agent) Check(home, dir, id string) error {
+	if x, ok := a.Behaviour.(Finder); ok {
+		return x.Check(home, dir, id)
+	}
+	return refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
+}
