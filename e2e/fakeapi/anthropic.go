@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // messagesRequest is the part of an Anthropic Messages API request the fake
@@ -18,6 +19,56 @@ type messagesRequest struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+// lastTyped is the text of the last turn when the user typed it: the last
+// user message (Claude Code 2.1.332 sends its environment as a system
+// message after it) when it holds text and no tool's result, without the
+// reminders the CLI adds to it.
+func (m *messagesRequest) lastTyped() string {
+	for i := len(m.Messages) - 1; i >= 0; i-- {
+		msg := m.Messages[i]
+		switch msg.Role {
+		case "system":
+			continue
+		case "user":
+		default:
+			return ""
+		}
+		var s string
+		if json.Unmarshal(msg.Content, &s) == nil {
+			return s
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(msg.Content, &blocks)
+		text := ""
+		for _, b := range blocks {
+			switch {
+			case b.Type == "tool_result":
+				return ""
+			case b.Type == "text" && !strings.HasPrefix(strings.TrimSpace(b.Text), "<"):
+				text = b.Text
+			}
+		}
+		return text
+	}
+	return ""
+}
+
+// hasTool reports whether the request offers the model a tool of that name.
+func (m *messagesRequest) hasTool(name string) bool {
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // userTexts returns the text of every user turn, oldest first. Content is
@@ -47,15 +98,22 @@ func (m *messagesRequest) userTexts() []string {
 	return out
 }
 
-func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
+func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req messagesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, anthropicError("invalid_request_error", err.Error()), rec)
 		return
 	}
 	text, ok := structured(req.Output.Format)
+	held := false
 	if !ok {
 		text = Reply(req.userTexts())
+		last := req.lastTyped()
+		if typed(last, PermitWord) && req.hasTool("Bash") && req.Stream {
+			anthropicToolUse(w, &req, rec)
+			return
+		}
+		held = typed(last, HoldWord)
 	}
 	rec.Model, rec.Reply = req.Model, text
 	id := fmt.Sprintf("msg_fake_%06d", nextID())
@@ -87,17 +145,53 @@ func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
 		"content_block": map[string]any{"type": "text", "text": ""},
 	})
 	e.event("ping", map[string]any{"type": "ping"})
-	for _, c := range chunks(text) {
+	for i, c := range chunks(text) {
 		e.event("content_block_delta", map[string]any{
 			"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": c},
 		})
+		if i == 0 && held {
+			s.hold(r)
+		}
 	}
 	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	e.event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": out},
+	})
+	e.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// anthropicToolUse streams a reply that calls Bash to run permitCommand.
+func anthropicToolUse(w http.ResponseWriter, req *messagesRequest, rec *Request) {
+	n := nextID()
+	id, toolID := fmt.Sprintf("msg_fake_%06d", n), fmt.Sprintf("toolu_fake_%06d", n)
+	input, _ := json.Marshal(map[string]any{"command": permitCommand, "description": "Create a file for the test"})
+	rec.Model, rec.Reply = req.Model, "Bash"+string(input)
+	e := startSSE(w, rec)
+	e.event("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": 10, "output_tokens": 1,
+				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+		},
+	})
+	e.event("content_block_start", map[string]any{
+		"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "tool_use", "id": toolID, "name": "Bash", "input": map[string]any{}},
+	})
+	e.event("content_block_delta", map[string]any{
+		"type": "content_block_delta", "index": 0,
+		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)},
+	})
+	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	e.event("message_delta", map[string]any{
+		"type":  "message_delta",
+		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": 10},
 	})
 	e.event("message_stop", map[string]any{"type": "message_stop"})
 }

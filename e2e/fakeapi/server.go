@@ -7,7 +7,10 @@
 // OpenAI Chat Completions API (POST /v1/chat/completions, streaming SSE or
 // plain JSON, forced tool calls) for one text turn at a time. Replies are
 // deterministic (see Reply), so a test can tell from the screen whether the
-// model saw the earlier turns of a resumed conversation.
+// model saw the earlier turns of a resumed conversation. Two words typed in a
+// prompt make a turn slow (HOLD: held open until Release) or make it ask for
+// a tool that needs the user's permission (PERMIT), for tests of a CLI's live
+// state (control.go).
 // Every request is logged as one JSON line for debugging; anything it does not
 // know gets an empty JSON object with 404, which the CLIs treat as "feature not
 // available".
@@ -60,6 +63,8 @@ type Server struct {
 	log       io.WriteCloser
 	reqs      []Request
 	bodyLimit int
+
+	gate gate
 }
 
 // Start listens on addr (use "127.0.0.1:0" for a free port) and serves until
@@ -154,13 +159,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "fakeapi: egress refused", http.StatusForbidden)
 		rec.Status = http.StatusForbidden
 	case r.Method == http.MethodPost && path == "/v1/messages":
-		anthropicMessages(w, body, &rec)
+		s.anthropicMessages(w, r, body, &rec)
 	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
 		anthropicCountTokens(w, body, &rec)
 	case r.Method == http.MethodPost && path == "/v1/responses":
-		openaiResponses(w, body, &rec)
+		s.openaiResponses(w, r, body, &rec)
 	case r.Method == http.MethodPost && path == "/v1/chat/completions":
-		openaiChat(w, body, &rec)
+		s.openaiChat(w, r, body, &rec)
 	case r.Method == http.MethodGet && path == "/v1/models":
 		openaiModels(w, &rec)
 	case r.Method == http.MethodHead || path == "" || path == "/":
