@@ -305,6 +305,7 @@ func endsIdle(sig syscall.Signal) bool {
 const (
 	wakeWinch = 'w'
 	wakeChild = 'c'
+	wakeAside = 'a' // Aside has bytes for our terminal
 )
 
 func wakeByte(sig syscall.Signal) byte {

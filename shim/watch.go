@@ -64,6 +64,7 @@ func readCapture(path string) []byte {
 type tap struct {
 	tail    *Tail
 	path    string // the capture file; "" when there is none
+	live    *live  // told when output comes (activity); nil for none
 	changed chan struct{}
 
 	// Only the copy loop touches these, and follow and its stop before and
@@ -86,10 +87,14 @@ func newTap(tail *Tail, capture string) *tap {
 // Write implements io.Writer for the PTY copy loop.
 func (t *tap) Write(p []byte) (int, error) {
 	t.tail.Write(p)
-	if t.path == "" {
+	if t.path == "" && t.live == nil {
 		return len(p), nil
 	}
-	if now := time.Now(); now.After(t.next) {
+	now := time.Now()
+	if t.live != nil {
+		t.live.output(now)
+	}
+	if t.path != "" && now.After(t.next) {
 		t.next = now.Add(lookGap)
 		fi, err := os.Lstat(t.path)
 		if err == nil && fi.Mode().IsRegular() && (fi.Size() != t.size || fi.ModTime().UnixNano() != t.mod) {
