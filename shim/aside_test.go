@@ -24,7 +24,7 @@ func TestMidSequence(t *testing.T) {
 		{"\x1b(B", false},
 		{"\x1b7", false},
 		{"é", false},
-		{"\xc3", true},      // the first byte of é
+		{"\xc3", true},        // the first byte of é
 		{"ok \xe2\x94", true}, // two bytes of ─
 		{"ok \xe2\x94\x80", false},
 	} {
