@@ -63,10 +63,18 @@ func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	return in, nil
 }
 
-// Diagnose implements Diagnoser: which notify case applies to the user.
+// Diagnose implements Diagnoser: which notify case applies to the user, and
+// whether Codex runs fleetcom's hooks.
 func (codex) Diagnose(home string) []Note {
-	plan := CodexNotifyPlan(home)
-	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}}
+	plan, trusted := codexConfigPlan(home)
+	hooks := Note{Name: "codex.hooks", OK: trusted,
+		Detail: "fleetcom's hooks are trusted: codex reports its live state (working, waiting, needs-you) through them"}
+	if !trusted {
+		hooks.Detail = "fleetcom's hooks are not trusted in codex yet: its live state follows the terminal, and " +
+			"needs-you is not seen; to use them, set hooks = true under [codex] in fleetcom's config.toml " +
+			"and choose to trust them when codex asks, once"
+	}
+	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}, hooks}
 }
 
 // setsConfig reports a user's own `-c key=…` (or `-c key.sub=…`) among

@@ -209,7 +209,7 @@ func TestDoctorJSON(t *testing.T) {
 				t.Errorf("problem %s has no hint", c.Name)
 			}
 		}
-		want := "fleetcom shims fleetcom.path claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify"
+		want := "fleetcom shims fleetcom.path claude.path claude.real claude.version codex.path codex.real grok.path grok.real store runtime config codex.notify codex.hooks"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("check names:\n got %s\nwant %s", got, want)
 		}

@@ -138,6 +138,13 @@ type tui struct {
 	onCmd    func(cmd, arg string) bool // false: not a command of this fake
 }
 
+// next waits for the next line typed, as a dialog of the TUI does; false
+// when input ended.
+func (t *tui) next() (string, bool) {
+	line, ok := <-t.lines
+	return line, ok
+}
+
 // run loops until /exit, EOF or SIGTERM; it returns the exit status and
 // whether SIGTERM ended it.
 func (t *tui) run() (int, bool) {

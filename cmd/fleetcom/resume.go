@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
@@ -55,6 +56,11 @@ func cmdResume(in input) error {
 func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	if err := cat.Settle(&p); err != nil {
 		return err
+	}
+	if !in.has("--force") {
+		if r, ok := fleet.Find(fleet.OpenDir(resolvePaths().LiveDir).Running(), p.Entry.Tool, p.Entry.ID); ok {
+			return runningNow(r, in.has("--switch"))
+		}
 	}
 	if in.has("--exec") {
 		return execPlan(cat, p)
