@@ -74,6 +74,10 @@ var Behaviours = []Behaviour{
 		"claude --resume <id> from another directory continues the conversation; before, No conversation found, exit 1"},
 	{"claude", "hint-echoes-flags", "2.1.332",
 		"the exit hint repeats the launch options that pass its filter: claude <options> --resume <id>; before, claude --resume <id>"},
+	{"claude", "agents-json", "2.1.332",
+		"claude agents --json lists the running sessions, each with its status: busy, idle or waiting; before, no such command"},
+	{"claude", "auto-mode", "2.1.332",
+		"auto is the default permission mode; with defaultMode \"default\" in settings.json a dialog asks at start whether to make auto the default"},
 	{"claude", "hint-env", "2.1.332",
 		"CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
 }
