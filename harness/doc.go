@@ -6,8 +6,10 @@
 // accepted command is instrumented, and how a conversation ID is read from
 // capture payloads, from the exit hint and from the agent's own store), and
 // registers both from init. Optional interfaces add what not every agent
-// has: a doctor check (Diagnoser) and the files a conversation is made of,
-// for export, import and move (Mover). Every other package reaches agents
+// has: a doctor check (Diagnoser), the files a conversation is made of,
+// for export, import and move (Mover), state events in its capture
+// payloads (Stater, from hooks) and its own record of what each running
+// process does (Viewer). Every other package reaches agents
 // through All and Lookup and names none of them: adding an agent is adding
 // its file.
 //
