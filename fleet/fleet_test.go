@@ -179,6 +179,9 @@ func TestAliveAndRunning(t *testing.T) {
 	if all, bad := d.Read(); len(all) != 4 || len(bad) != 1 {
 		t.Errorf("read %d runs, %d bad", len(all), len(bad))
 	}
+	if left := d.Left(); len(left) != 3 {
+		t.Errorf("left behind: %+v", left)
+	}
 	if _, ok := Find(got, "claude", uid); !ok {
 		t.Error("Find misses the running conversation")
 	}

@@ -224,7 +224,8 @@ func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
 	var environ []string
 	for _, k := range []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
 		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM", "FAKE_CLAUDE_VERSION"} {
+		"GROK_HOME", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_CLAUDE_BIN", "FLEETCOM_CODEX_BIN", "FLEETCOM_GROK_BIN", "FLEETCOM_FZF", "TERM", "FAKE_CLAUDE_VERSION",
+		"TMUX", "TMUX_PANE"} {
 		if v := env(k); v != "" {
 			environ = append(environ, k+"="+v)
 		}
