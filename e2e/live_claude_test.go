@@ -34,7 +34,9 @@ func liveClaude(t *testing.T, r Real) {
 	p := x.Start(t, proj, "claude")
 	if r.Has("auto-mode") {
 		p.WaitFor("Make auto mode your default permission mode?", startWait)
-		p.Keys("Down", "Enter") // No, keep manual mode
+		p.Keys("Down")
+		p.WaitFor("❯ No, keep manual mode", typeWait)
+		p.Keys("Enter")
 	}
 	WaitClaude(p)
 

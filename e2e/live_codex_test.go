@@ -29,7 +29,9 @@ func liveCodex(t *testing.T, r Real) {
 	x := w.Tmux()
 	p := x.Start(t, proj, "codex")
 	p.WaitFor("Hooks need review", startWait)
-	p.Keys("Down", "Enter") // 2. Trust all and continue
+	p.Keys("Down")
+	p.WaitFor("› 2. Trust all and continue", typeWait)
+	p.Keys("Enter")
 	WaitCodex(p)
 	if b, _ := os.ReadFile(filepath.Join(w.CodexHome, "config.toml")); !strings.Contains(string(b),
 		`[hooks.state."/<session-flags>/config.toml:user_prompt_submit:0:0"]`) {
