@@ -8,12 +8,15 @@
 # real fleet.
 #
 #   bench/status.sh [ROUNDS]    (default 300)
+#
+# A second store holds the same 50 runs with none in tmux: the difference
+# is the one question status asks of the tmux server.
 
 set -euo pipefail
 
 main() {
 	local rounds=${1:-300}
-	local root tmp
+	local root
 	root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleetcom-status-bench.XXXXXX")
 	pids=()
@@ -32,8 +35,8 @@ main() {
 	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
 	(cd -- "$tmp/hello" && CGO_ENABLED=0 go build -trimpath -o "$tmp/hello-go" main.go)
 
-	local live="$tmp/state/fleetcom/live" boot b8 pane
-	mkdir -p "$live" "$tmp/home/.claude" "$tmp/home/.codex" "$tmp/home/.grok"
+	local live="$tmp/state/fleetcom/live" plain="$tmp/plain/fleetcom/live" boot b8 pane
+	mkdir -p "$live" "$plain" "$tmp/home/.claude" "$tmp/home/.codex" "$tmp/home/.grok"
 	boot=$(cat /proc/sys/kernel/random/boot_id)
 	b8=${boot:0:8}
 	tmux -S "$tmp/tmux.sock" new-session -d -x 80 -y 24 sleep 3600
@@ -46,18 +49,22 @@ main() {
 		pids+=("$pid")
 		start=$(cut -d' ' -f22 "/proc/$pid/stat")
 		((i < 10)) && tmuxjson="{\"socket\":\"$tmp/tmux.sock\",\"pane\":\"$pane\",\"target\":\"\"}"
-		printf '{"tool":"%s","id":"0f8b2c3e-4d5a-4b6c-8d7e-%012d","cwd":"/srv/project-%d","home":"%s/home/.%s","state":"%s","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":1,"tty":"/dev/pts/%d","tmux":%s}\n' \
-			"${tools[i % 3]}" "$i" "$i" "$tmp" "${tools[i % 3]}" "${states[i % 4]}" "$i" "$pid" "$start" "$boot" "$i" "$tmuxjson" \
-			>"$live/$b8-$pid-$start.json"
+		for dir in "$live" "$plain"; do
+			printf '{"tool":"%s","id":"0f8b2c3e-4d5a-4b6c-8d7e-%012d","cwd":"/srv/project-%d","home":"%s/home/.%s","state":"%s","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":1,"tty":"/dev/pts/%d","tmux":%s}\n' \
+				"${tools[i % 3]}" "$i" "$i" "$tmp" "${tools[i % 3]}" "${states[i % 4]}" "$i" "$pid" "$start" "$boot" "$i" "$tmuxjson" \
+				>"$dir/$b8-$pid-$start.json"
+			tmuxjson=null
+		done
 	done
 	export XDG_STATE_HOME="$tmp/state" HOME="$tmp/home"
 	echo "runs shown: $("$tmp/fleetcom" status --json | grep -c '"tool"') (of 50)"
 	"$tmp/pair" -n "$rounds" -title "fleetcom status, 50 live runs ($rounds rounds)" \
-		-labels "three process starts,Go hello world,fleetcom status --json,fleetcom status" \
+		-labels "three process starts,Go hello world,fleetcom status --json,fleetcom status,status --json (no tmux)" \
 		-- sh -c 'true; /bin/true; /bin/true' \
 		-- "$tmp/hello-go" \
 		-- "$tmp/fleetcom" status --json \
-		-- "$tmp/fleetcom" status
+		-- "$tmp/fleetcom" status \
+		-- "XDG_STATE_HOME=$tmp/plain" "$tmp/fleetcom" status --json
 }
 
 main "$@"

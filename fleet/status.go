@@ -104,16 +104,10 @@ func Order(runs []Run) {
 // server).
 func Statuses(runs []Run, panes Panes) []Status {
 	out := make([]Status, len(runs))
-	targets := resolve(runs, panes)
 	var wg sync.WaitGroup
 	for i, r := range runs {
 		out[i] = Status{Tool: r.Tool, ID: r.ID, Cwd: r.Cwd, State: r.State, Since: r.Since,
 			Started: r.Started, PID: r.PID, TTY: r.TTY}
-		if r.Tmux != nil {
-			t := *r.Tmux
-			t.Target = targets[t.Socket][t.Pane]
-			out[i].Tmux = &t
-		}
 		if r.ID == "" {
 			continue
 		}
@@ -124,6 +118,15 @@ func Statuses(runs []Run, panes Panes) []Status {
 				out[i].Title = a.Title(r.Home, r.Cwd, r.ID)
 			}
 		}()
+	}
+	// The tmux servers are asked while the titles are read.
+	targets := resolve(runs, panes)
+	for i, r := range runs {
+		if r.Tmux != nil {
+			t := *r.Tmux
+			t.Target = targets[t.Socket][t.Pane]
+			out[i].Tmux = &t
+		}
 	}
 	wg.Wait()
 	return out
