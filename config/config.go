@@ -13,6 +13,17 @@
 //
 //	[claude]          # one table per agent, named as the agent
 //	bin = "/opt/claude/bin/claude"
+//	hooks = true      # state hooks: true, false, or unset (notify.go)
+//
+//	[notify]          # notices of runs that need you (notify.go); off unless set
+//	desktop = true
+//	terminal = "osc9" # or "osc777", "bell", "none"
+//	command = ["/path/to/program", "arg"]
+//	after = 60        # seconds: a turn this long is told when it ends
+//	every = 10        # seconds: at most one notice per run this often
+//
+//	[status]
+//	hosts = ["box1", "me@box2"]  # also asked by `fleetcom status`
 package config
 
 import (
@@ -49,7 +60,12 @@ type Config struct {
 	// Tail is how many bytes of terminal output a run keeps for the exit
 	// hint; 0 means the default ([capture] tail).
 	Tail int
-	bins map[string]string
+	// Notify is the [notify] table: how changes of state are told.
+	Notify Notify
+	// Hosts are the machines `fleetcom status` also asks ([status] hosts).
+	Hosts []string
+	bins  map[string]string
+	hooks map[string]harness.HookPolicy
 }
 
 // Bin returns the binary the config names for tool, "" for none.
@@ -190,11 +206,19 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.capture(table); err != nil {
 				return Config{}, err
 			}
+		case key == "notify" && ok:
+			if err := c.notify(table); err != nil {
+				return Config{}, err
+			}
+		case key == "status" && ok:
+			if err := c.status(table); err != nil {
+				return Config{}, err
+			}
 		case slices.Contains(harness.Names(), key) && ok:
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || slices.Contains(harness.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || slices.Contains(harness.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))
@@ -237,6 +261,18 @@ func (c *Config) agent(name string, t map[string]any) error {
 				c.bins = map[string]string{}
 			}
 			c.bins[name] = s
+		case "hooks":
+			b, ok := v.(bool)
+			if !ok {
+				return fmt.Errorf("%s.hooks must be true or false", name)
+			}
+			if c.hooks == nil {
+				c.hooks = map[string]harness.HookPolicy{}
+			}
+			c.hooks[name] = harness.HooksOff
+			if b {
+				c.hooks[name] = harness.HooksOn
+			}
 		default:
 			return refuse(name, k, fmt.Errorf("unknown setting %s.%s", name, k))
 		}

@@ -177,7 +177,23 @@ type Run struct {
 	CacheDir string            // a directory an agent may keep what it learned about binaries in
 	// NewID generates pinned IDs; nil means the agent's own generator.
 	NewID func() (string, error)
+	// Hooks is the user's choice ([<agent>] hooks in config.toml) for hooks
+	// the agent makes people review before they run (Codex).
+	Hooks HookPolicy
 }
+
+// HookPolicy says whether a run gets state hooks that its agent asks the
+// user to trust first.
+type HookPolicy int
+
+const (
+	// HooksAuto: only once the user has trusted them.
+	HooksAuto HookPolicy = iota
+	// HooksOn: always; the agent asks the user to review them until trusted.
+	HooksOn
+	// HooksOff: never.
+	HooksOff
+)
 
 // Capture is what a capture channel's reader knows of the run.
 type Capture struct {
@@ -193,6 +209,9 @@ type Instrumentation struct {
 	Args   []string // inserted right after the program word
 	Env    []string // KEY=value entries added to the child's environment
 	Pinned string   // the ID fixed at spawn: generated, or the resume target
+	// States: the capture file will carry the run's state changes, which
+	// the agent's Stater reads.
+	States bool
 }
 
 // Environment variables fleetcom sets for the child of an instrumented run.

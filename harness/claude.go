@@ -12,8 +12,9 @@ import (
 )
 
 // Claude Code. A bare command gets a pinned ID (--session-id) and inline
-// settings whose SessionStart hook copies each payload into the capture
-// file; the resume form gets only the settings.
+// settings whose hooks copy each SessionStart payload into the capture file
+// and note each change of state there (claudehooks.go); the resume form gets
+// only the settings.
 var claudeSpec = &Spec{
 	Name:    "claude",
 	Display: "Claude Code",
@@ -55,11 +56,15 @@ var _ interface {
 // `claude --resume <id>`), and nothing outlives the run.
 func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
 	settings := claudeInlineSettings()
+	if run.Hooks == HooksOff {
+		settings = claudeCaptureSettings
+	}
 	if f.Resume != "" {
 		return Instrumentation{
 			Args:   []string{"--settings", settings},
 			Env:    run.captureEnv(),
 			Pinned: f.Resume,
+			States: run.Hooks != HooksOff,
 		}, claudeSpec.CheckID(f.Resume)
 	}
 	id, err := run.newID(claudeSpec.ID)
@@ -75,40 +80,9 @@ func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
 		Args:   []string{"--session-id", id, "--settings", settings},
 		Env:    run.captureEnv(),
 		Pinned: id,
+		States: run.Hooks != HooksOff,
 	}, nil
 }
-
-// claudeSettings is the settings every instrumented run gets: one
-// SessionStart command hook that appends its stdin payload, newlines removed,
-// as one line to $FLEETCOM_CAPTURE_FILE, and does nothing when that is unset
-// (a line Claude printed, run later by hand). The file must be a regular
-// file and not a symlink, so a swapped-in FIFO never blocks Claude; the
-// payload is only ever data on a pipe, never shell text. It is written out
-// rather than marshalled: it is the same for every run.
-// TestClaudeSettingsHook decodes it and runs the hook.
-const claudeSettings = `{
-  "hooks": {
-    "SessionStart": [
-      {
-        "hooks": [
-          {
-            "type": "command",
-            "command": "f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"
-          }
-        ]
-      }
-    ]
-  }
-}
-`
-
-// claudeInlineSettings is claudeSettings on one line, for --settings. It
-// is written out too (TestClaudeSettingsHook holds it to json.Compact of
-// claudeSettings): compacting it on every run cost a shim start the first
-// use of encoding/json's scanner.
-func claudeInlineSettings() string { return claudeSettingsInline }
-
-const claudeSettingsInline = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`
 
 // claudePayload is the part of a SessionStart hook payload fleetcom reads.
 type claudePayload struct {

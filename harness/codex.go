@@ -51,9 +51,11 @@ var _ interface {
 // codexNotifyAsset is the notifier's file name in a capture namespace.
 const codexNotifyAsset = "codex-notify.sh"
 
-// Instrument implements Behaviour. The override is a global option, placed
+// Instrument implements Behaviour. The overrides are global options, placed
 // before the resume subcommand. When the user's notify setting cannot be
-// carried exactly, nothing is injected and their route stays as configured.
+// carried exactly, no notify override is injected and their route stays as
+// configured. The hooks (codexhooks.go) go in when the user trusted them or
+// asked for them, and never over hooks of the user's own launch options.
 func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
 		if err := codexSpec.CheckID(f.Resume); err != nil {
@@ -61,27 +63,39 @@ func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 		}
 	}
 	in := Instrumentation{Pinned: f.Resume}
-	if setsNotify(f.Options) {
-		return in, nil
+	plan, trusted := codexConfigPlan(run.Home)
+	if plan.Inject && !setsConfig(f.Options, "notify") {
+		in.Args = []string{"-c", CodexNotifyOverride(run.Assets[codexNotifyAsset])}
+		in.Env = append(run.captureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
 	}
-	plan := CodexNotifyPlan(run.Home)
-	if !plan.Inject {
-		return in, nil
+	if (run.Hooks == HooksOn || run.Hooks == HooksAuto && trusted) && !setsConfig(f.Options, "hooks") {
+		in.Args = append(in.Args, codexHookArgs()...)
+		if in.Env == nil {
+			in.Env = run.captureEnv()
+		}
+		in.States = true
 	}
-	in.Args = []string{"-c", CodexNotifyOverride(run.Assets[codexNotifyAsset])}
-	in.Env = append(run.captureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
 	return in, nil
 }
 
-// Diagnose implements Diagnoser: which notify case applies to the user.
+// Diagnose implements Diagnoser: which notify case applies to the user, and
+// whether Codex runs fleetcom's hooks.
 func (codex) Diagnose(home string) []Note {
-	plan := CodexNotifyPlan(home)
-	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}}
+	plan, trusted := codexConfigPlan(home)
+	hooks := Note{Name: "codex.hooks", OK: trusted,
+		Detail: "fleetcom's hooks are trusted: codex reports its live state (working, waiting, needs-you) through them"}
+	if !trusted {
+		hooks.Detail = "fleetcom's hooks are not trusted in codex yet: its live state follows the terminal, and " +
+			"needs-you is not seen; to use them, set hooks = true under [codex] in fleetcom's config.toml " +
+			"and choose to trust them when codex asks, once"
+	}
+	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}, hooks}
 }
 
-// setsNotify reports a user's own `-c notify=…` among launch options: theirs
-// wins, and fleetcom then adds no override of its own.
-func setsNotify(args []string) bool {
+// setsConfig reports a user's own `-c key=…` (or `-c key.sub=…`) among
+// launch options: theirs wins, and fleetcom then adds no override of its own
+// for that key.
+func setsConfig(args []string, key string) bool {
 	for i, a := range args {
 		v, ok := "", false
 		switch {
@@ -94,7 +108,8 @@ func setsNotify(args []string) bool {
 		case strings.HasPrefix(a, "-c") && len(a) > 2:
 			v, ok = a[2:], true
 		}
-		if ok && strings.TrimSpace(strings.SplitN(v, "=", 2)[0]) == "notify" {
+		name := strings.TrimSpace(strings.SplitN(v, "=", 2)[0])
+		if ok && (name == key || strings.HasPrefix(name, key+".")) {
 			return true
 		}
 	}
@@ -129,15 +144,18 @@ func tomlString(s string) string {
 	return b.String()
 }
 
-// codexPayload is the part of a notify payload fleetcom reads.
+// codexPayload is the part of a notify payload, or of a SessionStart hook
+// payload, fleetcom reads.
 type codexPayload struct {
-	Type     string `json:"type"`
-	ThreadID string `json:"thread-id"`
+	Type      string `json:"type"`
+	ThreadID  string `json:"thread-id"`
+	Event     string `json:"hook_event_name"`
+	SessionID string `json:"session_id"`
 }
 
-// ParseCapture implements Capturer: the latest notified thread whose rollout
-// exists and is not a subagent's. The TUI's first turn also notifies for a
-// title-generation side thread that never gets a rollout.
+// ParseCapture implements Capturer: the latest notified or started thread
+// whose rollout exists and is not a subagent's. The TUI's first turn also
+// notifies for a title-generation side thread that never gets a rollout.
 func (codex) ParseCapture(data []byte, c Capture) string {
 	var ids []string
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
@@ -145,8 +163,11 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
-		if p.Type == "agent-turn-complete" && codexSpec.ID.Valid(p.ThreadID) {
+		switch {
+		case p.Type == "agent-turn-complete" && codexSpec.ID.Valid(p.ThreadID):
 			ids = append(ids, p.ThreadID)
+		case p.Event == "SessionStart" && codexSpec.ID.Valid(p.SessionID):
+			ids = append(ids, p.SessionID)
 		}
 	}
 	checked := map[string]bool{}

@@ -50,19 +50,29 @@ const codexNotifyMaxDepth = 64
 // CodexNotifyPlan decides, from <home>/config.toml, whether fleetcom's notifier
 // can be injected without changing where the user's own notifications go.
 func CodexNotifyPlan(home string) NotifyPlan {
+	p, _ := codexConfigPlan(home)
+	return p
+}
+
+// codexConfigPlan reads <home>/config.toml once for everything a run needs
+// from it: the notify plan, and whether the user has trusted fleetcom's
+// hooks (codexhooks.go).
+func codexConfigPlan(home string) (NotifyPlan, bool) {
 	if home == "" {
-		return notifyRefuse("codex home is unknown")
+		return notifyRefuse("codex home is unknown"), false
 	}
 	data, err := safe.ReadFile(filepath.Join(home, "config.toml"), codexNotifyMaxConfig, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return NotifyPlan{Inject: true, Case: codexNotifyNone}
+		return NotifyPlan{Inject: true, Case: codexNotifyNone}, false
 	case errors.Is(err, safe.ErrTooLarge):
-		return notifyRefuse("config.toml is larger than 4 mib")
+		return notifyRefuse("config.toml is larger than 4 mib"), false
 	case err != nil:
-		return notifyRefuse("config.toml is not a readable regular file")
+		return notifyRefuse("config.toml is not a readable regular file"), false
 	}
-	return notifyPlanFromConfig(data)
+	var doc map[string]any
+	p := notifyPlanFromConfig(data, &doc)
+	return p, codexHooksTrusted(data, doc)
 }
 
 // notifyPlanFromConfig is the decision over the bytes of config.toml.
@@ -72,12 +82,15 @@ func CodexNotifyPlan(home string) NotifyPlan {
 // that key is present (it takes profiles only from --profile, which fleetcom
 // never accepts), so following the old rule costs nothing there: codex exits
 // with its own error whatever is injected.
-func notifyPlanFromConfig(data []byte) NotifyPlan {
+// The decoded document is left in *decoded (nil when it does not decode).
+func notifyPlanFromConfig(data []byte, decoded *map[string]any) NotifyPlan {
 	if safe.TOMLDepth(data, codexNotifyMaxDepth) != nil {
 		return notifyRefuse(fmt.Sprintf("config.toml nests deeper than %d levels", codexNotifyMaxDepth))
 	}
 	var doc map[string]any
+	defer func() { *decoded = doc }()
 	if err := toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc); err != nil {
+		doc = nil
 		return notifyRefuse("config.toml is not valid toml")
 	}
 	path, where := []string{"notify"}, "config.toml"

@@ -252,7 +252,7 @@ func FuzzCodexNotifyPlan(f *testing.F) {
 	}
 	// More seeds live in testdata/fuzz/FuzzCodexNotifyPlan, where Go finds them.
 	f.Fuzz(func(t *testing.T, config []byte) {
-		p := notifyPlanFromConfig(config)
+		p := notifyPlanFromConfig(config, new(map[string]any))
 		if p.Case == "" || strings.ContainsAny(p.Case, "\r\n") {
 			t.Fatalf("case %q is not one line", p.Case)
 		}

@@ -8,7 +8,9 @@
 // interfaces add what not every agent has (capability.go): a capture channel
 // (Capturer), correlation with the store (Correlator), titles (Titler),
 // previews (Excerpter), discovery and adoption (Finder), the processes
-// holding a conversation (Holder), a doctor check (Diagnoser), the files
+// holding a conversation (Holder), a doctor check (Diagnoser), state
+// events in its capture payloads (Stater, from hooks), its own record of
+// what each running process does (Viewer), the files
 // a conversation is made of, for export, import and move (Mover), the date
 // of a conversation's last message (Activer, activity.go), and the
 // name a user gave a conversation (Namer, <agent>name.go), which is shown

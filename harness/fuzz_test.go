@@ -151,3 +151,27 @@ func FuzzFindVersion(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStates: whatever a capture file holds, every state event is one of
+// the four states, and a reason shown to the user is a plain word.
+func FuzzStates(f *testing.F) {
+	f.Add([]byte(`{"hook_event_name":"UserPromptSubmit"}` + "\n" + `{"hook_event_name":"SessionEnd","reason":"clear"}`))
+	f.Add([]byte(`{"hook_event_name":"Notification","notification_type":"permission_prompt"}`))
+	f.Add([]byte(`{"hook_event_name":"SessionEnd","reason":"\u001b]0;x\u0007"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, a := range All() {
+			s, ok := a.Behaviour.(Stater)
+			if !ok {
+				continue
+			}
+			for _, ev := range s.States(data) {
+				if !ev.State.Valid() {
+					t.Fatalf("%s: state %q from %q", a.Name, ev.State, data)
+				}
+				if ev.Ended && ev.Why != printableWord(ev.Why) {
+					t.Fatalf("%s: end reason %q", a.Name, ev.Why)
+				}
+			}
+		}
+	})
+}

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +61,16 @@ func TestInstrument(t *testing.T) {
 	community.Binary = fakeBinary(t, "  -s, --session-id <UUID>")
 	official := ns
 	official.Binary = npmBinary(t, grokPackage, "grok", "1.0.41")
+	hooksOff := ns
+	hooksOff.Hooks = HooksOff
+	trusted := ns
+	trusted.Home = codexHomeWith(t, codexTrustedHooks)
+	trustedOff := trusted
+	trustedOff.Hooks = HooksOff
+	hooksOn := ns
+	hooksOn.Hooks = HooksOn
+	refusedTrusted := ns
+	refusedTrusted.Home = codexHomeWith(t, "notify = [\n\"notify-send\"\n]\n"+codexTrustedHooks)
 	cases := []struct {
 		name string
 		h    Agent
@@ -73,11 +81,31 @@ func TestInstrument(t *testing.T) {
 		{"claude bare", claudeA(), Form{Tool: "claude"}, ns, Instrumentation{
 			Args:   []string{"--session-id", pinned, "--settings", claudeInlineSettings()},
 			Env:    []string{capture},
-			Pinned: pinned}},
+			Pinned: pinned, States: true}},
 		{"claude resume", claudeA(), Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
 			Args:   []string{"--settings", claudeInlineSettings()},
 			Env:    []string{capture},
-			Pinned: uid}},
+			Pinned: uid, States: true}},
+		{"claude hooks off", claudeA(), Form{Tool: "claude"}, hooksOff, Instrumentation{
+			Args:   []string{"--session-id", pinned, "--settings", claudeCaptureSettings},
+			Env:    []string{capture},
+			Pinned: pinned}},
+		{"codex trusted hooks", codexA(), Form{Tool: "codex"}, trusted, Instrumentation{
+			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, codexHookArgs()...),
+			Env:    []string{capture, EnvNotifyChain + "="},
+			States: true}},
+		{"codex hooks asked for", codexA(), Form{Tool: "codex", Resume: uid}, hooksOn, Instrumentation{
+			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, codexHookArgs()...),
+			Env:    []string{capture, EnvNotifyChain + "="},
+			Pinned: uid, States: true}},
+		{"codex trusted, hooks off", codexA(), Form{Tool: "codex"}, trustedOff, Instrumentation{
+			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
+			Env:  []string{capture, EnvNotifyChain + "="}}},
+		{"codex user's own hooks", codexA(), Form{Tool: "codex", Options: []string{"-c", "hooks.Stop=[]"}}, trusted, Instrumentation{
+			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
+			Env:  []string{capture, EnvNotifyChain + "="}}},
+		{"codex route left alone, hooks trusted", codexA(), Form{Tool: "codex"}, refusedTrusted, Instrumentation{
+			Args: codexHookArgs(), Env: []string{capture}, States: true}},
 		{"codex bare", codexA(), Form{Tool: "codex"}, ns, Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, EnvNotifyChain + "="}}},
@@ -144,79 +172,6 @@ func TestCodexNotifyOverrideDecodes(t *testing.T) {
 		if len(v.Notify) != 1 || v.Notify[0] != p {
 			t.Errorf("override for %q decodes to %q", p, v.Notify)
 		}
-	}
-}
-
-func TestClaudeSettingsHook(t *testing.T) {
-	var doc struct {
-		Hooks map[string][]struct {
-			Hooks []struct{ Type, Command string }
-		}
-	}
-	inline := claudeInlineSettings()
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, []byte(claudeSettings)); err != nil || compact.String() != inline {
-		t.Errorf("the inline settings are not claudeSettings compacted (%v):\n%s\n%s", err, inline, compact.String())
-	}
-	if err := json.Unmarshal([]byte(inline), &doc); err != nil {
-		t.Fatal(err)
-	}
-	// Claude Code 2.1.332 repeats only options that are plain words in its
-	// exit hint, and none at all when one is not: the inline settings must
-	// never be one, so the printed line never names them.
-	if !strings.ContainsAny(inline, "{\" ,$") || strings.ContainsAny(inline, "\n\r") {
-		t.Errorf("inline settings %q would be repeated in Claude's hint, or span lines", inline)
-	}
-	hooks := doc.Hooks["SessionStart"]
-	if len(doc.Hooks) != 1 || len(hooks) != 1 || len(hooks[0].Hooks) != 1 || hooks[0].Hooks[0].Type != "command" {
-		t.Fatalf("settings = %s", claudeSettings)
-	}
-	command := hooks[0].Hooks[0].Command
-	dir := t.TempDir()
-	capture := filepath.Join(dir, "task.json")
-	if err := os.WriteFile(capture, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	run := func(shell, payload string) {
-		t.Helper()
-		cmd := exec.Command(shell, "-c", command)
-		cmd.Env = append(os.Environ(), EnvCapture+"="+capture)
-		cmd.Stdin = strings.NewReader(payload)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil || len(out) != 0 {
-			t.Fatalf("%s hook: %v, output %q", shell, err, out)
-		}
-	}
-	p1 := `{"session_id":"` + uid + `","hook_event_name":"SessionStart","source":"startup","cwd":"/x $(touch pwned)"}`
-	p2 := "{\"session_id\":\"" + pinned + "\",\n\"hook_event_name\":\"SessionStart\",\"source\":\"clear\"}\n"
-	for _, shell := range []string{"sh", "bash"} {
-		if _, err := exec.LookPath(shell); err != nil {
-			t.Skipf("%s not installed: %v", shell, err)
-		}
-		os.WriteFile(capture, nil, 0o600)
-		run(shell, p1)
-		run(shell, p2)
-		got, _ := os.ReadFile(capture)
-		want := p1 + "\n" + strings.ReplaceAll(p2, "\n", "") + "\n"
-		if string(got) != want {
-			t.Errorf("%s: capture = %q, want %q", shell, got, want)
-		}
-		if (claudeA()).ParseCapture(got, Capture{}) != pinned {
-			t.Errorf("%s: capture parses to %q", shell, (claudeA()).ParseCapture(got, Capture{}))
-		}
-		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
-			t.Fatalf("%s: the payload was evaluated", shell)
-		}
-	}
-	// A capture file swapped for a symlink is not written through.
-	target := filepath.Join(dir, "target")
-	os.WriteFile(target, nil, 0o600)
-	os.Remove(capture)
-	os.Symlink(target, capture)
-	run("sh", p1)
-	if b, _ := os.ReadFile(target); len(b) != 0 {
-		t.Errorf("hook wrote through a symlink: %q", b)
 	}
 }
 

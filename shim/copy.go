@@ -78,6 +78,26 @@ func (s *session) emit(p []byte) {
 	if s.o.Tail != nil {
 		_, _ = s.o.Tail.Write(p)
 	}
+	s.last = p
+	if s.aside {
+		s.flushAside()
+	}
+}
+
+// flushAside writes the bytes Aside holds to our terminal, now if the
+// child's output so far ends at a safe point, else after a later chunk.
+func (s *session) flushAside() {
+	if s.exited || midSequence(s.last) {
+		s.aside = !s.exited
+		return
+	}
+	s.aside = false
+	if p := s.o.Aside.take(); len(p) > 0 && s.outOK {
+		if _, err := s.o.Stdout.Write(p); err != nil {
+			s.outOK = false
+			s.hangup()
+		}
+	}
 }
 
 // pumpIn reads what the user typed and passes it on to the child. End of file
@@ -90,6 +110,9 @@ func (s *session) pumpIn() {
 	switch {
 	case n > 0:
 		s.pending = s.inBuf[:n]
+		if s.o.Typed != nil {
+			s.o.Typed(s.pending)
+		}
 		s.flushIn()
 	case err == unix.EINTR || err == unix.EAGAIN:
 	case err == nil, err == unix.EIO:

@@ -15,6 +15,13 @@
 //     (record.go) writes the pinned ID to the store once the child has run a
 //     moment, follows the capture file as the TUI redraws (watch.go), and at
 //     exit applies the ID precedence: exit hint, capture, pinned, correlation.
+//     Beside it the run's live state (live.go, package fleet) is written to
+//     the live folder at the same moment and at each change of state: from
+//     the agent's state hooks when its instrumentation gave it some, else
+//     from the terminal (the copy loop stores the time of each chunk and
+//     nudges for a typed Enter, nothing more). Its notices (notify.go) go to
+//     the desktop, a program of the user's, or the terminal itself through
+//     the PTY loop (aside.go).
 //
 // Finding the real binary (find.go) goes by what files are, never by editing
 // PATH: the first <tool> on PATH that is neither this executable nor in the

@@ -46,6 +46,8 @@ type session struct {
 	buf     []byte // the output loop's buffer
 	inBuf   []byte
 	pending []byte // typed input not yet written to the master
+	last    []byte // the child's last chunk of output, while it is in buf
+	aside   bool   // Aside bytes wait for the output to reach a safe point
 	inOpen  bool   // our terminal is still read
 	outOpen bool   // the master has not reported EIO
 	outOK   bool   // writing to our terminal still works
@@ -68,6 +70,7 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 	// From here on every path, a panic included, ends in cleanup: our
 	// terminal restored, the relay told, every descriptor closed.
 	defer s.cleanup()
+	o.Aside.attach(func() { nudge(s.ch.wake, wakeAside) })
 	defer slave.Close() // closed again after the start, at once
 
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
@@ -316,6 +319,8 @@ func (s *session) woken() {
 				if !s.exited {
 					s.resume()
 				}
+			case wakeAside:
+				s.flushAside()
 			}
 		}
 	}
@@ -371,6 +376,7 @@ func (s *session) hangup() {
 // closes every descriptor. It runs once, on Spawn's goroutine.
 func (s *session) cleanup() {
 	s.tty.restore()
+	s.o.Aside.attach(nil)
 	wake := s.ch.wake
 	release(&s.ch)
 	for _, fd := range []int{s.master, s.wakeR, wake, s.exitFD} {

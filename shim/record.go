@@ -65,6 +65,14 @@ func (r *recorder) store() *store.Store {
 	return r.st
 }
 
+// current is the conversation the run has open now, and the child's
+// process ID.
+func (r *recorder) current() (id string, pid int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.open, r.pid
+}
+
 // setPID notes the child's process ID once it has started.
 func (r *recorder) setPID(pid int) {
 	r.mu.Lock()
@@ -150,13 +158,14 @@ func (r *recorder) abandon() {
 	}
 }
 
-// captured follows the capture file: when it names another conversation,
-// the previous one is closed and the new one recorded as running.
-func (r *recorder) captured() {
+// captured follows the capture file, whose data is given: when it names
+// another conversation, the previous one is closed and the new one recorded
+// as running.
+func (r *recorder) captured(data []byte) {
 	r.mu.Lock()
 	c := r.captureContext()
 	r.mu.Unlock()
-	id := r.a.ParseCapture(readCapture(r.capture), c)
+	id := r.a.ParseCapture(data, c)
 	if id == "" {
 		return
 	}

@@ -83,6 +83,16 @@ func childRole(role string, args []string) {
 			}
 			os.Stdout.Write(b)
 		}
+	case "pieces": // raw terminal; each byte typed writes the next argument (Go-quoted), then exit
+		_, _ = term.MakeRaw(0)
+		b := make([]byte, 1)
+		for _, a := range args {
+			piece, _ := strconv.Unquote(a)
+			os.Stdout.Write([]byte(piece))
+			if _, err := os.Stdin.Read(b); err != nil {
+				return
+			}
+		}
 	case "reraise":
 		n, _ := strconv.Atoi(args[0])
 		Reraise(syscall.Signal(n))

@@ -17,6 +17,9 @@ type Paths struct {
 	ConfigFile string
 	CacheDir   string
 	Runtime    Root
+	// LiveDir is where runs keep their live files (package fleet); ""
+	// for none.
+	LiveDir string
 }
 
 // Options is everything a run needs from the process around it.

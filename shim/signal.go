@@ -330,6 +330,7 @@ const (
 	wakeWinch = 'w'
 	wakeChild = 'c'
 	wakeCont  = 'o'
+	wakeAside = 'a' // Aside has bytes for our terminal
 )
 
 func wakeByte(sig syscall.Signal) byte {

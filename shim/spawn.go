@@ -36,6 +36,12 @@ type SpawnOptions struct {
 	// Warn reports a failure that did not stop the child from running, such
 	// as no PTY being available (the child then runs on our descriptors).
 	Warn func(error)
+	// Typed, when set, is shown each read of what the user typed, on the
+	// PTY path, from the copy loop: it must return at once.
+	Typed func(p []byte)
+	// Aside, when set, carries bytes of the shim's own to the user's
+	// terminal on the PTY path (aside.go).
+	Aside *Aside
 }
 
 // Spawn runs cmd to completion and returns how it ended. Spawn sets cmd's

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/config"
+	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
@@ -75,7 +76,8 @@ func supervise(j *job, o Options) (Status, error) {
 	if err != nil {
 		warn(err)
 	} else {
-		run := harness.Run{Assets: ns.assets, Capture: ns.capture, Home: home, Binary: j.binary(), CacheDir: o.CacheDir}
+		run := harness.Run{Assets: ns.assets, Capture: ns.capture, Home: home, Binary: j.binary(), CacheDir: o.CacheDir,
+			Hooks: j.cfg.Hooks(j.a.Name)}
 		if in, err = j.a.Instrument(j.form, run); err != nil {
 			warn(err)
 			ns.remove()
@@ -155,22 +157,46 @@ func supervise(j *job, o Options) (Status, error) {
 		tail = DefaultTailSize
 	}
 	t := newTap(NewTail(tail), rec.capture)
-	stopFollow := t.follow(rec.captured)
+	lv, aside := j.live(in, cwd, home, started, rec.base.Command, o, warn)
+	t.live = lv
+	stopFollow := t.follow(func() {
+		data := readCapture(rec.capture)
+		rec.captured(data)
+		if lv != nil {
+			lv.captured(data)
+			id, _ := rec.current()
+			lv.setID(id)
+		}
+	})
 	// The pinned ID goes into the store once the child has been running for
 	// a moment, not before it starts: a file creation costs a millisecond or
 	// more on some disks, the user's command should not wait for
 	// bookkeeping, and a run that ends at once is recorded at its end anyway.
-	// Nothing worth keeping happens in a conversation that fast.
-	provisional := time.AfterFunc(provisionalDelay, rec.starting)
-	status, err := Spawn(cmd, SpawnOptions{
+	// Nothing worth keeping happens in a conversation that fast. The run's
+	// live file is written then too, for the same reasons.
+	provisional := time.AfterFunc(provisionalDelay, func() {
+		rec.starting()
+		if lv != nil {
+			id, pid := rec.current()
+			lv.start(pid, id)
+		}
+	})
+	so := SpawnOptions{
 		Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 		Tail:    t,
 		Started: onStart,
 		Warn:    warn,
-	})
+	}
+	if lv != nil {
+		so.Typed, so.Aside = lv.typed, aside
+	}
+	status, err := Spawn(cmd, so)
 	provisional.Stop()
 	rec.attach(nil) // a child that never started opened no store
 	stopFollow()
+	if lv != nil {
+		defer lv.finish() // once the record is final, the run is over
+	}
 	if errors.Is(err, ErrStart) {
 		rec.abandon() // the child never ran: nothing to record
 		return status, err
@@ -185,6 +211,25 @@ func supervise(j *job, o Options) (Status, error) {
 	}
 	rec.finished(t.tail.Bytes(), status, v)
 	return status, nil
+}
+
+// live prepares the run's live state, and the notifier its changes go to:
+// nil when there is no live folder or the run's directory is unknown.
+func (j *job) live(in harness.Instrumentation, cwd, home string, started time.Time, command string,
+	o Options, warn func(error)) (*live, *Aside) {
+	if o.LiveDir == "" || cwd == "" {
+		return nil, nil
+	}
+	var stater harness.Stater
+	if in.States {
+		stater, _ = j.a.Behaviour.(harness.Stater)
+	}
+	var aside *Aside
+	if j.cfg.Notify.Terminal != "" {
+		aside = &Aside{}
+	}
+	base := fleet.Run{Tool: j.a.Name, Cwd: cwd, Home: home, Command: command, Program: j.form.Program, Started: started}
+	return newLive(fleet.OpenDir(o.LiveDir), base, stater, newNotifier(j.cfg.Notify, aside, warn), warn), aside
 }
 
 // command builds the child process of a job.
@@ -240,10 +285,15 @@ func commandLine(j *job) string {
 	return strings.Join(words, " ")
 }
 
-// reportOnce passes each distinct warning on once.
+// reportOnce passes each distinct warning on once; a failure of the live
+// file only when nothing else failed.
 func reportOnce(o Options, warned []error) {
 	seen := map[string]bool{}
+	others := slices.ContainsFunc(warned, func(err error) bool { return !errors.As(err, new(liveError)) })
 	for _, err := range warned {
+		if others && errors.As(err, new(liveError)) {
+			continue
+		}
 		if msg := err.Error(); !seen[msg] {
 			seen[msg] = true
 			o.warn(err)

@@ -51,8 +51,10 @@ func readCapture(path string) []byte {
 // again: no timer polls the file and no inotify descriptor is held (closing
 // one costs milliseconds at exit).
 //
-// The look happens in the copy loop itself, at most once per lookGap, and
-// costs one lstat; only a real change wakes the follower. Waking another
+// The look happens in the copy loop itself, at most once per lookGap within
+// a burst of output, and always at the first chunk of a new burst (after
+// burstGap of silence: a hook ran, then the TUI drew); it costs one lstat,
+// and only a real change wakes the follower. Waking another
 // goroutine per cue made the Go scheduler hand processors back and forth
 // under the copy loop's system calls, which cost about 10 % of the PTY's
 // throughput. A change made after the last look of an output burst is seen
@@ -64,11 +66,13 @@ func readCapture(path string) []byte {
 type tap struct {
 	tail    *Tail
 	path    string // the capture file; "" when there is none
+	live    *live  // told when output comes (activity); nil for none
 	changed chan struct{}
 
 	// Only the copy loop touches these, and follow and its stop before and
 	// after the copy loop runs.
 	next      time.Time
+	last      time.Time // the previous chunk's time
 	size, mod int64
 	onChange  func()
 	running   bool
@@ -76,8 +80,14 @@ type tap struct {
 	done      chan struct{}
 }
 
-// lookGap is the least time between two looks at the capture file.
-const lookGap = 20 * time.Millisecond
+// lookGap is the least time between two looks at the capture file within a
+// burst of output; burstGap is the silence that ends a burst. A hook is a
+// process of its own and takes longer than burstGap to run, so the chunk a
+// TUI draws after one always looks.
+const (
+	lookGap  = 20 * time.Millisecond
+	burstGap = time.Millisecond
+)
 
 func newTap(tail *Tail, capture string) *tap {
 	return &tap{tail: tail, path: capture, changed: make(chan struct{}, 1)}
@@ -86,10 +96,16 @@ func newTap(tail *Tail, capture string) *tap {
 // Write implements io.Writer for the PTY copy loop.
 func (t *tap) Write(p []byte) (int, error) {
 	t.tail.Write(p)
-	if t.path == "" {
+	if t.path == "" && t.live == nil {
 		return len(p), nil
 	}
-	if now := time.Now(); now.After(t.next) {
+	now := time.Now()
+	if t.live != nil {
+		t.live.output(now)
+	}
+	burst := now.Sub(t.last) < burstGap
+	t.last = now
+	if t.path != "" && (now.After(t.next) || !burst) {
 		t.next = now.Add(lookGap)
 		fi, err := os.Lstat(t.path)
 		if err == nil && fi.Mode().IsRegular() && (fi.Size() != t.size || fi.ModTime().UnixNano() != t.mod) {

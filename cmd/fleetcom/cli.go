@@ -48,19 +48,22 @@ type flag struct {
 	name  string // "-C", "--exec"
 	value string // what it takes, for the usage line ("DIR"); "" for a switch
 	dir   bool   // the value is a directory: completion lists directories
+	many  bool   // may be given more than once (all returns every value)
 	help  string
 }
 
 // input is a parsed command line.
 type input struct {
 	flags map[string]string
+	multi map[string][]string
 	args  []string
 	// cur is, for completion only, the word being completed.
 	cur string
 }
 
-func (in input) has(name string) bool   { _, ok := in.flags[name]; return ok }
-func (in input) get(name string) string { return in.flags[name] }
+func (in input) has(name string) bool     { _, ok := in.flags[name]; return ok }
+func (in input) get(name string) string   { return in.flags[name] }
+func (in input) all(name string) []string { return in.multi[name] }
 
 // usageError is bad usage or invalid input: exit status 2.
 type usageError struct{ msg, hint string }
@@ -175,7 +178,7 @@ func wantsHelp(args []string) bool {
 // interleaved. "-C DIR", "-C=DIR" and "--flag" forms are accepted; "--"
 // ends the flags.
 func (c *command) parse(args []string) (input, error) {
-	in := input{flags: map[string]string{}}
+	in := input{flags: map[string]string{}, multi: map[string][]string{}}
 	if c.raw {
 		if len(args) > 0 && args[0] == "--" {
 			args = args[1:]
@@ -200,12 +203,14 @@ func (c *command) parse(args []string) (input, error) {
 			return input{}, c.unknownFlag(name)
 		case f.value != "" && hasValue:
 			in.flags[name] = value
+			in.multi[name] = append(in.multi[name], value)
 		case f.value != "":
 			if i+1 >= len(args) {
 				return input{}, c.misuse("flag %s needs a value (%s)", name, f.value)
 			}
 			i++
 			in.flags[name] = args[i]
+			in.multi[name] = append(in.multi[name], args[i])
 		case hasValue:
 			return input{}, c.misuse("flag %s takes no value", name)
 		default:
@@ -248,9 +253,12 @@ func (c *command) usage() string {
 		parts = append(parts, c.args)
 	}
 	for _, f := range c.flags {
-		if f.value != "" {
+		switch {
+		case f.value != "" && f.many:
+			parts = append(parts, "["+f.name+" "+f.value+"]...")
+		case f.value != "":
 			parts = append(parts, "["+f.name+" "+f.value+"]")
-		} else {
+		default:
 			parts = append(parts, "["+f.name+"]")
 		}
 	}

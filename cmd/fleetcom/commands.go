@@ -49,6 +49,11 @@ record is resumable. Resuming one adopts it: it is recorded once it is
 checked to hold a message, to belong to its directory and not to be open in
 another process.
 
+A conversation running now (see fleetcom status) is never started a second
+time: resume prints nothing, runs nothing, says where it runs and exits 1.
+--switch goes to its tmux pane instead; --force prints or runs the line
+anyway.
+
   eval "$(fleetcom resume)"
 `,
 			flags: []flag{
@@ -57,6 +62,8 @@ another process.
 				{name: "--json", help: "print the line, the directory and the record as JSON"},
 				{name: "-i", help: "choose the conversation in a picker (fzf when installed), as fleetcom pick does"},
 				{name: "--all", help: "with -i: pick among every directory's recorded conversations"},
+				{name: "--force", help: "print or run the line even when the conversation is running now"},
+				{name: "--switch", help: "when the conversation is running now in tmux, go to its pane"},
 			},
 			complete: completeResume, run: cmdResume},
 		{name: "pick", args: "[NAME|FILTER]",
@@ -77,6 +84,10 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
   eval "$(fleetcom pick)"
 `,
 			flags: pickFlags, run: cmdPick},
+		{name: "status", summary: "show the conversations running now, and which need you",
+			help: statusHelp, flags: statusFlags, run: cmdStatus},
+		{name: "ps", summary: "the same as status",
+			help: statusHelp, flags: statusFlags, run: cmdStatus},
 		{name: "list",
 			summary: "list saved conversations, newest first",
 			help: `List the conversations of DIR (default: the current directory), newest

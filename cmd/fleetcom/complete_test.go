@@ -61,7 +61,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"resume", "pick", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
+		{[]string{""}, []string{"resume", "pick", "status", "ps", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"nosuch", ""}, nil},
@@ -72,9 +72,9 @@ func TestComplete(t *testing.T) {
 		{[]string{"resume", "grok", "3333"}, []string{id3}},
 		{[]string{"resume", id1, ""}, nil},
 		{[]string{"resume", "claude", id1, ""}, nil},
-		{[]string{"resume", "-"}, []string{"-C", "--exec", "--json", "-i", "--all"}},
-		{[]string{"resume", "--exec", "-"}, []string{"-C", "--json", "-i", "--all"}},
-		{[]string{"pick", "-"}, []string{"-C", "--all", "--exec"}},
+		{[]string{"resume", "-"}, []string{"-C", "--exec", "--json", "-i", "--all", "--force", "--switch"}},
+		{[]string{"resume", "--exec", "-"}, []string{"-C", "--json", "-i", "--all", "--force", "--switch"}},
+		{[]string{"pick", "-"}, []string{"-C", "--all", "--exec", "--force", "--switch"}},
 		{[]string{"resume", "-C", ""}, []string{dirsDirective}},
 		{[]string{"resume", "-C", "/elsewhere", ""}, append(slices.Clone(agents), "44444444-4444-4444-8444-444444444444")},
 		{[]string{"resume", "-C=/elsewhere", "claude", ""}, []string{"44444444-4444-4444-8444-444444444444"}},

@@ -233,7 +233,7 @@ func TestCompletionShells(t *testing.T) {
 					t.Errorf("%s: description of claude is %q", shell, descs[0])
 				}
 			}
-			for i, want := range [][]string{{ids[2], ids[0]}, {ids[1]}, {"resume"}, {"-C", "--exec", "--json", "-i", "--all"}} {
+			for i, want := range [][]string{{ids[2], ids[0]}, {ids[1]}, {"resume"}, {"-C", "--exec", "--json", "-i", "--all", "--force", "--switch"}} {
 				if vals, _ := split(answers[1+i]); !cmp.Equal(vals, want) {
 					t.Errorf("fleetcom %s<TAB>: %q, want %q", strings.Join(queries[1+i], " "), vals, want)
 				}

@@ -45,6 +45,7 @@ func resolvePaths() shim.Paths {
 	if p.ShimDir == "" {
 		p.ShimDir = filepath.Join(xdgDir("XDG_DATA_HOME", ".local", "share"), "fleetcom", "shims")
 	}
+	p.LiveDir = filepath.Join(p.StoreDir, "live")
 	p.Runtime = runtimeRoot()
 	return p
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,10 +126,12 @@ func fakeClaude() int {
 	if prompt != "" {
 		c.say(prompt)
 	}
-	t := &tui{onPrompt: c.say, onCmd: func(cmd, arg string) bool {
+	var t *tui
+	t = &tui{onPrompt: func(text string) { c.prompt(t, text) }, onCmd: func(cmd, arg string) bool {
 		switch cmd {
 		case "/clear":
 			c.leave()
+			c.fire("SessionEnd", "", map[string]any{"reason": "clear"})
 			c.id, c.name = fakeV4(), ""
 			if id := os.Getenv("FAKE_CLAUDE_CLEAR_ID"); id != "" {
 				c.id = id // a test's choice, so an order by ID is known
@@ -153,6 +156,7 @@ func fakeClaude() int {
 	}}
 	code, _ := t.run()
 	c.leave()
+	c.fire("SessionEnd", "", map[string]any{"reason": "prompt_input_exit"})
 	if c.exists(c.id) {
 		line := "claude --resume " + c.id
 		switch {
@@ -350,9 +354,49 @@ func (c *claudeFake) leave() {
 	}
 }
 
+// prompt is one turn in the TUI, with the hooks Claude Code fires
+// (measured, e2e/README.md): UserPromptSubmit, then Stop once the answer is
+// there, before the spinner's last line. A prompt holding HOLD works until the next line is typed; one
+// holding PERMIT asks for a tool's permission (PermissionRequest, then the
+// permission_prompt Notification) and runs it on "1" (PostToolUse); any
+// other answer interrupts the turn, which fires nothing, as Esc does.
+func (c *claudeFake) prompt(t *tui, text string) {
+	c.fire("UserPromptSubmit", "", map[string]any{"prompt": text})
+	switch {
+	case strings.Contains(text, "HOLD"):
+		fmt.Print("✻ Working… (esc to interrupt)\r\n")
+		if _, ok := t.next(); !ok {
+			return
+		}
+	case strings.Contains(text, "PERMIT"):
+		tool := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "touch permitted"}}
+		c.fire("PreToolUse", "Bash", tool)
+		c.fire("PermissionRequest", "Bash", tool)
+		fmt.Print("Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n")
+		c.fire("Notification", "permission_prompt", map[string]any{"notification_type": "permission_prompt",
+			"message": "Claude needs your permission"})
+		if answer, ok := t.next(); !ok || answer != "1" {
+			fmt.Print("Interrupted · What should Claude do instead?\r\n")
+			return
+		}
+		c.fire("PostToolUse", "Bash", tool)
+	}
+	c.say(text)
+	c.fire("Stop", "", map[string]any{"last_assistant_message": "ACK " + text})
+	// The spinner's line becomes the turn's summary once it is over.
+	fmt.Print("✻ Worked for 1s\r\n")
+}
+
 // hook runs the SessionStart command hooks of --settings, a file or inline
 // JSON, with the real payload on stdin.
 func (c *claudeFake) hook(source string) {
+	c.fire("SessionStart", source, map[string]any{"source": source, "model": "claude-opus-4"})
+}
+
+// fire runs the command hooks of --settings (a file or inline JSON) for
+// event whose matcher takes subject (a tool's name, a notification's type,
+// a session's source; "" and "*" take all), with the payload on stdin.
+func (c *claudeFake) fire(event, subject string, fields map[string]any) {
 	if c.settings == "" {
 		return
 	}
@@ -365,13 +409,20 @@ func (c *claudeFake) hook(source string) {
 	}
 	var s struct {
 		Hooks map[string][]struct {
-			Hooks []struct{ Type, Command string }
+			Matcher string
+			Hooks   []struct{ Type, Command string }
 		}
 	}
 	json.Unmarshal(data, &s)
-	payload, _ := json.Marshal(map[string]any{"session_id": c.id, "transcript_path": c.transcript(c.id),
-		"cwd": c.cwd, "hook_event_name": "SessionStart", "source": source, "model": "claude-opus-4"})
-	for _, m := range s.Hooks["SessionStart"] {
+	p := map[string]any{"session_id": c.id, "transcript_path": c.transcript(c.id), "cwd": c.cwd, "hook_event_name": event}
+	for k, v := range fields {
+		p[k] = v
+	}
+	payload, _ := json.Marshal(p)
+	for _, m := range s.Hooks[event] {
+		if m.Matcher != "" && m.Matcher != "*" && !slices.Contains(strings.Split(m.Matcher, "|"), subject) {
+			continue
+		}
 		for _, h := range m.Hooks {
 			if h.Type != "command" {
 				continue

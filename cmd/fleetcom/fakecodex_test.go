@@ -56,6 +56,7 @@ func fakeCodex() int {
 		fmt.Fprintln(os.Stderr, "Error:", err)
 		return 1
 	}
+	c.loadHooks(overrides)
 	if sub == "exec" {
 		c.thread = fakeV7()
 		c.turn(prompt)
@@ -85,7 +86,8 @@ func fakeCodex() int {
 	if prompt != "" {
 		c.turn(prompt)
 	}
-	t := &tui{onPrompt: c.turn, onCmd: func(cmd, arg string) bool {
+	var t *tui
+	t = &tui{onPrompt: func(text string) { c.prompt(t, text) }, onCmd: func(cmd, arg string) bool {
 		switch cmd {
 		case "/rename":
 			c.name(c.thread, arg)
@@ -101,7 +103,19 @@ func fakeCodex() int {
 		}
 		return true
 	}}
+	if len(c.untrusted) > 0 {
+		// Codex asks before running hooks it has not been told to trust.
+		t.start()
+		fmt.Print("  Hooks need review\r\n  " + fmt.Sprint(len(c.untrusted)) + " hooks are new or changed.\r\n" +
+			"› 1. Review hooks\r\n  2. Trust all and continue\r\n  3. Continue without trusting (hooks won't run)\r\n")
+		if answer, _ := t.next(); answer == "2" {
+			c.trust()
+		} else {
+			c.hooks = nil
+		}
+	}
 	code, byTerm := t.run()
+	c.fire("SessionEnd", map[string]any{"reason": "other"})
 	c.release()
 	c.wait()
 	fmt.Print("\x1b[?1049l")
@@ -119,6 +133,8 @@ func fakeCodex() int {
 type codexFake struct {
 	home, cwd string
 	notifyCmd []string
+	hooks     map[string][]string // event: the commands of its hooks
+	untrusted []string            // hooks config.toml records no trust of
 	thread    string
 	path      string // rollout of the current thread, once written
 	held      *os.File
@@ -283,4 +299,140 @@ func writeRollout(home, id, cwd, source string) string {
 		"id": id, "session_id": id, "timestamp": stamp(), "cwd": cwd, "originator": "codex_cli_rs",
 		"cli_version": "0.171.0", "source": "cli", "thread_source": source}})
 	return path
+}
+
+// The hooks of the fake: -c hooks.<Event>=[…] overrides, run only once
+// config.toml records their trust, as Codex 0.171.0 does (e2e/README.md).
+// Trust is kept per event, as Codex keys it; the hash stands for the
+// definition.
+
+// loadHooks reads the hook overrides and which of them are not trusted yet.
+func (c *codexFake) loadHooks(overrides []string) {
+	c.hooks = map[string][]string{}
+	var state map[string]any
+	if data, err := os.ReadFile(filepath.Join(c.home, "config.toml")); err == nil {
+		var cfg struct {
+			Hooks struct {
+				State map[string]any `toml:"state"`
+			} `toml:"hooks"`
+		}
+		toml.Unmarshal(data, &cfg)
+		state = cfg.Hooks.State
+	}
+	for _, o := range overrides {
+		if !strings.HasPrefix(o, "hooks.") {
+			continue
+		}
+		var v struct {
+			Hooks map[string][]struct {
+				Hooks []struct{ Type, Command string }
+			}
+		}
+		if toml.Unmarshal([]byte(o), &v) != nil {
+			continue
+		}
+		for event, groups := range v.Hooks {
+			for _, g := range groups {
+				for _, h := range g.Hooks {
+					c.hooks[event] = append(c.hooks[event], h.Command)
+					if _, ok := state[codexTrustKey(event)]; !ok {
+						c.untrusted = append(c.untrusted, event)
+					}
+				}
+			}
+		}
+	}
+}
+
+// codexTrustKey is where Codex records the trust of a session-flags hook.
+func codexTrustKey(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if 'A' <= r && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return "/<session-flags>/config.toml:" + b.String() + ":0:0"
+}
+
+// trust records the trust of every hook in config.toml, as Codex's "Trust
+// all and continue" does.
+func (c *codexFake) trust() {
+	p := filepath.Join(c.home, "config.toml")
+	os.MkdirAll(c.home, 0o700)
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprint(f, "\n[hooks.state]\n")
+	for event := range c.hooks {
+		fmt.Fprintf(f, "\n[hooks.state.%q]\ntrusted_hash = \"sha256:%064x\"\n", codexTrustKey(event), len(event))
+	}
+	c.untrusted = nil
+}
+
+// fire runs the hooks of event with its payload on stdin.
+func (c *codexFake) fire(event string, fields map[string]any) {
+	p := map[string]any{"session_id": c.thread, "cwd": c.cwd, "hook_event_name": event, "model": "fake-model",
+		"permission_mode": "default"}
+	for k, v := range fields {
+		p[k] = v
+	}
+	payload, _ := json.Marshal(p)
+	for _, command := range c.hooks[event] {
+		cmd := exec.Command("/bin/sh", "-c", command)
+		cmd.Stdin = strings.NewReader(string(payload))
+		cmd.Run()
+	}
+}
+
+// prompt is one turn in the TUI, with the hooks Codex fires: SessionStart
+// at the thread's first prompt, UserPromptSubmit, and Stop once the answer
+// is there. HOLD works until the next line is typed, drawing its timer
+// meanwhile as Codex does; PERMIT asks to approve a command (PermissionRequest)
+// and runs it on "1" (PostToolUse), anything else interrupts the turn
+// (Interrupt).
+func (c *codexFake) prompt(t *tui, text string) {
+	if c.path == "" {
+		c.path = writeRollout(c.home, c.thread, c.cwd, "user")
+		c.fire("SessionStart", map[string]any{"source": "startup", "transcript_path": c.path})
+	}
+	c.fire("UserPromptSubmit", map[string]any{"prompt": text})
+	switch {
+	case strings.Contains(text, "HOLD"):
+		done := make(chan struct{})
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				case <-time.After(100 * time.Millisecond):
+					fmt.Printf("\r• Working (%ds • esc to interrupt)", i/10)
+				}
+			}
+		}()
+		_, ok := t.next()
+		close(done)
+		fmt.Print("\r\n")
+		if !ok {
+			return
+		}
+	case strings.Contains(text, "PERMIT"):
+		c.fire("PermissionRequest", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "touch permitted"}})
+		fmt.Print("  Would you like to run the following command?\r\n› 1. Yes, proceed (y)\r\n  3. No (esc)\r\n")
+		if answer, ok := t.next(); !ok || answer != "1" {
+			c.fire("Interrupt", nil)
+			fmt.Print("■ Conversation interrupted\r\n")
+			return
+		}
+		c.fire("PostToolUse", map[string]any{"tool_name": "Bash"})
+	}
+	c.turn(text)
+	c.fire("Stop", map[string]any{"last_assistant_message": "ACK " + text})
+	fmt.Print("  Worked for 1s\r\n")
 }

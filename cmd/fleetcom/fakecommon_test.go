@@ -163,9 +163,11 @@ type tui struct {
 	onCmd    func(cmd, arg string) bool // false: not a command of this fake
 }
 
-// run loops until /exit, EOF or SIGTERM; it returns the exit status and
-// whether SIGTERM ended it.
-func (t *tui) run() (int, bool) {
+// start begins reading the terminal (run does it, if not done before).
+func (t *tui) start() {
+	if t.lines != nil {
+		return
+	}
 	t.sigterm = make(chan os.Signal, 1)
 	signal.Notify(t.sigterm, syscall.SIGTERM, syscall.SIGHUP)
 	t.lines = make(chan string)
@@ -177,6 +179,19 @@ func (t *tui) run() (int, bool) {
 		}
 		close(t.lines)
 	}()
+}
+
+// next waits for the next line typed, as a dialog of the TUI does; false
+// when input ended.
+func (t *tui) next() (string, bool) {
+	line, ok := <-t.lines
+	return line, ok
+}
+
+// run loops until /exit, EOF or SIGTERM; it returns the exit status and
+// whether SIGTERM ended it.
+func (t *tui) run() (int, bool) {
+	t.start()
 	for {
 		select {
 		case sig := <-t.sigterm:

@@ -19,6 +19,8 @@ var pickFlags = []flag{
 	{name: "-C", value: "DIR", dir: true, help: "pick among DIR's conversations instead of the current directory's"},
 	{name: "--all", help: "pick among every directory's recorded conversations"},
 	{name: "--exec", help: "run the chosen line instead of printing it"},
+	{name: "--force", help: "print or run the line even when the conversation is running now"},
+	{name: "--switch", help: "when the conversation is running now in tmux, go to its pane"},
 }
 
 func cmdPick(in input) error {

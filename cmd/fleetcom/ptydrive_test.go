@@ -139,9 +139,13 @@ func unixSignalName(s syscall.Signal) string {
 //	signal SIG    send SIG (TERM, HUP, KILL, INT) to the command
 //	hangup        close the terminal, as when its window is closed
 //	sleep MS      wait
+//	until CMD     run the shell command CMD (elsewhere: another terminal)
+//	              again and again until it succeeds
+//	run FILE CMD  run the shell command CMD once; its output and exit
+//	              status go to FILE
 //
-// and returns how the command ended.
-func runDialogue(u *ptyUser, script string) (string, error) {
+// and returns how the command ended. Shell commands run with env in dir.
+func runDialogue(u *ptyUser, script string, env []string, dir string) (string, error) {
 	pos := 0
 	sc := bufio.NewScanner(strings.NewReader(script))
 	for sc.Scan() {
@@ -165,6 +169,24 @@ func runDialogue(u *ptyUser, script string) (string, error) {
 		case "sleep":
 			ms, _ := strconv.Atoi(arg)
 			time.Sleep(time.Duration(ms) * time.Millisecond)
+		case "until":
+			err = until(arg, env, dir, u)
+		case "run":
+			file, cmdline, _ := strings.Cut(arg, " ")
+			cmd := exec.Command("/bin/sh", "-c", cmdline)
+			cmd.Env, cmd.Dir = env, dir
+			out, cerr := cmd.CombinedOutput()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(cerr, &ee) {
+				code = ee.ExitCode()
+			} else if cerr != nil {
+				return "", cerr
+			}
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(dir, file)
+			}
+			err = os.WriteFile(file, fmt.Appendf(out, "exit %d\n", code), 0o644)
 		default:
 			err = fmt.Errorf("unknown dialogue verb %q", verb)
 		}
@@ -181,7 +203,7 @@ func runDialogue(u *ptyUser, script string) (string, error) {
 // its tests cannot pass by reading some other home.
 func ptyVars() []string {
 	vars := []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM"}
+		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM", "TMUX", "TMUX_PANE"}
 	for _, a := range harness.All() {
 		vars = append(vars, a.HomeVar, a.BinVar(), a.HopVar())
 	}
@@ -189,6 +211,23 @@ func ptyVars() []string {
 		vars = append(vars, f.vars...)
 	}
 	return vars
+}
+
+// until runs a shell command until it succeeds, for at most 20 s.
+func until(cmdline string, env []string, dir string, u *ptyUser) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		cmd := exec.Command("/bin/sh", "-c", cmdline)
+		cmd.Env, cmd.Dir = env, dir
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("until %s: still failing after 20 s: %v\n%s\nscreen:\n%s", cmdline, err, out, u.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // cmdPTY is the testscript command `pty DIALOGUE SCREEN STATUS -- CMD ARGS…`:
@@ -213,7 +252,7 @@ func cmdPTY(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	u, err := startPTY(path, argv, environ, ts.MkAbs("."))
 	ts.Check(err)
-	status, err := runDialogue(u, ts.ReadFile(args[0]))
+	status, err := runDialogue(u, ts.ReadFile(args[0]), environ, ts.MkAbs("."))
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(u.screen()), 0o644))
 	ts.Check(err)
 	if want := strings.ReplaceAll(args[2], "_", " "); want != "any" && status != want {

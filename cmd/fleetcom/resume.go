@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
@@ -72,6 +73,11 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	}
 	if p.Unrecorded != nil {
 		warnf("%s conversation %s is resumed without a record: %v", p.Entry.Tool, p.Entry.ID, p.Unrecorded)
+	}
+	if !in.has("--force") {
+		if r, ok := fleet.Find(fleet.OpenDir(resolvePaths().LiveDir).Running(), p.Entry.Tool, p.Entry.ID); ok {
+			return runningNow(r, in.has("--switch"))
+		}
 	}
 	if in.has("--exec") {
 		return execPlan(cat, p)

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // The Anthropic Messages API (Claude Code).
 func init() {
-	handle(http.MethodPost, "/v1/messages", anthropicMessages)
-	handle(http.MethodPost, "/v1/messages/count_tokens", anthropicCountTokens)
+	handle(http.MethodPost, "/v1/messages", (*Server).anthropicMessages)
+	handle(http.MethodPost, "/v1/messages/count_tokens", func(_ *Server, w http.ResponseWriter, _ *http.Request, body []byte, rec *Request) {
+		anthropicCountTokens(w, body, rec)
+	})
 }
 
 // messagesRequest is the part of an Anthropic Messages API request the fake
@@ -27,6 +30,64 @@ type messagesRequest struct {
 	Tools []struct {
 		Name string `json:"name"`
 	} `json:"tools"`
+}
+
+// lastTyped is the text of the last turn when the user typed it: the last
+// user message (Claude Code 2.1.332 sends its environment as a system
+// message after it) when it holds text and no tool's result, without the
+// reminders the CLI adds to it.
+func (m *messagesRequest) lastTyped() string {
+	for i := len(m.Messages) - 1; i >= 0; i-- {
+		msg := m.Messages[i]
+		switch msg.Role {
+		case "system":
+			continue
+		case "user":
+		default:
+			return ""
+		}
+		var s string
+		if json.Unmarshal(msg.Content, &s) == nil {
+			return s
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(msg.Content, &blocks)
+		text := ""
+		for _, b := range blocks {
+			switch {
+			case b.Type == "tool_result":
+				return ""
+			case b.Type == "text" && !strings.HasPrefix(strings.TrimSpace(b.Text), "<"):
+				text = b.Text
+			}
+		}
+		return text
+	}
+	return ""
+}
+
+// permitted reports whether a user turn asked for the PermitWord tool call:
+// the turn after its result is a plain reply to what was typed.
+func (m *messagesRequest) permitted() bool {
+	for _, t := range m.userTexts() {
+		if typed(t, PermitWord) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTool reports whether the request offers the model a tool of that name.
+func (m *messagesRequest) hasTool(name string) bool {
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // userTexts returns the text of every user turn, oldest first. Content is
@@ -56,7 +117,7 @@ func (m *messagesRequest) userTexts() []string {
 	return out
 }
 
-func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
+func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req messagesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, anthropicError("invalid_request_error", err.Error()), rec)
@@ -64,14 +125,21 @@ func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
 	}
 	text, ok := structured(req.Output.Format)
 	call, result := req.lastTurn()
+	held := false
 	switch {
 	case ok:
-	case result != "":
+	case result != "" && !req.permitted():
 		text = "ACK tool " + result
 	case call != nil:
 		text = ""
 	default:
 		text = Reply(req.userTexts())
+		last := req.lastTyped()
+		if typed(last, PermitWord) && req.hasTool("Bash") {
+			input, _ := json.Marshal(map[string]any{"command": permitCommand, "description": "Create a file for the test"})
+			call = &toolCall{Name: "Bash", Input: input}
+		}
+		held = typed(last, HoldWord)
 	}
 	rec.Model, rec.Reply = req.Model, text
 	id := fmt.Sprintf("msg_fake_%06d", nextID())
@@ -108,11 +176,14 @@ func anthropicMessages(w http.ResponseWriter, body []byte, rec *Request) {
 		"content_block": map[string]any{"type": "text", "text": ""},
 	})
 	e.event("ping", map[string]any{"type": "ping"})
-	for _, c := range chunks(text) {
+	for i, c := range chunks(text) {
 		e.event("content_block_delta", map[string]any{
 			"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": c},
 		})
+		if i == 0 && held {
+			s.hold(r)
+		}
 	}
 	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	e.event("message_delta", map[string]any{

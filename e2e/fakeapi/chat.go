@@ -10,7 +10,7 @@ import (
 
 // The OpenAI Chat Completions API (Grok's custom models).
 func init() {
-	handle(http.MethodPost, "/v1/chat/completions", openaiChat)
+	handle(http.MethodPost, "/v1/chat/completions", (*Server).openaiChat)
 }
 
 // chatRequest is the part of an OpenAI Chat Completions request the fake
@@ -160,7 +160,7 @@ func (r *chatRequest) format() *jsonFormat {
 	return nil
 }
 
-func openaiChat(w http.ResponseWriter, body []byte, rec *Request) {
+func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]any{
@@ -171,6 +171,7 @@ func openaiChat(w http.ResponseWriter, body []byte, rec *Request) {
 	n := nextID()
 	id, callID := fmt.Sprintf("chatcmpl-fake-%06d", n), fmt.Sprintf("call_fake_%06d", n)
 	var call, args string
+	held := false
 	text, ok := structured(req.format())
 	instruction, side := req.sideRequest()
 	switch name, params, forced := req.forced(); {
@@ -183,6 +184,11 @@ func openaiChat(w http.ResponseWriter, body []byte, rec *Request) {
 		text = sideReply(instruction)
 	default:
 		text = Reply(req.userTexts())
+		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
+			if texts := contentTexts(req.Messages[n-1].Content); len(texts) > 0 {
+				held = typed(texts[len(texts)-1], HoldWord)
+			}
+		}
 	}
 	rec.Model, rec.Reply = req.Model, text
 	if call != "" {
@@ -228,8 +234,11 @@ func openaiChat(w http.ResponseWriter, body []byte, rec *Request) {
 		}}}, nil))
 	} else {
 		e.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-		for _, c := range chunks(text) {
+		for i, c := range chunks(text) {
 			e.data(chunk(map[string]any{"content": c}, nil))
+			if i == 0 && held {
+				s.hold(r)
+			}
 		}
 	}
 	e.data(chunk(map[string]any{}, finish))

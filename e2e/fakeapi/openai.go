@@ -9,8 +9,10 @@ import (
 
 // The OpenAI Responses API (Codex), and the model list beside it.
 func init() {
-	handle(http.MethodPost, "/v1/responses", openaiResponses)
-	handle(http.MethodGet, "/v1/models", func(w http.ResponseWriter, _ []byte, rec *Request) { openaiModels(w, rec) })
+	handle(http.MethodPost, "/v1/responses", (*Server).openaiResponses)
+	handle(http.MethodGet, "/v1/models", func(_ *Server, w http.ResponseWriter, _ *http.Request, _ []byte, rec *Request) {
+		openaiModels(w, rec)
+	})
 }
 
 // responsesRequest is the part of an OpenAI Responses API request the fake
@@ -22,6 +24,42 @@ type responsesRequest struct {
 	Text   struct {
 		Format *jsonFormat `json:"format"`
 	} `json:"text"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+// lastTyped is the text of the last input item when it is a message the
+// user typed, not a tool's output.
+func (r *responsesRequest) lastTyped() string {
+	var items []struct {
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(r.Input, &items) != nil || len(items) == 0 {
+		return ""
+	}
+	last := items[len(items)-1]
+	if last.Role != "user" || (last.Type != "" && last.Type != "message") {
+		return ""
+	}
+	texts := contentTexts(last.Content)
+	if len(texts) == 0 {
+		return ""
+	}
+	return texts[len(texts)-1]
+}
+
+// hasTool reports whether the request offers the model a function of that
+// name.
+func (r *responsesRequest) hasTool(name string) bool {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // userTexts returns the text of every user message in the input, oldest
@@ -60,7 +98,7 @@ func (r *responsesRequest) userTexts() []string {
 	return out
 }
 
-func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
+func (s *Server) openaiResponses(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req responsesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]any{
@@ -69,8 +107,18 @@ func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
 		return
 	}
 	text, ok := structured(req.Text.Format)
+	held, call := false, ""
 	if !ok {
 		text = Reply(req.userTexts())
+		last := req.lastTyped()
+		held = typed(last, HoldWord)
+		if typed(last, PermitWord) && req.hasTool("exec_command") {
+			args, _ := json.Marshal(map[string]any{
+				"cmd": permitCommand, "sandbox_permissions": "require_escalated",
+				"justification": "Create a file for the test?",
+			})
+			call = string(args)
+		}
 	}
 	rec.Model, rec.Reply = req.Model, text
 	n := nextID()
@@ -93,6 +141,13 @@ func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
 			"status": status, "model": req.Model, "output": output, "usage": usage,
 		}
 	}
+	if call != "" {
+		rec.Reply = "exec_command" + call
+		done = map[string]any{
+			"id": fmt.Sprintf("fc_fake_%06d", n), "type": "function_call", "status": "completed",
+			"call_id": fmt.Sprintf("call_fake_%06d", n), "name": "exec_command", "arguments": call,
+		}
+	}
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, resp("completed", []any{done}, usage), rec)
 		return
@@ -107,6 +162,19 @@ func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
 	}
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
 	ev("response.in_progress", map[string]any{"response": resp("in_progress", []any{}, nil)})
+	if call != "" {
+		added := map[string]any{}
+		for k, v := range done {
+			added[k] = v
+		}
+		added["status"], added["arguments"] = "in_progress", ""
+		ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
+		ev("response.function_call_arguments.delta", map[string]any{"item_id": done["id"], "output_index": 0, "delta": call})
+		ev("response.function_call_arguments.done", map[string]any{"item_id": done["id"], "output_index": 0, "arguments": call})
+		ev("response.output_item.done", map[string]any{"output_index": 0, "item": done})
+		ev("response.completed", map[string]any{"response": resp("completed", []any{done}, usage)})
+		return
+	}
 	ev("response.output_item.added", map[string]any{
 		"output_index": 0,
 		"item": map[string]any{
@@ -117,10 +185,13 @@ func openaiResponses(w http.ResponseWriter, body []byte, rec *Request) {
 		"item_id": itemID, "output_index": 0, "content_index": 0,
 		"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}},
 	})
-	for _, c := range chunks(text) {
+	for i, c := range chunks(text) {
 		ev("response.output_text.delta", map[string]any{
 			"item_id": itemID, "output_index": 0, "content_index": 0, "delta": c,
 		})
+		if i == 0 && held {
+			s.hold(r)
+		}
 	}
 	ev("response.output_text.done", map[string]any{
 		"item_id": itemID, "output_index": 0, "content_index": 0, "text": text,

@@ -6,7 +6,10 @@
 // OpenAI Chat Completions API in chat.go), speaking enough of it, streamed
 // as SSE or as plain JSON, for one text turn at a time. Replies are
 // deterministic (see Reply), so a test can tell from the screen whether the
-// model saw the earlier turns of a resumed conversation.
+// model saw the earlier turns of a resumed conversation. Two words typed in a
+// prompt make a turn slow (HOLD: held open until Release) or make it ask for
+// a tool that needs the user's permission (PERMIT), for tests of a CLI's live
+// state (control.go).
 // Every request is logged as one JSON line for debugging; anything it does not
 // know gets an empty JSON object with 404, which the CLIs treat as "feature not
 // available".
@@ -59,6 +62,8 @@ type Server struct {
 	log       io.WriteCloser
 	reqs      []Request
 	bodyLimit int
+
+	gate gate
 }
 
 // Start listens on addr (use "127.0.0.1:0" for a free port) and serves until
@@ -152,7 +157,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Egress = true
 		http.Error(w, "fakeapi: egress refused", http.StatusForbidden)
 		rec.Status = http.StatusForbidden
-	case serveRoute(w, r.Method, path, body, &rec):
+	case s.serveRoute(w, r, path, body, &rec):
 	case r.Method == http.MethodHead || path == "" || path == "/":
 		// Connectivity probes: an empty 200 says "reachable".
 		writeJSON(w, http.StatusOK, map[string]any{}, &rec)
@@ -171,22 +176,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type route struct {
 	method string
 	match  func(path string) bool // path has no trailing slash
-	serve  func(w http.ResponseWriter, body []byte, rec *Request)
+	serve  func(s *Server, w http.ResponseWriter, r *http.Request, body []byte, rec *Request)
 }
 
 var routes []route
 
 // handle adds a route for method and exactly path.
-func handle(method, path string, serve func(w http.ResponseWriter, body []byte, rec *Request)) {
+func handle(method, path string, serve func(s *Server, w http.ResponseWriter, r *http.Request, body []byte, rec *Request)) {
 	routes = append(routes, route{method: method, match: func(p string) bool { return p == path }, serve: serve})
 }
 
 // serveRoute answers with the first route that takes the request, and
 // reports whether one did.
-func serveRoute(w http.ResponseWriter, method, path string, body []byte, rec *Request) bool {
+func (s *Server) serveRoute(w http.ResponseWriter, r *http.Request, path string, body []byte, rec *Request) bool {
 	for _, rt := range routes {
-		if rt.method == method && rt.match(path) {
-			rt.serve(w, body, rec)
+		if rt.method == r.Method && rt.match(path) {
+			rt.serve(s, w, r, body, rec)
 			return true
 		}
 	}

@@ -6,9 +6,10 @@ import (
 )
 
 // Proc is what /proc/<pid>/stat says of a process that fleetcom uses: its
-// parent, and its start time in clock ticks since boot, which tells a
-// process apart from a later one given the same PID.
+// state (R, S, Z, ...), its parent, and its start time in clock ticks since
+// boot, which tells a process apart from a later one given the same PID.
 type Proc struct {
+	State string
 	PPID  int
 	Start string
 }
@@ -38,7 +39,7 @@ func ReadProc(pid int) (p Proc, ok bool) {
 	if err != nil {
 		return Proc{}, false
 	}
-	return Proc{PPID: ppid, Start: string(f[19])}, true
+	return Proc{State: string(f[0]), PPID: ppid, Start: string(f[19])}, true
 }
 
 // Descends reports whether process pid is ancestor or one of its

@@ -26,9 +26,12 @@ func run() int {
 	}
 	s.SetBodyLimit(*body)
 	fmt.Println(s.URL())
+	// SIGUSR1 lets every held reply (HOLD) finish.
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	<-sig
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
+	for <-sig == syscall.SIGUSR1 {
+		s.Release()
+	}
 	s.Close()
 	return 0
 }

@@ -1,0 +1,86 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNotifyAndStatus(t *testing.T) {
+	c, err := Load(write(t, `[notify]
+desktop = true
+terminal = "osc777"
+command = ["/bin/notifier", "--from", "fleetcom"]
+after = 120
+every = 0
+
+[status]
+hosts = ["box1", "me@box2"]
+
+[codex]
+hooks = true
+
+[claude]
+hooks = false
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Notify{Desktop: true, Terminal: "osc777", Command: []string{"/bin/notifier", "--from", "fleetcom"},
+		After: 2 * time.Minute, Every: 0}
+	if diff := cmp.Diff(want, c.Notify); diff != "" || !c.Notify.On() {
+		t.Errorf("notify (-want +got):\n%s", diff)
+	}
+	if !cmp.Equal(c.Hosts, []string{"box1", "me@box2"}) {
+		t.Errorf("hosts %q", c.Hosts)
+	}
+	if c.Hooks("codex") != harness.HooksOn || c.Hooks("claude") != harness.HooksOff || c.Hooks("grok") != harness.HooksAuto {
+		t.Errorf("hooks %v %v %v", c.Hooks("codex"), c.Hooks("claude"), c.Hooks("grok"))
+	}
+	// Off by default; an empty table chooses nothing; defaults for the
+	// thresholds.
+	for _, doc := range []string{"", "[notify]\n", "[notify]\nterminal = \"none\"\n"} {
+		c, err := Load(write(t, doc))
+		if err != nil || c.Notify.On() {
+			t.Errorf("%q: %+v %v", doc, c.Notify, err)
+		}
+	}
+	c, _ = Load(write(t, "[notify]\nterminal = \"bell\"\n"))
+	if c.Notify.After != time.Minute || c.Notify.Every != 10*time.Second || c.Notify.Terminal != "bell" {
+		t.Errorf("defaults: %+v", c.Notify)
+	}
+}
+
+func TestNotifyRejects(t *testing.T) {
+	for doc, want := range map[string]string{
+		"[notify]\ndesktop = 1":                    "notify.desktop",
+		"[notify]\nterminal = \"osc8\"":            "notify.terminal",
+		"[notify]\ncommand = \"notify-send\"":      "notify.command",
+		"[notify]\ncommand = [\"-x\"]":             "notify.command",
+		"[notify]\ncommand = []":                   "notify.command",
+		"[notify]\nafter = -1":                     "notify.after",
+		"[notify]\nevery = \"10s\"":                "notify.every",
+		"[notify]\nloud = true":                    "unknown setting notify.loud",
+		"[status]\nhosts = [\"-oProxyCommand=x\"]": "status.hosts",
+		"[status]\nhosts = [\"a b\"]":              "status.hosts",
+		"[status]\nhost = [\"a\"]":                 "unknown setting status.host",
+		"[codex]\nhooks = \"yes\"":                 "codex.hooks",
+		"notify = 1":                               "notify must be a table",
+	} {
+		_, err := Load(write(t, doc))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%q) = %v, want an error about %q", doc, err, want)
+		}
+	}
+}
+
+func TestValidHost(t *testing.T) {
+	for h, want := range map[string]bool{"box": true, "me@box.example:22": true, "": false, "-oX": false, "a b": false, "a\x1b": false} {
+		if ValidHost(h) != want {
+			t.Errorf("ValidHost(%q) = %v", h, !want)
+		}
+	}
+}

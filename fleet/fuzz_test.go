@@ -1,0 +1,49 @@
+package fleet
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// FuzzLiveFile: whatever a live file holds, a run read from it is of a
+// registered agent, with an ID of its grammar, a known state, a process and
+// a well-formed tmux pane.
+func FuzzLiveFile(f *testing.F) {
+	f.Add(`{"tool":"claude","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"working","pid":1,"pid_start":"2","boot":"b"}`)
+	f.Add(`{"tool":"codex","id":"","cwd":"/p","state":"needs-you","pid":1,"pid_start":"2","boot":"b","tmux":{"socket":"/s","pane":"%1"}}`)
+	f.Add(`{"tool":"grok","id":"../x","cwd":"/","state":"waiting","pid":1,"pid_start":"2","boot":"b"}`)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data string) {
+		d := OpenDir(dir)
+		os.WriteFile(filepath.Join(dir, "b-1-2.json"), []byte(data), 0o600)
+		runs, _ := d.Read()
+		for _, r := range runs {
+			a, ok := harness.Lookup(r.Tool)
+			if !ok || (r.ID != "" && !a.ValidID(r.ID)) || !r.State.Valid() || r.PID <= 0 ||
+				(r.Tmux != nil && !tmuxPane(r.Tmux.Pane)) {
+				t.Fatalf("read %+v from %q", r, data)
+			}
+		}
+	})
+}
+
+// FuzzParsePanes: a pane ID is %N, and a target holds no control character.
+func FuzzParsePanes(f *testing.F) {
+	f.Add("%0 main:0.0\n%3 my work:1.2\n")
+	f.Add("%4 evil\x1b]0;x:1.0\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		for id, target := range parsePanes([]byte(out)) {
+			if !tmuxPane(id) {
+				t.Fatalf("pane %q", id)
+			}
+			for _, c := range []byte(target) {
+				if c < 0x20 || c == 0x7f {
+					t.Fatalf("target %q", target)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,174 @@
+package fleet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// Run is one run of an agent CLI under a shim, as the shim writes it to its
+// live file while the run goes on. Everything `status` shows, and what
+// `restore` needs of a run whose shim died, is here.
+type Run struct {
+	Tool    string        `json:"tool"`
+	ID      string        `json:"id"` // "" until known
+	Cwd     string        `json:"cwd"`
+	Home    string        `json:"home,omitempty"`    // the agent's home for this run
+	Command string        `json:"command,omitempty"` // as the user typed it
+	Program string        `json:"program,omitempty"` // the program word
+	State   harness.State `json:"state"`
+	Since   time.Time     `json:"since"`         // when it entered State
+	Why     string        `json:"why,omitempty"` // what put it there, when it says more than State
+	Started time.Time     `json:"started"`
+	// Proc is the CLI's process (the pid its shim started, the real CLI's).
+	Proc
+	Shim int    `json:"shim_pid"`
+	TTY  string `json:"tty,omitempty"` // the terminal the run is on (/dev/pts/3)
+	Tmux *Tmux  `json:"tmux,omitempty"`
+	// Hooked: the state comes from the agent's own hooks, not from the
+	// activity on its terminal.
+	Hooked bool `json:"hooked,omitempty"`
+	// Ended is how the agent said its last conversation ended (Claude's
+	// SessionEnd reason: "prompt_input_exit" when the user quit), "" while
+	// none did.
+	Ended string `json:"ended,omitempty"`
+}
+
+// Tmux is where a run is in tmux: the server's socket and the pane, from
+// $TMUX and $TMUX_PANE at its start; Target is the pane's
+// session:window.pane, resolved when status runs.
+type Tmux struct {
+	Socket string `json:"socket"`
+	Pane   string `json:"pane"`
+	Target string `json:"target"`
+}
+
+// Dir is the folder of live files, one per run: <store>/live. Each is
+// written by its own shim, atomically, and removed when the run ends; one a
+// killed shim or a crash left behind stays for `restore`, and is never shown
+// as running (Alive). Nothing else writes there.
+type Dir struct{ path string }
+
+// OpenDir returns the live folder at path; it is created on the first write.
+func OpenDir(path string) Dir { return Dir{path: path} }
+
+// Path is the folder.
+func (d Dir) Path() string { return d.path }
+
+// maxLive bounds a live file: a real one is well under a kilobyte.
+const maxLive = 64 << 10
+
+// name is a run's file name: its boot and process identity.
+func (r *Run) name() string {
+	boot := r.Boot
+	if len(boot) > 8 {
+		boot = boot[:8]
+	}
+	return fmt.Sprintf("%s-%d-%s.json", safeWord(boot), r.PID, safeWord(r.Start))
+}
+
+// safeWord keeps a name part to letters and digits.
+func safeWord(s string) string {
+	return strings.Map(func(c rune) rune {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			return c
+		}
+		return -1
+	}, s)
+}
+
+// Write replaces the run's live file with r.
+func (d Dir) Write(r *Run) error {
+	if err := r.check(); err != nil {
+		return fmt.Errorf("live state: %w", err)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("live state: %w", err)
+	}
+	if err := os.MkdirAll(d.path, 0o700); err != nil {
+		return fmt.Errorf("live state: %w", err)
+	}
+	if err := safe.WriteFile(filepath.Join(d.path, r.name()), append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("live state: %w", err)
+	}
+	return nil
+}
+
+// Remove deletes the run's live file: the run is over.
+func (d Dir) Remove(r *Run) error {
+	err := os.Remove(filepath.Join(d.path, r.name()))
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return fmt.Errorf("live state: %w", err)
+}
+
+// check is the validation boundary of a live file, written or read: a
+// registered agent, an ID of its grammar (or none yet), a known state, a
+// process.
+func (r *Run) check() error {
+	a, ok := harness.Lookup(r.Tool)
+	switch {
+	case !ok:
+		return fmt.Errorf("unknown tool %q", r.Tool)
+	case r.ID != "" && !a.ValidID(r.ID):
+		return fmt.Errorf("invalid %s id %q", r.Tool, r.ID)
+	case !r.State.Valid():
+		return fmt.Errorf("invalid state %q", r.State)
+	case r.PID <= 0:
+		return errors.New("no process")
+	case !filepath.IsAbs(r.Cwd):
+		return fmt.Errorf("directory %q is not absolute", r.Cwd)
+	case r.Tmux != nil && (!tmuxPane(r.Tmux.Pane) || !filepath.IsAbs(r.Tmux.Socket)):
+		return fmt.Errorf("invalid tmux pane %q on %q", r.Tmux.Pane, r.Tmux.Socket)
+	}
+	return nil
+}
+
+// tmuxPane reports a pane ID as tmux writes $TMUX_PANE: '%' and digits.
+func tmuxPane(s string) bool {
+	rest, ok := strings.CutPrefix(s, "%")
+	if !ok || rest == "" {
+		return false
+	}
+	_, err := strconv.ParseUint(rest, 10, 32)
+	return err == nil
+}
+
+// Read returns every live file that passes check, alive or not, and the
+// names of those that did not. A missing folder is no runs.
+func (d Dir) Read() ([]Run, []string) {
+	entries, err := os.ReadDir(d.path)
+	if err != nil {
+		return nil, nil
+	}
+	var runs []Run
+	var bad []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+			continue // a write in progress, or not ours
+		}
+		b, err := safe.ReadFile(filepath.Join(d.path, name), maxLive, safe.NoFollow)
+		if err != nil {
+			continue // gone meanwhile: the run ended
+		}
+		var r Run
+		if json.Unmarshal(b, &r) != nil || r.check() != nil || r.name() != name {
+			bad = append(bad, name)
+			continue
+		}
+		runs = append(runs, r)
+	}
+	return runs, bad
+}

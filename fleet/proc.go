@@ -1,0 +1,44 @@
+package fleet
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Proc is one process as it can be told apart from any other: its ID, when
+// it started (as the system counts it: clock ticks since boot on Linux), and
+// the boot it belongs to. A PID alone is reused; with its start time and the
+// boot it names one process only.
+type Proc struct {
+	PID   int    `json:"pid"`
+	Start string `json:"pid_start"`
+	Boot  string `json:"boot"`
+}
+
+// Identify returns the identity of the running process pid; ok is false
+// when it is gone or the system cannot tell.
+func Identify(pid int) (p Proc, ok bool) {
+	start, ok := startTime(pid)
+	if !ok {
+		return Proc{}, false
+	}
+	return Proc{PID: pid, Start: start, Boot: BootID()}, true
+}
+
+// Alive reports whether p is running now: the same PID, started at the same
+// time, in this boot. It never says yes for a process that is gone, even
+// when its PID was given to another one since; where the start time cannot
+// be read (a system without /proc or sysctl for it), it says no.
+func Alive(p Proc) bool {
+	if p.PID <= 0 || p.Start == "" || p.Boot == "" || p.Boot != BootID() {
+		return false
+	}
+	start, ok := startTime(p.PID)
+	return ok && start == p.Start && exists(p.PID)
+}
+
+// exists reports a process of that ID, ours or another user's.
+func exists(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

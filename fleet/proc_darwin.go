@@ -1,0 +1,32 @@
+package fleet
+
+import (
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// startTime is the process's start time as the kernel keeps it
+// (kern.proc.pid), in microseconds since the epoch.
+func startTime(pid int) (string, bool) {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || k.Proc.P_pid != int32(pid) {
+		return "", false
+	}
+	t := k.Proc.P_starttime
+	return strconv.FormatInt(int64(t.Sec)*1e6+int64(t.Usec), 10), true
+}
+
+var bootID = sync.OnceValue(func() string {
+	if s, err := unix.Sysctl("kern.bootsessionuuid"); err == nil && s != "" {
+		return s
+	}
+	if t, err := unix.SysctlTimeval("kern.boottime"); err == nil {
+		return strconv.FormatInt(int64(t.Sec), 10)
+	}
+	return ""
+})
+
+// BootID names this boot of the machine ("" when unknown).
+func BootID() string { return bootID() }

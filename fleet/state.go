@@ -1,0 +1,103 @@
+package fleet
+
+import (
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// QuietGap is how long a run's terminal must stay silent for the run to
+// count as idle. The CLIs animate while a turn runs (Claude's and Grok's
+// spinners several times a second, Codex's timer every second: measured,
+// e2e/README.md), and draw nothing while they wait for a prompt, once their
+// start-up screen is done.
+const QuietGap = 2 * time.Second
+
+// Tracker decides one run's state from its evidence, as it comes:
+//
+//   - Hook events (harness.Stater) decide, for a run whose agent reports them.
+//   - Without them, the terminal does: a prompt sent (Enter typed) starts a
+//     turn, and the turn is over once the CLI has drawn nothing for QuietGap.
+//   - Either way a run is starting until its first quiet moment or event.
+//
+// It is a plain value: no clock, no I/O; the shim feeds it, and reads the
+// changes it returns. The zero Tracker is not ready: use NewTracker.
+type Tracker struct {
+	State  harness.State
+	Since  time.Time
+	Why    string
+	hooked bool
+	turn   time.Time // when the current turn began; zero outside one
+}
+
+// Change is one change of state.
+type Change struct {
+	From, To harness.State
+	At       time.Time
+	Why      string
+	// Turn is how long the turn that just ended ran, on a change to
+	// Waiting; zero otherwise.
+	Turn time.Duration
+}
+
+// NewTracker starts a run at start; hooked says its agent reports its state
+// changes through hooks, so the terminal does not decide them.
+func NewTracker(start time.Time, hooked bool) *Tracker {
+	return &Tracker{State: harness.Starting, Since: start, hooked: hooked}
+}
+
+// Hooked reports whether hooks decide the run's state.
+func (t *Tracker) Hooked() bool { return t.hooked }
+
+// set moves to s at at, and says what changed.
+func (t *Tracker) set(s harness.State, why string, at time.Time) (Change, bool) {
+	if s == t.State {
+		if s == harness.NeedsYou && why != "" {
+			t.Why = why
+		}
+		return Change{}, false
+	}
+	c := Change{From: t.State, To: s, At: at, Why: why}
+	switch {
+	case s == harness.Working && t.turn.IsZero():
+		t.turn = at
+	case s == harness.Waiting || s == harness.Starting:
+		if !t.turn.IsZero() {
+			c.Turn = at.Sub(t.turn)
+		}
+		t.turn = time.Time{}
+	}
+	t.State, t.Since, t.Why = s, at, why
+	return c, true
+}
+
+// Hook applies one event an agent's hook reported, seen at at.
+func (t *Tracker) Hook(ev harness.StateEvent, at time.Time) (Change, bool) {
+	if !ev.State.Valid() {
+		return Change{}, false
+	}
+	why := ev.Why
+	if ev.Ended {
+		why = "" // an end reason says how, not why it waits
+	}
+	return t.set(ev.State, why, at)
+}
+
+// Submitted notes a prompt sent from the terminal (Enter typed) at at.
+func (t *Tracker) Submitted(at time.Time) (Change, bool) {
+	if t.hooked {
+		return Change{}, false
+	}
+	return t.set(harness.Working, "", at)
+}
+
+// Quiet notes that the terminal has been silent for QuietGap, as of at.
+func (t *Tracker) Quiet(at time.Time) (Change, bool) {
+	switch {
+	case t.State == harness.Starting:
+		return t.set(harness.Waiting, "", at)
+	case !t.hooked && t.State == harness.Working:
+		return t.set(harness.Waiting, "", at)
+	}
+	return Change{}, false
+}

@@ -1,0 +1,59 @@
+package harness
+
+import "time"
+
+// What a running conversation is doing, as the agent's evidence tells it:
+// its hooks (Stater), its own record of running sessions (Viewer), and,
+// where an agent has neither, the activity on its terminal (package fleet).
+
+// State is what a run is doing now.
+type State string
+
+// The states, in CONTRACT.md's words.
+const (
+	// Starting: the CLI is coming up.
+	Starting State = "starting"
+	// Working: a turn is running.
+	Working State = "working"
+	// Waiting: the turn is done; the CLI waits for the next prompt.
+	Waiting State = "waiting"
+	// NeedsYou: a permission request, an approval or a question blocks it.
+	NeedsYou State = "needs-you"
+)
+
+// Valid reports whether s is one of the states.
+func (s State) Valid() bool {
+	switch s {
+	case Starting, Working, Waiting, NeedsYou:
+		return true
+	}
+	return false
+}
+
+// StateEvent is one change a capture channel reports, in arrival order.
+type StateEvent struct {
+	State State
+	// Why says what caused it, for a notice ("permission request");
+	// "" when the state says enough.
+	Why string
+	// Ended: the conversation itself ended (the CLI may go on with
+	// another one, as after /clear).
+	Ended bool
+}
+
+// Stater is implemented by agents whose instrumentation reports state
+// changes into the capture file (hooks): States reads them from the file's
+// lines, oldest first. Only the main conversation's events count: a
+// sub-agent's are never reported. A run whose instrumentation set up a
+// state channel says so in Instrumentation.States.
+type Stater interface {
+	States(data []byte) []StateEvent
+}
+
+// Viewer is implemented by agents that keep their own record of what each
+// running process is doing (Claude Code's sessions/<pid>.json): View reads
+// it for process pid, and the time the agent says it entered that state.
+// ok is false when the agent keeps no view of that process.
+type Viewer interface {
+	View(home string, pid int) (s State, since time.Time, ok bool)
+}

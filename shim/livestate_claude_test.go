@@ -1,0 +1,110 @@
+package shim
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/config"
+	"github.com/fleetcom/fleetcom/fleet"
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+const liveID = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+
+// liveState waits until the run's live file says want, and returns it.
+func liveState(t *testing.T, d fleet.Dir, want harness.State) fleet.Run {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		runs, _ := d.Read()
+		if len(runs) == 1 && runs[0].State == want {
+			return runs[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("live file never said %s: %+v", want, runs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func newTestLive(t *testing.T, stater harness.Stater, n *notifier) (*live, fleet.Dir) {
+	t.Helper()
+	if _, ok := fleet.Identify(os.Getpid()); !ok {
+		t.Skip("process identity is not read on this system")
+	}
+	d := fleet.OpenDir(filepath.Join(t.TempDir(), "live"))
+	base := fleet.Run{Tool: "claude", Cwd: "/p", Started: time.Now()}
+	l := newLive(d, base, stater, n, func(err error) { t.Error(err) })
+	t.Cleanup(l.finish)
+	return l, d
+}
+
+// TestLiveTerminal: without hooks, a typed Enter starts a turn and silence
+// ends it; the run starts as starting and is waiting once quiet.
+func TestLiveTerminal(t *testing.T) {
+	l, d := newTestLive(t, nil, nil)
+	l.start(os.Getpid(), liveID)
+	r := liveState(t, d, harness.Starting)
+	if r.ID != liveID || r.PID != os.Getpid() || r.Hooked || r.Shim != os.Getpid() {
+		t.Errorf("live file %+v", r)
+	}
+	liveState(t, d, harness.Waiting)
+	l.output(time.Now())
+	l.typed([]byte("hello\r"))
+	liveState(t, d, harness.Working)
+	liveState(t, d, harness.Waiting) // nothing more was drawn
+	l.setID("11111111-2222-4333-8444-555555555555")
+	if r := liveState(t, d, harness.Waiting); r.ID != "11111111-2222-4333-8444-555555555555" {
+		t.Errorf("id not followed: %+v", r)
+	}
+	l.finish()
+	if runs, _ := d.Read(); len(runs) != 0 {
+		t.Errorf("live file left after finish: %+v", runs)
+	}
+}
+
+// TestLiveHooks: a hooked run follows its agent's events, the terminal does
+// not start turns, and each change to needs-you is told once.
+func TestLiveHooks(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "notices")
+	prog := filepath.Join(dir, "notify")
+	os.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
+	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
+	stater := mustAgent("claude").Behaviour.(harness.Stater)
+	l, d := newTestLive(t, stater, n)
+	l.start(os.Getpid(), liveID)
+	capture := `{"hook_event_name":"SessionStart","session_id":"` + liveID + `"}` + "\n"
+	l.captured([]byte(capture))
+	liveState(t, d, harness.Waiting)
+	l.typed([]byte("\r"))
+	capture += `{"hook_event_name":"UserPromptSubmit"}` + "\n"
+	l.captured([]byte(capture))
+	liveState(t, d, harness.Working)
+	capture += `{"hook_event_name":"PermissionRequest"}` + "\n" +
+		`{"hook_event_name":"Notification","notification_type":"permission_prompt"}` + "\n"
+	l.captured([]byte(capture))
+	if r := liveState(t, d, harness.NeedsYou); r.Why != "permission request" || !r.Hooked {
+		t.Errorf("live file %+v", r)
+	}
+	capture += `{"hook_event_name":"PostToolUse"}` + "\n" + `{"hook_event_name":"Stop"}` + "\n"
+	l.captured([]byte(capture))
+	liveState(t, d, harness.Waiting)
+	// The same lines again (a look at an unchanged file) change nothing.
+	l.captured([]byte(capture))
+	deadline := time.Now().Add(20 * time.Second)
+	var b []byte
+	for time.Now().Before(deadline) {
+		if b, _ = os.ReadFile(log); strings.Count(string(b), "\n") >= 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if lines := strings.Count(string(b), "\n"); lines != 1 || !strings.Contains(string(b), `"state":"needs-you"`) ||
+		!strings.Contains(string(b), `"why":"permission request"`) {
+		t.Errorf("notices: %q", b)
+	}
+}

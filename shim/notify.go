@@ -1,0 +1,125 @@
+package shim
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/config"
+	"github.com/fleetcom/fleetcom/fleet"
+)
+
+// notifier tells the user of a notice, in the ways [notify] chose: the
+// desktop's notifier, the run's own terminal, a program of the user's. It
+// never blocks the run: programs start in the background and are reaped
+// there, terminal bytes go through the PTY loop (Aside).
+type notifier struct {
+	rules    fleet.NoticeRules
+	desktop  bool
+	terminal string
+	command  []string
+	aside    *Aside // nil: no terminal the shim can write to safely
+	home     string
+	warn     func(error)
+}
+
+// notifyWait bounds a notifier program's run.
+const notifyWait = 30 * time.Second
+
+// newNotifier returns the notifier [notify] asks for, nil when it is off.
+func newNotifier(n config.Notify, aside *Aside, warn func(error)) *notifier {
+	if !n.On() {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	return &notifier{rules: fleet.NoticeRules{After: n.After, Every: n.Every}, desktop: n.Desktop,
+		terminal: n.Terminal, command: n.Command, aside: aside, home: home, warn: warn}
+}
+
+// send tells one notice every way chosen; it does not wait for anything.
+func (n *notifier) send(x fleet.Notice) {
+	title, body := clean(x.Title()), clean(x.Body(n.home))
+	if n.desktop {
+		if argv := desktopArgv(runtime.GOOS, title, body); argv != nil {
+			n.start(argv, nil)
+		}
+	}
+	if n.terminal != "" && n.aside != nil {
+		n.aside.Write(terminalNotice(n.terminal, title, body))
+	}
+	if len(n.command) > 0 {
+		payload, _ := json.Marshal(x)
+		n.start(n.command, append(payload, '\n'))
+	}
+}
+
+// start runs argv in the background, with stdin from the given bytes (or
+// nothing), its output discarded, and reaps it.
+func (n *notifier) start(argv []string, stdin []byte) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		n.warn(err)
+		return
+	}
+	go func() {
+		t := time.AfterFunc(notifyWait, func() { cmd.Process.Kill() })
+		cmd.Wait()
+		t.Stop()
+	}()
+}
+
+// desktopArgv is the desktop notifier's command for a system; nil where
+// there is none.
+func desktopArgv(goos, title, body string) []string {
+	switch goos {
+	case "darwin":
+		return []string{"osascript", "-e", "display notification " + appleString(body) +
+			" with title " + appleString(title)}
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+		return []string{"notify-send", "--app-name=fleetcom", "--", title, body}
+	}
+	return nil
+}
+
+// appleString writes s as an AppleScript string literal.
+func appleString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// terminalNotice is the sequence that makes the terminal itself tell:
+// OSC 9 (iTerm2, WezTerm, Windows Terminal, kitty…), OSC 777 (foot, urxvt,
+// Ghostty…) or the bell.
+func terminalNotice(kind, title, body string) []byte {
+	switch kind {
+	case "osc9":
+		return []byte("\x1b]9;" + title + ": " + body + "\x07")
+	case "osc777":
+		return []byte("\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + body + "\x07")
+	}
+	return []byte("\x07")
+}
+
+// clean makes a text safe to show anywhere: control characters (an escape
+// or a bell in a directory name) become spaces, and it is cut to a sane
+// length.
+func clean(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
