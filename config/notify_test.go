@@ -10,6 +10,8 @@ import (
 )
 
 func TestNotifyAndStatus(t *testing.T) {
+	names := harness.Names()
+	on, off, auto := names[0], names[1], names[2]
 	c, err := Load(write(t, `[notify]
 desktop = true
 terminal = "osc777"
@@ -20,10 +22,10 @@ every = 0
 [status]
 hosts = ["box1", "me@box2"]
 
-[codex]
+[`+on+`]
 hooks = true
 
-[claude]
+[`+off+`]
 hooks = false
 `))
 	if err != nil {
@@ -37,8 +39,8 @@ hooks = false
 	if !cmp.Equal(c.Hosts, []string{"box1", "me@box2"}) {
 		t.Errorf("hosts %q", c.Hosts)
 	}
-	if c.Hooks("codex") != harness.HooksOn || c.Hooks("claude") != harness.HooksOff || c.Hooks("grok") != harness.HooksAuto {
-		t.Errorf("hooks %v %v %v", c.Hooks("codex"), c.Hooks("claude"), c.Hooks("grok"))
+	if c.Hooks(on) != harness.HooksOn || c.Hooks(off) != harness.HooksOff || c.Hooks(auto) != harness.HooksAuto {
+		t.Errorf("hooks %v %v %v", c.Hooks(on), c.Hooks(off), c.Hooks(auto))
 	}
 	// Off by default; an empty table chooses nothing; defaults for the
 	// thresholds.
@@ -55,6 +57,7 @@ hooks = false
 }
 
 func TestNotifyRejects(t *testing.T) {
+	agent := harness.Names()[0]
 	for doc, want := range map[string]string{
 		"[notify]\ndesktop = 1":                    "notify.desktop",
 		"[notify]\nterminal = \"osc8\"":            "notify.terminal",
@@ -67,7 +70,7 @@ func TestNotifyRejects(t *testing.T) {
 		"[status]\nhosts = [\"-oProxyCommand=x\"]": "status.hosts",
 		"[status]\nhosts = [\"a b\"]":              "status.hosts",
 		"[status]\nhost = [\"a\"]":                 "unknown setting status.host",
-		"[codex]\nhooks = \"yes\"":                 "codex.hooks",
+		"[" + agent + "]\nhooks = \"yes\"":         agent + ".hooks",
 		"notify = 1":                               "notify must be a table",
 	} {
 		_, err := Load(write(t, doc))

@@ -15,6 +15,25 @@ const uid = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
 
 var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
+// tool and otherTool are two registered agents whose IDs are UUIDs, as uid.
+var tool, otherTool = func() (string, string) {
+	var names []string
+	for _, a := range harness.All() {
+		if a.ValidID(uid) {
+			names = append(names, a.Name)
+		}
+	}
+	return names[0], names[1]
+}()
+
+// display is how a notice names an agent.
+func display(name string) string {
+	if a, ok := harness.Lookup(name); ok && a.Display != "" {
+		return a.Display
+	}
+	return name
+}
+
 func TestTrackerHooked(t *testing.T) {
 	tr := NewTracker(t0, true)
 	step := func(c Change, ok bool) Change {
@@ -68,7 +87,7 @@ func TestTrackerTerminal(t *testing.T) {
 }
 
 func TestNoticer(t *testing.T) {
-	r := &Run{Tool: "claude", ID: uid, Cwd: "/home/u/src/p", Proc: Proc{PID: 42}}
+	r := &Run{Tool: tool, ID: uid, Cwd: "/home/u/src/p", Proc: Proc{PID: 42}}
 	n := Noticer{Rules: NoticeRules{After: 30 * time.Second, Every: 5 * time.Second}}
 	cases := []struct {
 		c    Change
@@ -92,7 +111,7 @@ func TestNoticer(t *testing.T) {
 		if ok != c.want || (ok && got.Why != c.why) {
 			t.Errorf("%d: %+v -> %v %q", i, c.c, ok, got.Why)
 		}
-		if ok && (got.Agent != "Claude Code" || got.PID != 42 || got.Title() == "" || got.Body("/home/u") != "~/src/p: "+c.why) {
+		if ok && (got.Agent != display(tool) || got.PID != 42 || got.Title() == "" || got.Body("/home/u") != "~/src/p: "+c.why) {
 			t.Errorf("%d: notice %+v %q %q", i, got, got.Title(), got.Body("/home/u"))
 		}
 	}
@@ -145,7 +164,7 @@ func TestAliveAndRunning(t *testing.T) {
 	if !ok || !Alive(p) {
 		t.Fatalf("a running process: %+v %v", p, ok)
 	}
-	run := Run{Tool: "claude", ID: uid, Cwd: "/p", State: harness.Working, Since: t0, Started: t0, Proc: p,
+	run := Run{Tool: tool, ID: uid, Cwd: "/p", State: harness.Working, Since: t0, Started: t0, Proc: p,
 		Tmux: &Tmux{Socket: "/tmp/tmux-1/default", Pane: "%3"}}
 	if err := d.Write(&run); err != nil {
 		t.Fatal(err)
@@ -171,7 +190,7 @@ func TestAliveAndRunning(t *testing.T) {
 		}
 	}
 	// A file of someone else's making that fails the checks is skipped.
-	os.WriteFile(filepath.Join(d.Path(), "x-1-2.json"), []byte(`{"tool":"claude","id":"../../x","state":"working","pid":1,"cwd":"/"}`), 0o600)
+	os.WriteFile(filepath.Join(d.Path(), "x-1-2.json"), []byte(`{"tool":"`+tool+`","id":"../../x","state":"working","pid":1,"cwd":"/"}`), 0o600)
 	got := d.Running()
 	if len(got) != 1 || got[0].ID != uid || got[0].Tmux.Pane != "%3" {
 		t.Fatalf("running %+v", got)
@@ -182,10 +201,10 @@ func TestAliveAndRunning(t *testing.T) {
 	if left := d.Left(); len(left) != 3 {
 		t.Errorf("left behind: %+v", left)
 	}
-	if _, ok := Find(got, "claude", uid); !ok {
+	if _, ok := Find(got, tool, uid); !ok {
 		t.Error("Find misses the running conversation")
 	}
-	if _, ok := Find(got, "codex", uid); ok {
+	if _, ok := Find(got, otherTool, uid); ok {
 		t.Error("Find matched another tool")
 	}
 	if err := d.Remove(&run); err != nil || len(d.Running()) != 0 {
@@ -198,14 +217,14 @@ func TestAliveAndRunning(t *testing.T) {
 
 func TestWriteChecks(t *testing.T) {
 	d := OpenDir(t.TempDir())
-	good := Run{Tool: "claude", Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1, Start: "1", Boot: "b"}}
+	good := Run{Tool: tool, Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1, Start: "1", Boot: "b"}}
 	for _, bad := range []Run{
 		{Tool: "nope", Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1}},
-		{Tool: "claude", ID: "X", Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1}},
-		{Tool: "claude", Cwd: "/p", State: "sleeping", Proc: Proc{PID: 1}},
-		{Tool: "claude", Cwd: "p", State: harness.Starting, Proc: Proc{PID: 1}},
-		{Tool: "claude", Cwd: "/p", State: harness.Starting},
-		{Tool: "claude", Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1}, Tmux: &Tmux{Socket: "/s", Pane: "3; rm"}},
+		{Tool: tool, ID: "X", Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1}},
+		{Tool: tool, Cwd: "/p", State: "sleeping", Proc: Proc{PID: 1}},
+		{Tool: tool, Cwd: "p", State: harness.Starting, Proc: Proc{PID: 1}},
+		{Tool: tool, Cwd: "/p", State: harness.Starting},
+		{Tool: tool, Cwd: "/p", State: harness.Starting, Proc: Proc{PID: 1}, Tmux: &Tmux{Socket: "/s", Pane: "3; rm"}},
 	} {
 		if err := d.Write(&bad); err == nil {
 			t.Errorf("wrote %+v", bad)
@@ -250,9 +269,9 @@ func TestParsePanes(t *testing.T) {
 
 func TestStatuses(t *testing.T) {
 	runs := []Run{
-		{Tool: "claude", Cwd: "/p", State: harness.Working, Proc: Proc{PID: 7}, TTY: "/dev/pts/3",
+		{Tool: tool, Cwd: "/p", State: harness.Working, Proc: Proc{PID: 7}, TTY: "/dev/pts/3",
 			Tmux: &Tmux{Socket: "/s", Pane: "%3"}},
-		{Tool: "codex", Cwd: "/q", State: harness.Waiting, Proc: Proc{PID: 8}},
+		{Tool: otherTool, Cwd: "/q", State: harness.Waiting, Proc: Proc{PID: 8}},
 	}
 	calls := 0
 	got := Statuses(runs, func(socket string) (map[string]string, error) {

@@ -119,7 +119,7 @@ func (claude) Carry(home, from, dir, id string) (Carry, error) {
 
 // Locate implements Mover; with no cwd, any projects/*/<id>.jsonl.
 func (claude) Locate(home, cwd, id string) (Placement, bool) {
-	if cwd == "" && safe.UUID(id) {
+	if cwd == "" && claudeSpec.ID.Valid(id) {
 		matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
 		for _, m := range matches {
 			if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() {

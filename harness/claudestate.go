@@ -62,20 +62,6 @@ func claudeState(e claudeEvent) (StateEvent, bool) {
 	return StateEvent{}, false
 }
 
-// printableWord keeps a short word of a payload (an end reason) only when
-// it is lowercase letters and underscores: it is shown, never run.
-func printableWord(s string) string {
-	if len(s) == 0 || len(s) > 40 {
-		return ""
-	}
-	for _, c := range []byte(s) {
-		if (c < 'a' || c > 'z') && c != '_' && c != '-' {
-			return ""
-		}
-	}
-	return s
-}
-
 // claudeSessionFile is the part of <home>/sessions/<pid>.json View reads.
 // Claude Code keeps one per running process (2.1.197 and 2.1.332): status
 // "busy" while a turn runs, "idle" at the prompt, "waiting" when a

@@ -149,7 +149,7 @@ func grokRewriteHome(data []byte, home string) []byte {
 
 // Locate implements Mover; with no cwd, any sessions/*/<id>.
 func (grok) Locate(home, cwd, id string) (Placement, bool) {
-	if cwd == "" && safe.UUID(id) {
+	if cwd == "" && grokSpec.ID.Valid(id) {
 		matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
 		for _, m := range matches {
 			if fi, err := os.Lstat(m); err == nil && fi.IsDir() {

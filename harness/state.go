@@ -57,3 +57,17 @@ type Stater interface {
 type Viewer interface {
 	View(home string, pid int) (s State, since time.Time, ok bool)
 }
+
+// printableWord keeps a short word of a payload (an end reason) only when
+// it is lowercase letters and underscores: it is shown, never run.
+func printableWord(s string) string {
+	if len(s) == 0 || len(s) > 40 {
+		return ""
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && c != '_' && c != '-' {
+			return ""
+		}
+	}
+	return s
+}
