@@ -12,9 +12,9 @@ import (
 // registered agent, with an ID of its grammar, a known state, a process and
 // a well-formed tmux pane.
 func FuzzLiveFile(f *testing.F) {
-	f.Add(`{"tool":"`+tool+`","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"working","pid":1,"pid_start":"2","boot":"b"}`)
-	f.Add(`{"tool":"`+otherTool+`","id":"","cwd":"/p","state":"needs-you","pid":1,"pid_start":"2","boot":"b","tmux":{"socket":"/s","pane":"%1"}}`)
-	f.Add(`{"tool":"`+tool+`","id":"../x","cwd":"/","state":"waiting","pid":1,"pid_start":"2","boot":"b"}`)
+	f.Add(`{"tool":"` + tool + `","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"working","pid":1,"pid_start":"2","boot":"b"}`)
+	f.Add(`{"tool":"` + otherTool + `","id":"","cwd":"/p","state":"needs-you","pid":1,"pid_start":"2","boot":"b","tmux":{"socket":"/s","pane":"%1"}}`)
+	f.Add(`{"tool":"` + tool + `","id":"../x","cwd":"/","state":"waiting","pid":1,"pid_start":"2","boot":"b"}`)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data string) {
 		d := OpenDir(dir)
