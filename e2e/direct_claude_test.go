@@ -14,6 +14,7 @@ import (
 // selected version; what differs between versions is asserted through
 // Behaviours.
 func TestDirectClaude(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", directClaude)
 }
 

@@ -11,6 +11,7 @@ import (
 // before a prompt, and resume continuing the same rollout. It runs once per
 // selected version.
 func TestDirectCodex(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "codex", directCodex)
 }
 

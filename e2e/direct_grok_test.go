@@ -18,6 +18,7 @@ import (
 // directory), moving a session to another directory's folder, and which hook
 // sources a single run can add. It runs once per selected version.
 func TestDirectGrok(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "grok", directGrok)
 }
 

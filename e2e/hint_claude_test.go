@@ -59,13 +59,14 @@ func (c hintCase) want(r Real, id string) string {
 // fits the terminal's width; others are repeated even when the line
 // wraps. Nothing in the home (its age, numStartups, caches) enters into it.
 func TestClaudeHint(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", claudeHint)
 }
 
 func claudeHint(t *testing.T, r Real) {
 	w := NewWorld(t, r.Bin)
 	proj := w.Project("proj")
-	extra := w.Project("extra")
+	const extra = "{extra}" // each case's own trusted directory
 	x := w.Tmux()
 	short := filepath.Join(w.Root, "s.json")
 	w.writeFile(short, "{}\n", 0o600)
@@ -100,6 +101,18 @@ func claudeHint(t *testing.T, r Real) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// A world of each case's own, so the cases run side by side
+			// without two Claude processes sharing one home; the files the
+			// options name stay in the first world, readable by all.
+			t.Parallel()
+			w := NewWorld(t, r.Bin)
+			proj := w.Project("proj")
+			dir := w.Project("extra")
+			x := w.Tmux()
+			for i := range c.args {
+				c.args[i] = strings.ReplaceAll(c.args[i], extra, dir)
+			}
+			c.echo = strings.ReplaceAll(c.echo, extra, dir)
 			argv := append([]string{"claude"}, c.args...)
 			if len(c.env) > 0 {
 				argv = append(append([]string{"env"}, c.env...), argv...)

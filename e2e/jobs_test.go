@@ -23,8 +23,10 @@ import (
 // selected version. A CLI whose Ctrl-Z does not suspend it without fleetcom
 // (measured, see README.md) is checked to do the same through the shim.
 func TestJobControl(t *testing.T) {
+	t.Parallel()
 	for i, name := range AgentNames() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			d := agentNamed(name)
 			if d.Exit == "" {
 				t.Fatalf("%s's world file registers no Exit command", name)

@@ -18,6 +18,7 @@ import (
 // version has it. `fr` in a second pane starts nothing, and notify-send gets
 // one notice for the one change to needs-you.
 func TestLiveClaude(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", liveClaude)
 }
 

@@ -18,6 +18,7 @@ import (
 // second pane starts nothing, and notify-send gets one notice for the one
 // change to needs-you.
 func TestLiveCodex(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "codex", liveCodex)
 }
 

@@ -12,6 +12,7 @@ import (
 // while the fake API holds the reply, and the silence after the reply ends
 // it.
 func TestLiveGrok(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "grok", liveGrok)
 }
 

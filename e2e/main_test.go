@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,19 @@ import (
 var scratch string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if n := os.Getenv("FLEETCOM_E2E_PARALLEL"); n != "" || !given {
+		// Every test here has a world of its own (home, fake API, tmux
+		// server) and spends its time waiting for a CLI, not computing:
+		// a few at once use two cores well. FLEETCOM_E2E_PARALLEL=1 runs
+		// them one by one.
+		if n == "" {
+			n = "3"
+		}
+		flag.Set("test.parallel", n)
+	}
 	code := m.Run()
 	if scratch != "" && os.Getenv("FLEETCOM_E2E_KEEP") == "" {
 		os.RemoveAll(scratch)

@@ -17,6 +17,7 @@ import (
 // old directory's slug, the subagent's cwd fields name the new directory,
 // and the conversation goes on there with its context.
 func TestMoveClaudeSide(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", func(t *testing.T, r Real) {
 		w, fc := shimWorld(t, r)
 		proj := w.Project("with side")

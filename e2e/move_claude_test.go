@@ -14,6 +14,7 @@ import (
 // resumes there with its context, whether or not the "cwd" fields in it
 // are rewritten; nothing else under ~/.claude has to follow.
 func TestMoveClaude(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", moveClaude)
 }
 

@@ -16,6 +16,7 @@ import (
 // thread settings. Resumed from anywhere else it first asks which
 // directory to use.
 func TestMoveCodex(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "codex", moveCodex)
 }
 

@@ -11,6 +11,7 @@ import (
 // files fleetcom knows nothing of go with it, nothing is left in the old
 // directory's folder, and the conversation goes on in its new place.
 func TestMoveGrokFolder(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "grok", func(t *testing.T, r Real) {
 		w, fc := shimWorld(t, r)
 		proj := w.Project("grok here")

@@ -19,8 +19,10 @@ import (
 // the move goes through, and the conversation goes on in its new place with
 // both turns.
 func TestMoveHeld(t *testing.T) {
+	t.Parallel()
 	for _, name := range AgentNames() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			eachVersion(t, name, func(t *testing.T, r Real) { moveHeld(t, r, agentNamed(name)) })
 		})
 	}

@@ -14,8 +14,10 @@ import (
 // the model's reply names the code word of the first turn, so it was sent
 // the earlier conversation. It runs once per CLI and selected version.
 func TestShimCarry(t *testing.T) {
+	t.Parallel()
 	for _, name := range AgentNames() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			eachVersion(t, name, func(t *testing.T, r Real) { carry(t, r, agentNamed(name)) })
 		})
 	}

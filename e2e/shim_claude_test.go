@@ -9,6 +9,7 @@ import (
 // what fleetcom records and resumes (CONTRACT.md §4, §5), once per selected
 // version.
 func TestShimClaude(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "claude", shimClaude)
 }
 
@@ -141,7 +142,12 @@ func shimClaude(t *testing.T, r Real) {
 		if id == "" || before[id].Messages == 0 {
 			t.Fatalf("no conversation %q on disk; screen:\n%s", id, screen)
 		}
-		if recs := w.List(t, fc, other); len(recs) != 1 || recs[0].ID != id || recs[0].Source != "fs" {
+		// Claude may still be closing its files as its process ends.
+		var recs []Record
+		if !eventually(replyWait, func() bool {
+			recs = w.List(t, fc, other)
+			return len(recs) == 1 && recs[0].ID == id && recs[0].Source == "fs"
+		}) {
 			t.Fatalf("fleetcom list shows %+v, want the found conversation %s", recs, id)
 		}
 		r := w.Fleetcom(t, fc, other, "resume")

@@ -8,6 +8,7 @@ import (
 // TestShimCodex drives the real codex through fleetcom's shim and checks what
 // fleetcom records and resumes, with the user's own notifier kept working.
 func TestShimCodex(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "codex", shimCodex)
 }
 

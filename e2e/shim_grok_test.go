@@ -11,6 +11,7 @@ import (
 // the conversation, and resume --exec continuing it. It runs once per
 // selected version.
 func TestShimGrok(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "grok", shimGrok)
 }
 

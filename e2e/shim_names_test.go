@@ -11,8 +11,10 @@ import (
 // ID, and `fleetcom resume --exec NAME` continues it with its context. It
 // runs once per CLI and selected version.
 func TestShimNames(t *testing.T) {
+	t.Parallel()
 	for _, name := range AgentNames() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			eachVersion(t, name, func(t *testing.T, r Real) { named(t, r, agentNamed(name)) })
 		})
 	}
