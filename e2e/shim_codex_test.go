@@ -113,8 +113,22 @@ func shimCodex(t *testing.T, r Real) {
 		WaitCodex(p)
 		p.Submit("first OSPREY-81", typeWait)
 		ReplyCodex(p, "ACK OSPREY-81 CODES OSPREY-81")
-		p.Submit("/new", typeWait)
-		p.WaitUntil("/new to take effect", replyWait, func(s string) bool { return !strings.Contains(s, "OSPREY-81") })
+		// Codex may still count the turn as running a moment after its
+		// footer went idle, and then refuses /new: try again once idle.
+		const busy = "'/new' is disabled while a task is in progress"
+		for refused := 0; ; refused++ {
+			p.Submit("/new", typeWait)
+			s := p.WaitUntil("/new to take effect", replyWait, func(s string) bool {
+				return !strings.Contains(s, "OSPREY-81") || strings.Count(s, busy) > refused
+			})
+			if !strings.Contains(s, "OSPREY-81") {
+				break
+			}
+			if refused == 5 {
+				t.Fatalf("/new refused %d times; screen:\n%s", refused+1, s)
+			}
+			p.WaitUntil("Codex idle", replyWait, codexIdle)
+		}
 		p.Submit("second GANNET-92", typeWait)
 		ReplyCodex(p, "ACK GANNET-92 CODES GANNET-92")
 		_, screen := QuitCodex(p)
