@@ -42,7 +42,9 @@ type Transcript struct {
 	// Messages counts user and assistant lines: zero means the file only
 	// holds metadata and Claude cannot resume it.
 	Messages int
-	Text     string
+	// Replies counts assistant lines: a conversation the model answered.
+	Replies int
+	Text    string
 }
 
 // ClaudeTranscripts returns the transcripts of the project dir, by ID.
@@ -62,6 +64,9 @@ func ClaudeTranscripts(claudeHome, dir string) map[string]Transcript {
 			var l struct{ Type string }
 			if json.Unmarshal(line, &l) == nil && (l.Type == "user" || l.Type == "assistant") {
 				tr.Messages++
+			}
+			if l.Type == "assistant" {
+				tr.Replies++
 			}
 		})
 		out[id] = tr

@@ -52,7 +52,12 @@ func liveClaude(t *testing.T, r Real) {
 	w.API.Release()
 	p.WaitFor("ACK "+fakeapi.HoldWord, replyWait)
 	s = WaitState(t, w, fc, "claude", "waiting")
-	if s.Title != "please "+fakeapi.HoldWord {
+	// The title is read from Claude's transcript, which it may write a
+	// moment after its hooks said the turn was over.
+	if !eventually(replyWait, func() bool {
+		s = WaitState(t, w, fc, "claude", "waiting")
+		return s.Title == "please "+fakeapi.HoldWord
+	}) {
 		t.Errorf("title %q", s.Title)
 	}
 

@@ -98,6 +98,12 @@ func shimClaude(t *testing.T, r Real) {
 		after := ClaudeTranscripts(w.ClaudeHome(), proj)
 		if got := conversations(after); len(got) != 1 || after[first].Lines <= before[first].Lines {
 			t.Errorf("transcripts with messages %v; lines of %s %d -> %d", got, first, before[first].Lines, after[first].Lines)
+			for _, id := range got {
+				if id != first {
+					_, seen := before[id]
+					t.Logf("%s (there before this run: %v):\n%s", id, seen, head(after[id].Text, 6, 400))
+				}
+			}
 		}
 		wantResume(t, w, fc, proj, line(first))
 	})
@@ -224,14 +230,30 @@ func waitClaudeOrExit(p *Pane) (dead bool, status int) {
 	return dead, status
 }
 
-// conversations lists the transcripts holding at least one message: the ones
-// Claude can resume.
+// conversations lists the transcripts the model answered in. On a loaded
+// machine 2.1.197 once left a second file with user lines but no reply
+// beside a resumed conversation (its content was not kept); a second
+// conversation, which the tests rule out, would hold the model's answer.
 func conversations(trs map[string]Transcript) []string {
 	var out []string
 	for id, tr := range trs {
-		if tr.Messages > 0 {
+		if tr.Replies > 0 {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// head is the first n lines of text, each cut to width bytes, for a log.
+func head(text string, n, width int) string {
+	lines := strings.SplitN(text, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		if len(l) > width {
+			lines[i] = l[:width] + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
