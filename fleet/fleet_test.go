@@ -198,8 +198,10 @@ func TestAliveAndRunning(t *testing.T) {
 	if all, bad := d.Read(); len(all) != 4 || len(bad) != 1 {
 		t.Errorf("read %d runs, %d bad", len(all), len(bad))
 	}
-	if left := d.Left(); len(left) != 3 {
-		t.Errorf("left behind: %+v", left)
+	// The conversation runs, and the runs that are over never knew theirs:
+	// nothing to restore.
+	if lost := d.Lost(time.Time{}, nil); len(lost) != 0 {
+		t.Errorf("lost while it runs: %+v", lost)
 	}
 	if _, ok := Find(got, tool, uid); !ok {
 		t.Error("Find misses the running conversation")
@@ -209,6 +211,11 @@ func TestAliveAndRunning(t *testing.T) {
 	}
 	if err := d.Remove(&run); err != nil || len(d.Running()) != 0 {
 		t.Errorf("after Remove: %v %+v", err, d.Running())
+	}
+	// Once it no longer runs, the file its killed run left is lost: why
+	// and when from the file itself.
+	if lost := d.Lost(time.Time{}, nil); len(lost) != 1 || lost[0].PID != dp.PID || lost[0].Why != EndKilled || lost[0].At.IsZero() {
+		t.Errorf("lost once over: %+v", lost)
 	}
 	if err := d.Remove(&run); err != nil {
 		t.Errorf("second Remove: %v", err)

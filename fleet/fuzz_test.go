@@ -9,12 +9,13 @@ import (
 )
 
 // FuzzLiveFile: whatever a live file holds, a run read from it is of a
-// registered agent, with an ID of its grammar, a known state, a process and
-// a well-formed tmux pane.
+// registered agent, with an ID of its grammar, a known state, a process, a
+// well-formed tmux pane and, when it ended, a known end.
 func FuzzLiveFile(f *testing.F) {
 	f.Add(`{"tool":"` + tool + `","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"working","pid":1,"pid_start":"2","boot":"b"}`)
 	f.Add(`{"tool":"` + otherTool + `","id":"","cwd":"/p","state":"needs-you","pid":1,"pid_start":"2","boot":"b","tmux":{"socket":"/s","pane":"%1"}}`)
 	f.Add(`{"tool":"` + tool + `","id":"../x","cwd":"/","state":"waiting","pid":1,"pid_start":"2","boot":"b"}`)
+	f.Add(`{"tool":"` + tool + `","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"waiting","pid":1,"pid_start":"2","boot":"b","end":"hangup","end_at":"2026-12-01T12:00:00Z"}`)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data string) {
 		d := OpenDir(dir)
@@ -23,7 +24,7 @@ func FuzzLiveFile(f *testing.F) {
 		for _, r := range runs {
 			a, ok := harness.Lookup(r.Tool)
 			if !ok || (r.ID != "" && !a.ValidID(r.ID)) || !r.State.Valid() || r.PID <= 0 ||
-				(r.Tmux != nil && !tmuxPane(r.Tmux.Pane)) {
+				(r.Tmux != nil && !tmuxPane(r.Tmux.Pane)) || (r.End != "" && r.End != EndHangup && r.End != EndSignal) {
 				t.Fatalf("read %+v from %q", r, data)
 			}
 		}

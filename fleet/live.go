@@ -41,6 +41,14 @@ type Run struct {
 	// SessionEnd reason: "prompt_input_exit" when the user quit), "" while
 	// none did.
 	Ended string `json:"ended,omitempty"`
+	// End is how the run ended, kept for `restore` when that was not the
+	// user quitting the CLI (EndHangup, EndSignal), and EndAt when; "" while
+	// it runs, and in the file of a run whose shim died with it.
+	End   string    `json:"end,omitempty"`
+	EndAt time.Time `json:"end_at,omitzero"`
+	// Seen is when the file was last written, as the file system dates it:
+	// the last sign of life of a run that died unseen. Read fills it in.
+	Seen time.Time `json:"-"`
 }
 
 // Tmux is where a run is in tmux: the server's socket and the pane, from
@@ -53,9 +61,12 @@ type Tmux struct {
 }
 
 // Dir is the folder of live files, one per run: <store>/live. Each is
-// written by its own shim, atomically, and removed when the run ends; one a
-// killed shim or a crash left behind stays for `restore`, and is never shown
-// as running (Alive). Nothing else writes there.
+// written by its own shim, atomically, and removed when the user quits the
+// run. A run that ended otherwise (its terminal closed, the CLI killed by a
+// signal) keeps its file, marked with how it ended; one a killed shim or a
+// crash left behind stays as it was. Those are for `restore` (Lost), and
+// never shown as running (Alive); a later run of the same conversation
+// removes them (Tidy). Nothing else writes there.
 type Dir struct{ path string }
 
 // OpenDir returns the live folder at path; it is created on the first write.
@@ -131,6 +142,8 @@ func (r *Run) check() error {
 		return fmt.Errorf("directory %q is not absolute", r.Cwd)
 	case r.Tmux != nil && (!tmuxPane(r.Tmux.Pane) || !filepath.IsAbs(r.Tmux.Socket)):
 		return fmt.Errorf("invalid tmux pane %q on %q", r.Tmux.Pane, r.Tmux.Socket)
+	case r.End != "" && r.End != EndHangup && r.End != EndSignal:
+		return fmt.Errorf("invalid end %q", r.End)
 	}
 	return nil
 }
@@ -167,6 +180,9 @@ func (d Dir) Read() ([]Run, []string) {
 		if json.Unmarshal(b, &r) != nil || r.check() != nil || r.name() != name {
 			bad = append(bad, name)
 			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			r.Seen = fi.ModTime()
 		}
 		runs = append(runs, r)
 	}

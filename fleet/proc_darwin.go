@@ -3,6 +3,7 @@ package fleet
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,3 +31,12 @@ var bootID = sync.OnceValue(func() string {
 
 // BootID names this boot of the machine ("" when unknown).
 func BootID() string { return bootID() }
+
+// BootTime is when this boot began (kern.boottime). Zero when unknown.
+func BootTime() time.Time {
+	t, err := unix.SysctlTimeval("kern.boottime")
+	if err != nil || t.Sec <= 0 {
+		return time.Time{}
+	}
+	return time.Unix(int64(t.Sec), int64(t.Usec)*1000)
+}

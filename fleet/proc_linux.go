@@ -1,8 +1,10 @@
 package fleet
 
 import (
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -29,3 +31,19 @@ var bootID = sync.OnceValue(func() string {
 // BootID names this boot of the machine ("" when unknown): the kernel's
 // random boot ID.
 func BootID() string { return bootID() }
+
+// BootTime is when this boot began: btime of /proc/stat. Zero when unknown.
+func BootTime() time.Time {
+	b, err := safe.ReadFile("/proc/stat", 1<<20, 0)
+	if err != nil {
+		return time.Time{}
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && s > 0 {
+				return time.Unix(s, 0)
+			}
+		}
+	}
+	return time.Time{}
+}

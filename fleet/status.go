@@ -44,21 +44,6 @@ func (d Dir) Running() []Run {
 	return out
 }
 
-// Left returns the runs whose live file outlived them: their shim was
-// killed, or the machine went down (another boot's runs), so the file says
-// where each was and in which state when it died. `restore` starts from
-// these; nothing here removes them.
-func (d Dir) Left() []Run {
-	runs, _ := d.Read()
-	out := runs[:0]
-	for _, r := range runs {
-		if !Alive(r.Proc) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // Fresh applies what the agent itself says of the run's process when that
 // is newer than what the run's live file says: Claude Code records in its
 // own sessions folder when a turn was interrupted, which fires no hook.

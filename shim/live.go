@@ -92,6 +92,18 @@ func (l *live) start(pid int, id string) {
 	l.run.Tmux = fleet.TmuxOf(os.Getenv)
 	l.write()
 	go l.watch()
+	if id != "" {
+		l.tidy()
+	}
+}
+
+// tidy removes the files this run makes obsolete (fleet.Dir.Tidy): among
+// them an earlier run's of its conversation, which this run resumes. The
+// caller holds l.mu; it runs on the goroutine that wrote the file, never
+// on the child's way.
+func (l *live) tidy() {
+	run := l.run
+	l.dir.Tidy(&run)
 }
 
 // setID follows the conversation the run has open.
@@ -104,6 +116,7 @@ func (l *live) setID(id string) {
 	l.run.ID = id
 	if l.started && !l.finished {
 		l.write()
+		l.tidy()
 	}
 }
 
@@ -240,8 +253,11 @@ func (l *live) apply(step func(*fleet.Tracker) (fleet.Change, bool)) {
 	}
 }
 
-// finish ends the run's live state: the watcher stops and the file goes.
-func (l *live) finish() {
+// finish ends the run's live state: the watcher stops, and the file goes
+// when the user quit the run (end is fleet.EndQuit) or it never knew its
+// conversation; otherwise it stays, saying how and when the run ended, for
+// restore.
+func (l *live) finish(end string) {
 	l.mu.Lock()
 	started, again := l.started, l.finished
 	l.finished = true
@@ -251,10 +267,15 @@ func (l *live) finish() {
 	}
 	close(l.stop)
 	<-l.stopped
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if end != fleet.EndQuit && l.run.ID != "" {
+		l.run.End, l.run.EndAt = end, time.Now()
+		l.write()
+		return
+	}
 	if err := l.dir.Remove(&l.run); err != nil {
-		l.mu.Lock()
 		l.fail(err)
-		l.mu.Unlock()
 	}
 }
 

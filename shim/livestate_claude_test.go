@@ -38,7 +38,7 @@ func newTestLive(t *testing.T, stater harness.Stater, n *notifier) (*live, fleet
 	d := fleet.OpenDir(filepath.Join(t.TempDir(), "live"))
 	base := fleet.Run{Tool: "claude", Cwd: "/p", Started: time.Now()}
 	l := newLive(d, base, stater, n, func(err error) { t.Error(err) })
-	t.Cleanup(l.finish)
+	t.Cleanup(func() { l.finish(fleet.EndQuit) })
 	return l, d
 }
 
@@ -60,7 +60,7 @@ func TestLiveTerminal(t *testing.T) {
 	if r := liveState(t, d, harness.Waiting); r.ID != "11111111-2222-4333-8444-555555555555" {
 		t.Errorf("id not followed: %+v", r)
 	}
-	l.finish()
+	l.finish(fleet.EndQuit)
 	if runs, _ := d.Read(); len(runs) != 0 {
 		t.Errorf("live file left after finish: %+v", runs)
 	}

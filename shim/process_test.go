@@ -100,6 +100,15 @@ func checkResult(t *testing.T, r shimResult, code int, sig syscall.Signal) {
 	}
 }
 
+// checkSent checks the signal the shim reported passing on to its child
+// (Status.Sent): what tells a run ended from outside from one its user quit.
+func checkSent(t *testing.T, r shimResult, sig syscall.Signal) {
+	t.Helper()
+	if r.Sent != int(sig) {
+		t.Errorf("shim reported passing on signal %d; want %d", r.Sent, sig)
+	}
+}
+
 func TestShimFollowsResize(t *testing.T) {
 	u := newUserTerm(t, 24, 80)
 	before := u.termios(t)
@@ -112,7 +121,9 @@ func TestShimFollowsResize(t *testing.T) {
 	}
 	u.out.waitFor(t, "size=50x132")
 	u.typeIn(t, "q")
-	checkResult(t, p.finish(t), 0, 0)
+	r := p.finish(t)
+	checkResult(t, r, 0, 0)
+	checkSent(t, r, 0)
 	if after := u.termios(t); after != before {
 		t.Errorf("terminal mode not restored:\n%s", cmp.Diff(before, after))
 	}
@@ -125,7 +136,9 @@ func TestShimForwardsSignals(t *testing.T) {
 			p := startShim(t, u, "/bin/sh", "-c", "echo ready; exec sleep 20")
 			u.out.waitFor(t, "ready")
 			p.signal(t, sig)
-			checkResult(t, p.finish(t), 128+int(sig), sig)
+			r := p.finish(t)
+			checkResult(t, r, 128+int(sig), sig)
+			checkSent(t, r, sig)
 		})
 	}
 }
@@ -146,7 +159,10 @@ func TestShimTerminalClosed(t *testing.T) {
 			p := startShim(t, u, "/bin/sh", "-c", tc.script)
 			u.out.waitFor(t, "ready")
 			u.master.Close()
-			checkResult(t, p.finish(t), tc.code, tc.sig)
+			r := p.finish(t)
+			checkResult(t, r, tc.code, tc.sig)
+			checkSent(t, r, syscall.SIGHUP) // even when the child took no notice
+
 		})
 	}
 }
@@ -155,13 +171,14 @@ func TestShimTerminalClosed(t *testing.T) {
 // reaches the child from the terminal, and the shim survives to report it.
 func TestShimPipePathSignals(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		send func(t *testing.T, u *userTerm, p *shimProc)
-		sig  syscall.Signal
+		name      string
+		send      func(t *testing.T, u *userTerm, p *shimProc)
+		sig, sent syscall.Signal
 	}{
-		{"keyboard ^C", func(t *testing.T, u *userTerm, p *shimProc) { u.typeIn(t, "\x03") }, syscall.SIGINT},
-		{"kill -TERM shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGTERM) }, syscall.SIGTERM},
-		{"kill -HUP shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGHUP) }, syscall.SIGHUP},
+		// The keyboard's ^C reaches the child itself: the user quit it.
+		{"keyboard ^C", func(t *testing.T, u *userTerm, p *shimProc) { u.typeIn(t, "\x03") }, syscall.SIGINT, 0},
+		{"kill -TERM shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGTERM) }, syscall.SIGTERM, syscall.SIGTERM},
+		{"kill -HUP shim", func(t *testing.T, u *userTerm, p *shimProc) { p.signal(t, syscall.SIGHUP) }, syscall.SIGHUP, syscall.SIGHUP},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := newUserTerm(t, 24, 80)
@@ -183,7 +200,9 @@ func TestShimPipePathSignals(t *testing.T) {
 				t.Fatalf("child said %q, %v", b, err)
 			}
 			tc.send(t, u, p)
-			checkResult(t, p.finish(t), 128+int(tc.sig), tc.sig)
+			res := p.finish(t)
+			checkResult(t, res, 128+int(tc.sig), tc.sig)
+			checkSent(t, res, tc.sent)
 		})
 	}
 }

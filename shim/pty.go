@@ -118,6 +118,7 @@ func spawnPTY(cmd *exec.Cmd, o SpawnOptions) (st Status, err error) {
 	<-startedDone
 	reaping(&s.ch)
 	st, err = s.reap()
+	st.Sent = sentTo(&s.ch)
 	if hookExited != nil {
 		hookExited()
 	}
@@ -364,6 +365,7 @@ func (s *session) hangup() {
 		return
 	}
 	if !s.exited {
+		hungUp(&s.ch)
 		forwardGroup(s.ch.pid, syscall.SIGHUP)
 	}
 	unix.Close(s.master)

@@ -190,8 +190,9 @@ type evidence struct {
 }
 
 // finished records how the run ended, and notes how each evidence channel
-// fared in the drift tally. version is the CLI's, "" when unknown.
-func (r *recorder) finished(tail []byte, st Status, version string) {
+// fared in the drift tally. version is the CLI's, "" when unknown. It
+// returns the conversation the run ended in, "" when none is known.
+func (r *recorder) finished(tail []byte, st Status, version string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done = true
@@ -211,12 +212,12 @@ func (r *recorder) finished(tail []byte, st Status, version string) {
 		r.put(r.open, r.openSource, &now, &code)
 	}
 	if id == "" {
-		return
+		return ""
 	}
 	r.final = &finalRun{version: version, evidence: ev.channels(r.pinned), disagreed: ev.against(id, r.pinned)}
 	resumable := r.put(id, source, &now, &code)
 	if r.st == nil {
-		return
+		return id
 	}
 	run := store.Run{Time: now, Version: version, Hint: ev.hintOutcome(id), Capture: store.NotExpected}
 	if r.instrumented {
@@ -226,6 +227,7 @@ func (r *recorder) finished(tail []byte, st Status, version string) {
 		r.warned = true
 		r.warn(err)
 	}
+	return id
 }
 
 // turned reports whether conversation id changed while the run went on, by

@@ -106,6 +106,7 @@ func childRole(role string, args []string) {
 type shimResult struct {
 	Code   int
 	Signal int
+	Sent   int
 	Err    string
 	Tail   []byte
 }
@@ -127,7 +128,7 @@ func shimRole(resultPath string) {
 	}
 	tail := NewTail(4096)
 	st, err := Spawn(cmd, SpawnOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Tail: tail})
-	r := shimResult{Code: st.Code, Signal: int(st.Signal), Tail: tail.Bytes()}
+	r := shimResult{Code: st.Code, Signal: int(st.Signal), Sent: int(st.Sent), Tail: tail.Bytes()}
 	if err != nil {
 		r.Err = err.Error()
 	}

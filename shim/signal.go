@@ -109,6 +109,13 @@ type child struct {
 	done   bool     // Spawn is done with it: dropped at its exit mark
 
 	marked bool // Spawn's own: the exit mark was sent
+
+	// sent is the first signal that ends a program which the shim passed
+	// on to the child while it ran (SIGHUP too when the PTY loop hung it
+	// up); 0 for none. through is closed once its exit mark went through
+	// the relay, so every signal that came before its exit was acted on.
+	sent    syscall.Signal
+	through chan struct{}
 }
 
 // WarmSignals starts catching the signals Spawn acts on in the background,
@@ -163,6 +170,7 @@ func relayLoop() {
 			relay.mu.Lock()
 			if m, ok := v.(exitMark); ok {
 				m.c.state = childExited
+				close(m.c.through)
 				if m.c.done {
 					remove(m.c)
 				}
@@ -215,6 +223,9 @@ func dispatch(sig syscall.Signal) {
 			continue
 		}
 		running = true
+		if c.sent == 0 && endsRun(sig) && (c.group || forwardPlain(sig)) {
+			c.sent = sig
+		}
 		switch {
 		case c.reaped:
 		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD || sig == syscall.SIGCONT:
@@ -282,7 +293,44 @@ func exited(c *child) {
 	}
 	exitBarrier()
 	c.marked = true
+	c.through = make(chan struct{})
 	relay.c <- exitMark{c}
+}
+
+// sentTo is the first signal that ends a program which the shim passed on
+// to c while it ran, 0 for none: once every signal that reached the shim
+// before c exited has gone through the relay. A hang-up of our terminal
+// reaches the child and the shim together on the pipe path, and the child
+// may be gone before the relay has taken the shim's copy.
+func sentTo(c *child) syscall.Signal {
+	if c.through != nil {
+		<-c.through
+	}
+	relay.mu.Lock()
+	defer relay.mu.Unlock()
+	return c.sent
+}
+
+// hungUp notes that the shim hung the child up itself (its own terminal
+// is gone), unless a signal passed on came first.
+func hungUp(c *child) {
+	relay.mu.Lock()
+	if c.sent == 0 {
+		c.sent = syscall.SIGHUP
+	}
+	relay.mu.Unlock()
+}
+
+// endsRun reports the signals that, passed on to a child, end its run
+// without its user having quit it: a hang-up, a termination, or an
+// interrupt or quit sent to the shim (the keyboard's reach the child, not
+// the shim, on a PTY; on the pipe path the shim does not pass them on).
+func endsRun(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT:
+		return true
+	}
+	return false
 }
 
 // exitBarrier returns once every signal the runtime has taken so far is in

@@ -18,6 +18,12 @@ import (
 type Status struct {
 	Code   int            // exit code, or 128+signal when killed by a signal
 	Signal syscall.Signal // non-zero when the child died of a signal
+	// Sent is the first signal that ends a program (SIGHUP, SIGTERM,
+	// SIGINT, SIGQUIT) which the shim passed on to the child while it ran,
+	// SIGHUP too when the shim hung it up because its own terminal was
+	// gone; 0 for none. It tells a run ended from outside from one its
+	// user quit, whatever the CLI made of the signal.
+	Sent syscall.Signal
 }
 
 // SpawnOptions are the shim's own descriptors and the hooks Spawn calls.
@@ -150,7 +156,9 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 	waitExit(c.pid)
 	exited(c)
 	reaping(c)
-	return reap(c.pid)
+	st, err := reap(c.pid)
+	st.Sent = sentTo(c)
+	return st, err
 }
 
 // start starts cmd's program as os/exec would, without its process handle:

@@ -195,7 +195,9 @@ func supervise(j *job, o Options) (Status, error) {
 	rec.attach(nil) // a child that never started opened no store
 	stopFollow()
 	if lv != nil {
-		defer lv.finish() // once the record is final, the run is over
+		// Once the record is final, the run is over; unless its user quit
+		// it, its file stays, saying how it ended, for restore.
+		defer lv.finish(fleet.Ending(status.Code, status.Signal, status.Sent))
 	}
 	if errors.Is(err, ErrStart) {
 		rec.abandon() // the child never ran: nothing to record
@@ -209,7 +211,11 @@ func supervise(j *job, o Options) (Status, error) {
 	case v = <-version:
 	default:
 	}
-	rec.finished(t.tail.Bytes(), status, v)
+	if id := rec.finished(t.tail.Bytes(), status, v); lv != nil {
+		// The conversation as the run's end decided it, for the live file
+		// a lost run keeps.
+		lv.setID(id)
+	}
 	return status, nil
 }
 
