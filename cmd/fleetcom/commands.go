@@ -88,6 +88,8 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
 		{name: "ps", summary: "the same as status",
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
+		{name: "restore", summary: "bring back the conversations a crash, a reboot or a closed terminal cut short",
+			help: restoreHelp, flags: restoreFlags, run: cmdRestore},
 		{name: "list",
 			summary: "list saved conversations, newest first",
 			help: `List the conversations of DIR (default: the current directory), newest

@@ -61,8 +61,9 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"resume", "pick", "status", "ps", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
-		{[]string{"re"}, []string{"resume"}},
+		{[]string{""}, []string{"resume", "pick", "status", "ps", "restore", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
+		{[]string{"re"}, []string{"resume", "restore"}},
+		{[]string{"resu"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"nosuch", ""}, nil},
 		{[]string{"resume", ""}, append(slices.Clone(agents), id1, id2, id3)},

@@ -205,7 +205,7 @@ func TestCompletionShells(t *testing.T) {
 		{"resume", ""},
 		{"resume", "claude", ""},
 		{"resume", prefix},
-		{"re"},
+		{"resu"},
 		{"resume", "-"},
 		{"resume", "-C", "su"},
 	}

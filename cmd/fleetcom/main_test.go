@@ -4,6 +4,7 @@ import (
 	goflag "flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -69,7 +70,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		Setup:               setupScript,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"pty": cmdPTY},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"pty": cmdPTY, "until": cmdUntil},
 		RequireExplicitExec: true,
 	})
 }
@@ -91,6 +92,8 @@ func setupScript(env *testscript.Env) error {
 		"FAKE_ARGV_LOG":     filepath.Join(work, "argv.log"),
 		"REAL":              filepath.Join(work, "real"),
 		"TERM":              "xterm-256color",
+		// A script's tmux server is its own, and is gone when it ends.
+		"TMUX_TMPDIR": filepath.Join(work, ".tmux"),
 	}
 	for k, v := range vars {
 		env.Setenv(k, v)
@@ -101,6 +104,16 @@ func setupScript(env *testscript.Env) error {
 	if err := os.Mkdir(vars["XDG_RUNTIME_DIR"], 0o700); err != nil {
 		return err
 	}
+	if err := os.Mkdir(vars["TMUX_TMPDIR"], 0o700); err != nil {
+		return err
+	}
+	env.Defer(func() {
+		if _, err := exec.LookPath("tmux"); err == nil {
+			kill := exec.Command("tmux", "kill-server")
+			kill.Env = append(os.Environ(), "TMUX_TMPDIR="+vars["TMUX_TMPDIR"])
+			kill.Run()
+		}
+	})
 	if err := installFakes(work, vars["REAL"]); err != nil {
 		return err
 	}

@@ -230,6 +230,35 @@ func until(cmdline string, env []string, dir string, u *ptyUser) error {
 	}
 }
 
+// cmdUntil is the testscript command `until CMD`: it runs the shell
+// command CMD (in the script's environment and directory) again and again
+// until it succeeds, for at most ptyWait: what another terminal does while
+// the script waits for an event.
+func cmdUntil(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: until 'shell command'")
+	}
+	var env []string
+	for _, k := range append(ptyVars(), "TMUX_TMPDIR") {
+		if v := ts.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	deadline := time.Now().Add(ptyWait)
+	for {
+		cmd := exec.Command("/bin/sh", "-c", args[0])
+		cmd.Env, cmd.Dir = env, ts.MkAbs(".")
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("until %s: still failing after %v: %v\n%s", args[0], ptyWait, err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // cmdPTY is the testscript command `pty DIALOGUE SCREEN STATUS -- CMD ARGS…`:
 // it runs CMD on a PTY driven by the dialogue file, saves the screen to
 // SCREEN, and fails unless the command ended as STATUS ("exit 0",

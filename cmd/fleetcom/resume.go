@@ -88,13 +88,13 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	if err := cat.Check(p); err != nil {
 		return err
 	}
-	canonical, err := cat.Line(p.Entry)
+	here, err := physical(".")
+	if err != nil {
+		here = ""
+	}
+	canonical, line, err := resumeLines(cat, p, here)
 	if err != nil {
 		return err
-	}
-	line := canonical
-	if here, err := physical("."); err != nil || here != p.Dir() {
-		line = harness.CdPrefix(p.Dir()) + line
 	}
 	if in.has("--json") {
 		return writeJSON(struct {
@@ -114,6 +114,21 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	}
 	fmt.Fprintln(stdout, line)
 	return nil
+}
+
+// resumeLines are a plan's canonical line and the line resume prints for
+// it in directory here: with a cd prefix when the conversation belongs
+// elsewhere (always, when here is "").
+func resumeLines(cat *catalog.Catalog, p catalog.Plan, here string) (canonical, line string, err error) {
+	canonical, err = cat.Line(p.Entry)
+	if err != nil {
+		return "", "", err
+	}
+	line = canonical
+	if here == "" || here != p.Dir() {
+		line = harness.CdPrefix(p.Dir()) + line
+	}
+	return canonical, line, nil
 }
 
 // isTerminal reports whether w is a terminal.
