@@ -75,9 +75,15 @@ type Result struct {
 // empty: the commands it is used for are not interactive.
 func (w *World) Fleetcom(t testing.TB, bin, dir string, args ...string) Result {
 	t.Helper()
+	return w.FleetcomEnv(t, w.Env(), bin, dir, args...)
+}
+
+// FleetcomEnv runs the fleetcom command as Fleetcom does, in environment env.
+func (w *World) FleetcomEnv(t testing.TB, env []string, bin, dir string, args ...string) Result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = w.Env()
+	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -11,8 +11,19 @@ import (
 // real CLI of r behind them. It returns the world and the fleetcom binary.
 func shimWorld(t *testing.T, r Real) (*World, string) {
 	t.Helper()
+	return shimWorldOf(t, r)
+}
+
+// shimWorldOf is shimWorld with the real CLIs of several agents behind
+// the shims, one version of each.
+func shimWorldOf(t *testing.T, reals ...Real) (*World, string) {
+	t.Helper()
 	fc := fleetcom(t)
-	w := NewWorld(t, r.Bin)
+	var bins []string
+	for _, r := range reals {
+		bins = append(bins, r.Bin)
+	}
+	w := NewWorld(t, bins...)
 	shims := filepath.Join(w.Root, "shims")
 	w.Setenv("FLEETCOM_SHIM_DIR", shims)
 	if r := w.Fleetcom(t, fc, w.Root, "shims", "install", "--dir", shims); r.Code != 0 {
@@ -29,8 +40,10 @@ func shimWorld(t *testing.T, r Real) (*World, string) {
 		}
 	}
 	w.PrependPath(shims)
-	if p := lookPath(w, r.CLI.Name); filepath.Dir(p) != shims {
-		t.Fatalf("%s resolves to %q, want the shim in %s", r.CLI.Name, p, shims)
+	for _, r := range reals {
+		if p := lookPath(w, r.CLI.Name); filepath.Dir(p) != shims {
+			t.Fatalf("%s resolves to %q, want the shim in %s", r.CLI.Name, p, shims)
+		}
 	}
 	return w, fc
 }

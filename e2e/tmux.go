@@ -58,6 +58,46 @@ func NewTmux(t testing.TB, env []string) *Tmux {
 	return x
 }
 
+// NewUserTmux returns the server that a plain `tmux` command started with
+// Env() reaches: the default socket of a private TMUX_TMPDIR. A program
+// under test starts it (fleetcom restore --exec); the test drives what it
+// finds there, and kills it when the test ends. The server reads no
+// configuration of the test's: whatever it reads, it reads as a user's
+// server would (~/.tmux.conf of the world's home).
+func NewUserTmux(t testing.TB, env []string) *Tmux {
+	t.Helper()
+	x := NewTmux(t, env)
+	x.socket = "default"
+	x.panes = 1 // the program under test makes the session
+	return x
+}
+
+// Env is the environment in which a plain `tmux` reaches this server.
+func (x *Tmux) Env() []string { return append([]string(nil), x.env...) }
+
+// Windows returns the pane of each window of session, by window name.
+func (x *Tmux) Windows(t testing.TB, session string) map[string]*Pane {
+	t.Helper()
+	out := x.must(t, "list-panes", "-s", "-t", "="+session, "-F", "#{pane_id} #{window_name}")
+	panes := map[string]*Pane{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if id, name, ok := strings.Cut(line, " "); ok {
+			panes[name] = &Pane{x: x, t: t, id: id, name: session + ":" + name}
+		}
+	}
+	return panes
+}
+
+// ServerPID is the tmux server's process ID.
+func (x *Tmux) ServerPID(t testing.TB) int {
+	t.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(x.must(t, "display-message", "-p", "#{pid}")))
+	if err != nil {
+		t.Fatalf("tmux server pid: %v", err)
+	}
+	return pid
+}
+
 // kill ends the server and waits for every process it had started to be
 // gone, so none is still writing into a scratch dir being removed. Stragglers
 // get SIGKILL, by process ID.
@@ -218,6 +258,22 @@ func (p *Pane) waitUntil(what string, timeout time.Duration, ok func(string) boo
 		}
 		time.Sleep(150 * time.Millisecond)
 	}
+}
+
+// PID is the process the pane runs (the program Start gave it).
+func (p *Pane) PID() int {
+	p.t.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id, "#{pane_pid}")))
+	if err != nil {
+		p.t.Fatalf("%s: pane pid: %v", p.name, err)
+	}
+	return pid
+}
+
+// Path is the directory of the pane's foreground process, as tmux sees it.
+func (p *Pane) Path() string {
+	p.t.Helper()
+	return strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id, "#{pane_current_path}"))
 }
 
 // Dead reports whether the pane's program has exited, and its exit status;
