@@ -125,14 +125,14 @@ func resolve(runs []Run, panes Panes) map[string]map[string]string {
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	// Which servers were asked is the loop's own: out is written by the
+	// questions as they answer.
+	asked := map[string]bool{}
 	for _, r := range runs {
-		if r.Tmux == nil {
+		if r.Tmux == nil || asked[r.Tmux.Socket] {
 			continue
 		}
-		if _, ok := out[r.Tmux.Socket]; ok {
-			continue
-		}
-		out[r.Tmux.Socket] = nil
+		asked[r.Tmux.Socket] = true
 		socket := r.Tmux.Socket
 		wg.Add(1)
 		go func() {
