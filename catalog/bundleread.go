@@ -181,7 +181,7 @@ func (d *bundleDecoder) tool(name string) error {
 		return invalid("the bundle is a conversation of %q, which this fleetcom does not know", name)
 	}
 	if _, ok := a.Behaviour.(harness.Mover); !ok {
-		return invalid("%s conversations cannot be imported", name)
+		return cannot(a, "import", "")
 	}
 	d.agent = a
 	return nil

@@ -24,7 +24,7 @@ func (c *Catalog) Export(tool, ref, dir string) (Bundle, error) {
 	}
 	m, ok := p.Agent.Behaviour.(harness.Mover)
 	if !ok {
-		return Bundle{}, invalid("%s conversations cannot be exported", p.Agent.Name)
+		return Bundle{}, cannot(p.Agent, "export", p.Entry.ID)
 	}
 	e := p.Entry
 	home := c.entryHome(p.Agent, e)
@@ -37,6 +37,17 @@ func (c *Catalog) Export(tool, ref, dir string) (Bundle, error) {
 		b.Active = at.UTC()
 	}
 	return b, nil
+}
+
+// cannot refuses op ("export", "import", "move") for an agent that is no
+// Mover: with its reason and the agent's own way, when it says them.
+func cannot(a harness.Agent, op, id string) error {
+	done := map[string]string{"export": "exported", "import": "imported", "move": "moved"}[op]
+	why, hint := a.Refusal(op, id)
+	if why == "" {
+		return invalid("%s conversations cannot be %s", a.Name, done)
+	}
+	return &Error{Kind: Invalid, Msg: fmt.Sprintf("%s conversations cannot be %s: %s", a.Name, done, why), Next: hint}
 }
 
 // entryHome is the home an entry's files are in: the record's, else this
@@ -165,7 +176,7 @@ func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
 func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, error) {
 	m, ok := a.Behaviour.(harness.Mover)
 	if !ok {
-		return Moved{}, invalid("%s conversations cannot be moved", a.Name)
+		return Moved{}, cannot(a, "move", e.ID)
 	}
 	if e.Cwd == dir {
 		return Moved{}, invalid("%s conversation %s is in %s already", e.Tool, e.ID, dir)

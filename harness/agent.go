@@ -32,6 +32,11 @@ type Spec struct {
 	// HomeVarBase says that HomeVar stands for $HOME instead of naming the
 	// home: the home is $HomeVar/HomeDir (Gemini's GEMINI_CLI_HOME).
 	HomeVarBase bool
+	// HomeDefault, when set, is the home under $HOME when HomeVar is
+	// unset, for an agent whose HomeVar is a base directory of another
+	// kind than $HOME (opencode: $XDG_DATA_HOME/opencode, else
+	// ~/.local/share/opencode).
+	HomeDefault string
 	// ID is the exact grammar of the agent's conversation IDs.
 	ID Grammar
 	// Resume is how the canonical resume line names a conversation, which
@@ -311,11 +316,18 @@ func (a *Spec) Home(getenv func(string) string) string {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
+	if a.HomeDefault != "" {
+		return filepath.Join(home, a.HomeDefault)
+	}
 	return filepath.Join(home, a.HomeDir)
 }
 
 // HomeHelp describes HomeVar for the manual.
 func (a *Spec) HomeHelp() string {
+	if a.HomeVarBase && a.HomeDefault != "" {
+		return "the base of " + a.Display + "'s home, read for its conversations: $" + a.HomeVar + "/" +
+			a.HomeDir + " (default: ~/" + a.HomeDefault + ")"
+	}
 	if a.HomeVarBase {
 		return "stands for $HOME for " + a.Display + ": its home, read for its conversations, is $" + a.HomeVar + "/" +
 			a.HomeDir + " (default: ~/" + a.HomeDir + ")"

@@ -166,3 +166,22 @@ func safeName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\\x00") &&
 		!strings.HasPrefix(name, ".") && len(name) <= 128
 }
+
+// Unmovable is implemented by agents whose conversations fleetcom cannot
+// export, import or move (opencode's are rows of a database fleetcom never
+// writes), to say why, and how the agent itself does it.
+type Unmovable interface {
+	// Unmovable returns why conversation id cannot be taken through op
+	// ("export", "import" or "move"), and a hint naming the command that
+	// does it the agent's own way.
+	Unmovable(op, id string) (why, hint string)
+}
+
+// Refusal is why a's conversation id cannot be taken through op, and the
+// hint that says what to do instead; "" for both when a says nothing.
+func (a Agent) Refusal(op, id string) (why, hint string) {
+	if u, ok := a.Behaviour.(Unmovable); ok {
+		return u.Unmovable(op, id)
+	}
+	return "", ""
+}

@@ -1,0 +1,271 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// opencode keeps every conversation in one SQLite database,
+// <home>/opencode.db, in WAL mode (measured on 1.18.33: tables session {id,
+// parent_id, directory, title, time_created, time_updated, time_archived,
+// …}, message {id, session_id, time_created, data} and part {id,
+// message_id, session_id, data}; data is JSON, a message's role in it, a
+// text part's text). fleetcom reads it with the sqlite3 program, which it
+// starts only where it reads the store (at a run's end, for list, resume,
+// completion, doctor), never on a shim's way to the child: a SQLite driver
+// linked into the binary runs its initialisation on every shim start
+// (measured, README "Dependencies"). sqlite3 opens the database read-only
+// (-readonly), with no startup file of the user's (-init /dev/null) and a
+// busy timeout of opencodeBusy: in WAL mode a reader takes no lock that
+// makes opencode wait, and what opencode is writing at that moment is not
+// seen yet. No value from outside reaches the SQL but IDs that passed the
+// grammar; directories are compared here, not in SQL.
+
+// Bounds on one query: the time sqlite3 may take, SQLite's wait for a lock
+// (it waits only while opencode recovers its WAL index), and what is read
+// of its output.
+const (
+	opencodeQueryTimeout = 5 * time.Second
+	opencodeBusy         = "200"
+	opencodeMaxOutput    = 64 << 20
+)
+
+// opencodeDB is the database in an opencode home (its data directory).
+// OPENCODE_DB can move it; fleetcom does not follow that (doctor says so).
+func opencodeDB(home string) string { return filepath.Join(home, "opencode.db") }
+
+// errOpencodeUnread is the store that could not be read: no sqlite3, or a
+// database it could not query. It says nothing of any conversation.
+var errOpencodeUnread = errors.New("opencode's store could not be read")
+
+// opencodeSession is one row of the session table, with what its messages
+// say.
+type opencodeSession struct {
+	ID        string `json:"id"`
+	Directory string `json:"directory"`
+	Title     string `json:"title"`
+	Parent    string `json:"parent"`
+	Created   int64  `json:"created"`
+	Archived  int64  `json:"archived"`
+	Messages  int    `json:"messages"`
+	First     int64  `json:"first"` // the first message's time, ms
+	Last      int64  `json:"last"`  // the last message's time, ms
+}
+
+// conversation reports a session with a message: opencode writes none
+// before the first prompt.
+func (s opencodeSession) conversation() bool { return s.Messages > 0 }
+
+// of reports whether the session belongs to the physical directory cwd.
+func (s opencodeSession) of(cwd string) bool {
+	return safe.SameDir(s.Directory, cwd)
+}
+
+// opencodeSessionsSQL lists every session with its messages' count and
+// times (message has an index on session_id, time_created).
+const opencodeSessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS title,
+ COALESCE(s.parent_id, '') AS parent, s.time_created AS created, COALESCE(s.time_archived, 0) AS archived,
+ (SELECT COUNT(*) FROM message m WHERE m.session_id = s.id) AS messages,
+ COALESCE((SELECT MIN(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS first,
+ COALESCE((SELECT MAX(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS last
+ FROM session s`
+
+// opencodeCache keeps the last listing of each database while its files
+// are unchanged: one run's end asks several questions of one conversation.
+var opencodeCache struct {
+	sync.Mutex
+	db   string
+	sig  string
+	list []opencodeSession
+}
+
+// opencodeSessions lists the sessions of home's database. No database is
+// no session; a database that cannot be read is errOpencodeUnread.
+func opencodeSessions(home string) ([]opencodeSession, error) {
+	db := opencodeDB(home)
+	sig, ok := opencodeSignature(db)
+	if !ok {
+		return nil, nil
+	}
+	opencodeCache.Lock()
+	if opencodeCache.db == db && opencodeCache.sig == sig {
+		list := opencodeCache.list
+		opencodeCache.Unlock()
+		return list, nil
+	}
+	opencodeCache.Unlock()
+	out, err := opencodeQuery(db, opencodeSessionsSQL)
+	if err != nil {
+		return nil, err
+	}
+	var rows []opencodeSession
+	if len(bytes.TrimSpace(out)) > 0 && json.Unmarshal(out, &rows) != nil {
+		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errOpencodeUnread)
+	}
+	list := rows[:0]
+	for _, r := range rows {
+		if opencodeSpec.ID.Valid(r.ID) && filepath.IsAbs(r.Directory) && filepath.Clean(r.Directory) == r.Directory {
+			list = append(list, r)
+		}
+	}
+	opencodeCache.Lock()
+	opencodeCache.db, opencodeCache.sig, opencodeCache.list = db, sig, list
+	opencodeCache.Unlock()
+	return list, nil
+}
+
+// opencodeSignature names the state of a database's files (the database
+// and its write-ahead log); false when there is no database.
+func opencodeSignature(db string) (string, bool) {
+	fi, err := os.Stat(db)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	sig := fmt.Sprintf("%d.%d", fi.Size(), fi.ModTime().UnixNano())
+	if w, err := os.Stat(db + "-wal"); err == nil {
+		sig += fmt.Sprintf("/%d.%d", w.Size(), w.ModTime().UnixNano())
+	}
+	return sig, true
+}
+
+// opencodeFind returns session id of home's database; an error wrapping
+// ErrNoConversation when the database has no such session.
+func opencodeFind(home, id string) (opencodeSession, error) {
+	if err := opencodeSpec.CheckID(id); err != nil {
+		return opencodeSession{}, refuse(ErrNoConversation, "%v", err)
+	}
+	list, err := opencodeSessions(home)
+	if err != nil {
+		return opencodeSession{}, err
+	}
+	for _, s := range list {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return opencodeSession{}, refuse(ErrNoConversation, "no opencode session %s in %s", id, opencodeDB(home))
+}
+
+// opencodeAbsent reports an answer of the store: the session is not there.
+// Anything else is a store fleetcom could not read.
+func opencodeAbsent(err error) bool { return errors.Is(err, ErrNoConversation) }
+
+// opencodeSQLite is the sqlite3 program fleetcom reads the store with: the
+// first on PATH, looked up once.
+var opencodeSQLite = sync.OnceValues(func() (string, error) { return exec.LookPath("sqlite3") })
+
+// opencodeQuery runs one query on the database db, read-only, and returns
+// what sqlite3 printed: JSON rows, or nothing for none.
+func opencodeQuery(db, query string) ([]byte, error) {
+	bin, err := opencodeSQLite()
+	if err != nil {
+		return nil, fmt.Errorf("%w: fleetcom reads it with the sqlite3 program, which is not on PATH", errOpencodeUnread)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opencodeQueryTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-readonly", "-batch", "-bail", "-init", os.DevNull,
+		"-cmd", ".timeout "+opencodeBusy, "-json", opencodeOpen(db), query)
+	cmd.Stdin = nil
+	cmd.WaitDelay = probeWaitDelay
+	var out capped
+	out.limit, out.full = opencodeMaxOutput, cancel
+	var stderr capped
+	stderr.limit, stderr.full = 4<<10, func() {}
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil || len(out.buf) >= opencodeMaxOutput {
+		msg := strings.TrimSpace(string(stderr.buf))
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		if msg == "" && err != nil {
+			msg = err.Error()
+		}
+		if msg == "" {
+			msg = "its answer is too long"
+		}
+		return nil, fmt.Errorf("%w: sqlite3 on %s: %s", errOpencodeUnread, db, CleanTitle(msg))
+	}
+	return out.buf, nil
+}
+
+// opencodeOpen is how sqlite3 is to open the database db. While opencode
+// has it open, its write-ahead log (db-wal) holds what it wrote since the
+// last checkpoint, and the database is opened read-only beside it, as
+// one more reader. Without a log (opencode checkpointed it away at its
+// last exit) a read-only connection would make one and its index (-shm),
+// files fleetcom has no business leaving in opencode's folder: the
+// database is then opened immutable, which reads the file alone and
+// creates nothing. opencode writes to a new log first, and to the
+// database itself only at a checkpoint, so a read that meets one is at
+// worst a database sqlite3 cannot read, for that one read.
+func opencodeOpen(db string) string {
+	if _, err := os.Lstat(db + "-wal"); err == nil {
+		return db
+	}
+	return "file:" + strings.TrimPrefix(fileURL(db), "file://") + "?immutable=1"
+}
+
+// opencodeText is one text of a session's messages, in their order.
+type opencodeText struct {
+	Role string
+	Text string
+}
+
+// opencodeMessagesSQL lists the text parts of one session's messages with
+// the message they belong to, oldest first; %s is an ID that passed the
+// grammar (no quote can be in it).
+const opencodeMessagesSQL = `SELECT m.data AS message, p.data AS part FROM message m JOIN part p ON p.message_id = m.id
+ WHERE m.session_id = '%s' AND instr(p.data, '"type":"text"') > 0 ORDER BY m.time_created, m.id, p.id`
+
+// opencodeTexts reads what the user typed and opencode answered in session
+// id: each text part of a user or assistant message that is neither
+// synthetic nor ignored.
+func opencodeTexts(home, id string) ([]opencodeText, error) {
+	if !opencodeSpec.ID.Valid(id) {
+		return nil, refuse(ErrNoConversation, "not an opencode session id")
+	}
+	if _, ok := opencodeSignature(opencodeDB(home)); !ok {
+		return nil, nil
+	}
+	out, err := opencodeQuery(opencodeDB(home), fmt.Sprintf(opencodeMessagesSQL, id))
+	if err != nil || len(bytes.TrimSpace(out)) == 0 {
+		return nil, err
+	}
+	var rows []struct {
+		Message string `json:"message"`
+		Part    string `json:"part"`
+	}
+	if json.Unmarshal(out, &rows) != nil {
+		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errOpencodeUnread)
+	}
+	var texts []opencodeText
+	for _, r := range rows {
+		var m struct {
+			Role string `json:"role"`
+		}
+		var p struct {
+			Type      string `json:"type"`
+			Text      string `json:"text"`
+			Synthetic bool   `json:"synthetic"`
+			Ignored   bool   `json:"ignored"`
+		}
+		if json.Unmarshal([]byte(r.Message), &m) != nil || json.Unmarshal([]byte(r.Part), &p) != nil ||
+			p.Type != "text" || p.Synthetic || p.Ignored || strings.TrimSpace(p.Text) == "" ||
+			m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		texts = append(texts, opencodeText{Role: m.Role, Text: strings.TrimSpace(p.Text)})
+	}
+	return texts, nil
+}
