@@ -46,6 +46,13 @@ type Agent struct {
 	MovedAsks bool
 	// Store is the directory the CLI keeps its conversations under.
 	Store func(w *World) string
+	// NoNames, when set, is why the CLI's conversations carry no name
+	// apart from their title (measured): TestShimNames skips it, saying so.
+	NoNames string
+	// Unmovable, when set, is why fleetcom refuses to export, import or
+	// move the CLI's conversations (measured): the carry and move tests
+	// check that refusal instead.
+	Unmovable string
 	// Suspends: Ctrl-Z at the prompt stops the CLI when no fleetcom is
 	// there. When it does not, the key is the CLI's own (Grok 1.0.41:
 	// the prompt editor's undo).

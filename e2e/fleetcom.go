@@ -62,6 +62,10 @@ type Record struct {
 	Home      string  `json:"home"`
 	Title     string  `json:"title"`
 	Name      string  `json:"name"`
+	// Evidence names the channels that named the ID; Discovered marks a
+	// conversation found in the CLI's store, not recorded.
+	Evidence   []string `json:"evidence"`
+	Discovered bool     `json:"discovered"`
 }
 
 // Result is what one fleetcom command did.

@@ -48,6 +48,20 @@ func moveHeld(t *testing.T, r Real, d Agent) {
 	}) {
 		t.Fatalf("%s never recorded the conversation as resumable: %+v", d.CLI.Name, w.List(t, fc, proj))
 	}
+	if d.Unmovable != "" {
+		// Nothing of it ever moves, open or not: refused for that reason
+		// (no process is named), and the conversation goes on.
+		res := w.Fleetcom(t, fc, proj, "move", "--from", proj, "--to", dest)
+		if res.Code == 0 || !strings.Contains(res.Stderr, "cannot be moved: ") || heldRE.MatchString(res.Stderr) {
+			t.Errorf("move of an open %s conversation (%s): exit %d, stdout %q: %s", d.CLI.Name, d.Unmovable, res.Code, res.Stdout, res.Stderr)
+		}
+		p.Submit("which codes now", typeWait)
+		d.Reply(p, "ACK now CODES KESTREL-5150")
+		if status, screen := d.Quit(p); status != 0 {
+			t.Errorf("exit %d; screen:\n%s", status, screen)
+		}
+		return
+	}
 	before := storeFiles(t, w, d.CLI.Name)
 
 	res := w.Fleetcom(t, fc, proj, "move", "--from", proj, "--to", dest)

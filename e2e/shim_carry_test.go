@@ -67,6 +67,28 @@ func carry(t *testing.T, r Real, d Agent) {
 		}
 	}
 
+	// A CLI whose conversations fleetcom cannot take along: export and move
+	// are refused, saying why and what to do instead, and nothing changed.
+	if d.Unmovable != "" {
+		t.Run("refused", func(t *testing.T) {
+			bundle := filepath.Join(w.Root, "conversation.bundle")
+			res := w.Fleetcom(t, fc, proj, "export", id, "-o", bundle)
+			if res.Code == 0 || !strings.Contains(res.Stderr, "cannot be exported: ") || !strings.Contains(res.Stderr, "hint: ") {
+				t.Errorf("export of a %s conversation (%s): exit %d: %s", d.CLI.Name, d.Unmovable, res.Code, res.Stderr)
+			}
+			if _, err := os.Stat(bundle); err == nil {
+				t.Error("a refused export left a bundle")
+			}
+			renamed := w.Project("new name")
+			res = w.Fleetcom(t, fc, renamed, "move", "--from", proj, "--to", renamed)
+			if res.Code == 0 || !strings.Contains(res.Stderr, "cannot be moved: ") || !strings.Contains(res.Stderr, "hint: ") {
+				t.Errorf("move of a %s conversation (%s): exit %d, stdout %q: %s", d.CLI.Name, d.Unmovable, res.Code, res.Stdout, res.Stderr)
+			}
+			continues(t, w, x, proj, "here", false)
+		})
+		return
+	}
+
 	// Another user, another directory: export, import, resume.
 	t.Run("export-import", func(t *testing.T) {
 		bundle := filepath.Join(w.Root, "conversation.bundle")
