@@ -29,14 +29,14 @@ func init() {
 				"OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
 			}
 		},
-		Setup:  (*World).SetupOpencode,
-		Trust:  func(*World, string) {}, // opencode asks nothing in a new directory
-		Ready:  WaitOpencode,
-		Reply:  ReplyOpencode,
-		Exit:   "/exit",
-		Quit:   QuitOpencode,
-		Hint:   opencodeHintRE,
-		Store:  func(w *World) string { return filepath.Join(w.Getenv("XDG_DATA_HOME"), "opencode") },
+		Setup: (*World).SetupOpencode,
+		Trust: func(*World, string) {}, // opencode asks nothing in a new directory
+		Ready: WaitOpencode,
+		Reply: ReplyOpencode,
+		Exit:  "/exit",
+		Quit:  QuitOpencode,
+		Hint:  opencodeHintRE,
+		Store: func(w *World) string { return filepath.Join(w.Getenv("XDG_DATA_HOME"), "opencode") },
 		// Measured on 1.18.33: its terminal.suspend key.
 		Suspends: true,
 		// /rename replaces the title opencode generated and keeps no mark
