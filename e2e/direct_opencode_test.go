@@ -201,9 +201,8 @@ func opencodeEvents(t *testing.T, file, typ string) []opencodeEvent {
 // opencodeCommand runs one of opencode's own commands in dir, with the
 // World's environment, and returns its standard output.
 func (w *World) opencodeCommand(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("opencode", args...)
+	cmd := exec.Command(lookPath(w, "opencode"), args...)
 	cmd.Dir, cmd.Env = dir, w.Env()
-	cmd.Path = lookPath(w, "opencode")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

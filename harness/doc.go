@@ -11,7 +11,8 @@
 // holding a conversation (Holder), a doctor check (Diagnoser), state
 // events in its capture payloads (Stater, from hooks), its own record of
 // what each running process does (Viewer), the files
-// a conversation is made of, for export, import and move (Mover), the date
+// a conversation is made of, for export, import and move (Mover), or why
+// they cannot leave their place (Unmovable), the date
 // of a conversation's last message (Activer, activity.go), and the
 // name a user gave a conversation (Namer, <agent>name.go), which is shown
 // and matched but never put on a command line. Every other package reaches
