@@ -24,6 +24,7 @@ import (
 // what fleetcom's refusal to move one tells the user to do. It runs once
 // per selected version.
 func TestDirectOpencode(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "opencode", directOpencode)
 }
 

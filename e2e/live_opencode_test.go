@@ -12,6 +12,7 @@ import (
 // ID already known (session.created at the prompt: no ID was pinned), and
 // waiting once the turn is over; nothing once opencode has exited.
 func TestLiveOpencode(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "opencode", liveOpencode)
 }
 

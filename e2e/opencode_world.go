@@ -3,11 +3,9 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // opencode in the suite: its package, its World (a provider on the fake
@@ -131,7 +129,10 @@ func (w *World) SetupOpencode() {
 	if version == "" {
 		return // no opencode on this World's PATH: nothing will start it
 	}
-	modules, err := opencodePlugins(version)
+	if opencodePluginModules == nil {
+		return
+	}
+	modules, err := opencodePluginModules(version)
 	if err != nil {
 		if required() {
 			w.t.Fatalf("opencode %s: its plugin packages: %v", version, err)
@@ -166,44 +167,11 @@ func (w *World) realVersion(command string) string {
 	return ""
 }
 
-// opencodePluginInstalls are the plugin packages installed, by version.
-var opencodePluginInstalls sync.Map // version -> *pluginInstall
-
-type pluginInstall struct {
-	once    sync.Once
-	modules string
-	err     error
-}
-
-// opencodePlugins installs @opencode-ai/plugin of version with npm, once
-// per test process, into the suite's scratch directory, and returns its
-// node_modules.
-func opencodePlugins(version string) (string, error) {
-	v, _ := opencodePluginInstalls.LoadOrStore(version, &pluginInstall{})
-	st := v.(*pluginInstall)
-	st.once.Do(func() {
-		var dir, cache string
-		if dir, st.err = scratchDir(); st.err != nil {
-			return
-		}
-		if cache, st.err = CacheDir(); st.err != nil {
-			return
-		}
-		prefix := filepath.Join(dir, "npm", "opencode-plugin@"+version)
-		if st.err = os.MkdirAll(prefix, 0o755); st.err != nil {
-			return
-		}
-		cmd := exec.Command("npm", "install", "--prefix", prefix, "--cache", cache, "--prefer-offline",
-			"--no-audit", "--no-fund", "--no-save", "--loglevel=error", "@opencode-ai/plugin@"+version)
-		cmd.Dir = prefix
-		if out, err := cmd.CombinedOutput(); err != nil {
-			st.err = fmt.Errorf("npm install @opencode-ai/plugin@%s: %v\n%s", version, err, out)
-			return
-		}
-		st.modules = filepath.Join(prefix, "node_modules")
-	})
-	return st.modules, st.err
-}
+// opencodePluginModules returns the node_modules folder that holds
+// @opencode-ai/plugin of an opencode version and its dependencies. The
+// suite's test files set it (opencode_plugins_test.go): they own its
+// scratch directory and npm cache.
+var opencodePluginModules func(version string) (string, error)
 
 // linkTree makes to a copy of the tree from of hard links (symlinks as
 // symlinks), so that every World gets its own folder at no cost.

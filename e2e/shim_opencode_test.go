@@ -12,6 +12,7 @@ import (
 // continuing it with its context, and a conversation started without
 // fleetcom found and adopted on resume. It runs once per selected version.
 func TestShimOpencode(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "opencode", shimOpencode)
 }
 
