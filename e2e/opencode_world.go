@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -66,10 +67,21 @@ func opencodeReady(screen string) bool {
 	return strings.Contains(screen, "Build · "+opencodeModelName)
 }
 
+// opencode (a Bun program that starts a server of its own and loads its
+// providers) is the slowest of the CLIs on a loaded machine: measured on
+// 2 cores at a load of 20 to 40, 58 s to its input box and 90 s from a
+// prompt to its first request, where the others take a fraction of that.
+// Its waits are twice the suite's; like them, each only bounds a wait for
+// an event.
+const (
+	opencodeStartWait = 2 * startWait
+	opencodeReplyWait = 2 * replyWait
+)
+
 // WaitOpencode waits until opencode's input box is on screen.
 func WaitOpencode(p *Pane) string {
 	p.t.Helper()
-	return p.WaitUntil("opencode's input box (Build · "+opencodeModelName+")", startWait, opencodeReady)
+	return p.WaitUntil("opencode's input box (Build · "+opencodeModelName+")", opencodeStartWait, opencodeReady)
 }
 
 // opencodeBusy is in opencode's footer while a turn runs (measured on
@@ -82,13 +94,21 @@ func opencodeIdle(screen string) bool {
 }
 
 // ReplyOpencode waits until text is on screen and opencode's turn is over.
-func ReplyOpencode(p *Pane, text string) string { return replyOf(p, "opencode", text, opencodeIdle) }
+// The text may show before the turn's answer: opencode titles the session
+// first, and the fake API answers the title request as it answers the
+// prompt; idle tells the two apart.
+func ReplyOpencode(p *Pane, text string) string {
+	p.t.Helper()
+	return p.WaitUntil(strconv.Quote(text)+" and opencode idle", opencodeReplyWait, func(s string) bool {
+		return strings.Contains(s, text) && opencodeIdle(s)
+	})
+}
 
 // QuitOpencode quits the TUI with /exit and returns its exit status and
 // last screen.
 func QuitOpencode(p *Pane) (int, string) {
 	p.t.Helper()
-	p.WaitUntil("opencode idle", replyWait, opencodeIdle)
+	p.WaitUntil("opencode idle", opencodeReplyWait, opencodeIdle)
 	p.Submit("/exit", typeWait)
 	return p.WaitExit(exitWait)
 }
