@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fleetcom/fleetcom/e2e/fakeapi"
@@ -30,8 +31,17 @@ func liveOpencode(t *testing.T, r Real) {
 	if !opencodeIDRE.MatchString(s.ID) {
 		t.Errorf("no session ID while it runs: %+v", s)
 	}
-	w.API.Release()
-	ReplyOpencode(p, "ACK "+fakeapi.HoldWord)
+	// opencode asks for the session's title first, with the prompt in it:
+	// the fake holds that request, then the answer's. Each is let go.
+	if !eventually(opencodeReplyWait, func() bool {
+		if w.API.Held() > 0 {
+			w.API.Release()
+		}
+		s := p.Screen()
+		return strings.Contains(s, "ACK "+fakeapi.HoldWord) && opencodeIdle(s)
+	}) {
+		t.Fatalf("no answer after the held requests were let go; screen:\n%s", p.Screen())
+	}
 	if got := WaitState(t, w, fc, "opencode", "waiting"); got.ID != s.ID {
 		t.Errorf("waiting: %+v, want session %s", got, s.ID)
 	}
