@@ -63,6 +63,9 @@ func (copilot) Place(home, dir, id, from string, files []File) (Placement, error
 	if _, ok := yamlQuote(dir); !ok {
 		return Placement{}, fmt.Errorf("copilot cannot keep the directory %q in workspace.yaml", dir)
 	}
+	if s, ok := copilotFind(home, id); ok && s.cwd != "" && !s.belongs(dir) {
+		return Placement{}, fmt.Errorf("copilot session %s is on this machine already, for %s: 'fleetcom move' moves it", id, s.cwd)
+	}
 	p := Placement{Path: filepath.Join(copilotSessions(home), id), Dir: true}
 	seen := map[string]bool{}
 	for _, f := range files {

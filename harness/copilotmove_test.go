@@ -83,8 +83,14 @@ func TestCopilotMove(t *testing.T) {
 	if err != nil || len(files) != 2 || files[0].Name != "events.jsonl" || files[1].Name != "workspace.yaml" {
 		t.Fatalf("Pack = %v, %v", files, err)
 	}
-	p, err := m.Place(home, to, uid, from, files)
-	if err != nil || !p.Dir || p.Path != filepath.Join(home, "session-state", uid) || len(p.Files) != 2 {
+	// On this machine the folder is there already, for another directory:
+	// an import would make a second copy.
+	if _, err := m.Place(home, to, uid, from, files); err == nil || !strings.Contains(err.Error(), "fleetcom move") {
+		t.Errorf("Place beside the session itself: %v", err)
+	}
+	other := t.TempDir()
+	p, err := m.Place(other, to, uid, from, files)
+	if err != nil || !p.Dir || p.Path != filepath.Join(other, "session-state", uid) || len(p.Files) != 2 {
 		t.Fatalf("Place = %+v, %v", p, err)
 	}
 	events, ws := string(p.Files[0].Data), string(p.Files[1].Data)
@@ -97,11 +103,11 @@ func TestCopilotMove(t *testing.T) {
 	}
 	for _, bad := range [][]File{files[:1], append(files, File{Name: "inuse.99.lock"}), {files[0], files[0], files[1]},
 		{{Name: "../workspace.yaml"}, files[0]}} {
-		if _, err := m.Place(home, to, uid, from, bad); err == nil {
+		if _, err := m.Place(other, to, uid, from, bad); err == nil {
 			t.Errorf("Place took %d files %v", len(bad), names(bad))
 		}
 	}
-	if _, err := m.Place(home, "/a\xffb", uid, from, files); err == nil {
+	if _, err := m.Place(other, "/a\xffb", uid, from, files); err == nil {
 		t.Error("Place took a directory YAML cannot hold")
 	}
 
