@@ -142,3 +142,27 @@ func names(files []File) []string {
 	}
 	return out
 }
+
+// FuzzCopilotYAML: workspace.yaml is read from a store anyone may have
+// written; reading never fails hard, and a directory fleetcom writes reads
+// back as itself.
+func FuzzCopilotYAML(f *testing.F) {
+	f.Add("/tmp/cp/a: b #c", "cwd: '/tmp/cp/a: b #c'\nname: |-\n  x\n  y\n")
+	f.Add("/tmp/cp/ünï\ttab", `cwd: "/tmp/cp/\u00fcn\x41\U0001F600\\"`)
+	f.Add("/x'y\"z", "name: 'it''s'\ncwd: /plain path\n")
+	f.Fuzz(func(t *testing.T, dir, doc string) {
+		for _, key := range []string{"cwd", "name", "id"} {
+			yamlValue([]byte(doc), key)
+		}
+		q, ok := yamlQuote(dir)
+		if !ok {
+			return
+		}
+		if strings.ContainsAny(q, "\n\r") {
+			t.Fatalf("%q written over lines: %q", dir, q)
+		}
+		if got, _, _, ok := yamlValue([]byte("id: x\ncwd: "+q+"\nuser_named: true\n"), "cwd"); !ok || got != dir {
+			t.Fatalf("%q written as %q reads back as %q, %v", dir, q, got, ok)
+		}
+	})
+}
