@@ -286,3 +286,26 @@ func TestCopilotNamesAndHolders(t *testing.T) {
 		t.Errorf("Holders of a bad ID = %v", got)
 	}
 }
+
+// BenchmarkCopilotDiscover: Copilot files sessions by ID, so a directory's
+// sessions are found by reading each folder's workspace.yaml (and the head
+// of the log of the directory's own): here 1000 folders, 10 of them the
+// directory's.
+func BenchmarkCopilotDiscover(b *testing.B) {
+	home, proj, other := b.TempDir(), "/tmp/bench project", "/tmp/elsewhere"
+	at := time.Now()
+	for i := range 1000 {
+		dir := other
+		if i%100 == 0 {
+			dir = proj
+		}
+		copilotFixture(b, home, dir, mustID(b), "prompt", "", at)
+	}
+	a := copilotA()
+	b.ResetTimer()
+	for range b.N {
+		if got, _ := a.Discover(home, proj, ""); len(got) != 10 {
+			b.Fatalf("found %d", len(got))
+		}
+	}
+}

@@ -27,14 +27,23 @@ func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
 	root := copilotSessions(home)
 	entries, _ := os.ReadDir(root)
 	var out []Found
+	// Many sessions share a few directories: each is resolved once.
+	same := map[string]bool{}
 	for _, e := range entries {
 		if !e.IsDir() || !copilotSpec.ID.Valid(e.Name()) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
 		// workspace.yaml first: it is small, and names the directory.
-		if ws := readCopilotWorkspace(dir); ws.ok && (ws.cwd == "" || !safe.SameDir(ws.cwd, cwd)) {
-			continue
+		if ws := readCopilotWorkspace(dir); ws.ok {
+			ok, seen := same[ws.cwd]
+			if !seen {
+				ok = ws.cwd != "" && safe.SameDir(ws.cwd, cwd)
+				same[ws.cwd] = ok
+			}
+			if !ok {
+				continue
+			}
 		}
 		s, ok := readCopilotSession(dir, e.Name())
 		if !ok || !s.head.ok || !s.belongs(cwd) {
