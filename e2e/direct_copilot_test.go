@@ -25,6 +25,7 @@ import (
 // session's own directory; an unknown ID refused; COPILOT_HOME moving the
 // store. It runs once per selected version.
 func TestDirectCopilot(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "copilot", directCopilot)
 }
 

@@ -17,6 +17,7 @@ import (
 // with the first turn's context, and a conversation started outside the
 // shim found and adopted on resume. It runs once per selected version.
 func TestShimCopilot(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "copilot", shimCopilot)
 }
 
