@@ -21,11 +21,14 @@ func init() {
 			return map[string]string{
 				"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
 				"COPILOT_PROVIDER_BASE_URL": w.API.URL() + "/v1", "COPILOT_PROVIDER_API_KEY": copilotKey,
-				"COPILOT_MODEL": copilotModel, "COPILOT_PKG_CACHE_HOME": copilotPkgCache(w.Root),
+				"COPILOT_MODEL": copilotModel, "COPILOT_PKG_CACHE_HOME": copilotPkgCache(w),
 			}
 		},
+		// home is <prefix>/version-home: the version's unpacked files go
+		// where its Worlds look for them (copilotPkgCache).
 		VersionEnv: func(home string) []string {
-			return []string{"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PKG_CACHE_HOME=" + copilotPkgCache(home)}
+			return []string{"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false",
+				"COPILOT_PKG_CACHE_HOME=" + filepath.Join(filepath.Dir(home), "copilot-pkg")}
 		},
 		Setup:    func(w *World) { w.writeCopilotConfig(nil) },
 		Trust:    func(w *World, dir string) { w.writeCopilotConfig(append(w.copilotTrusted(), dir)) },
@@ -50,16 +53,22 @@ const (
 	copilotKey   = "sk-fleetcom-e2e-copilot"
 )
 
-// copilotPkgCache is where Copilot unpacks itself (about 200 MB, on the
-// first start of each version): once per test process, in the suite's
-// shared scratch directory, not in each World's home. fallback is used
-// when that directory cannot be made.
-func copilotPkgCache(fallback string) string {
-	dir, err := scratchDir()
-	if err != nil {
-		return filepath.Join(fallback, "copilot-pkg")
+// copilotPkgCache is where Copilot unpacks itself (about 200 MB, at the
+// first start of each version): beside the version's npm install, in the
+// suite's shared scratch directory (`<prefix>/copilot-pkg`), so a version
+// unpacks once per test process, when the rig checks its --version, never
+// in each World's home. A World whose PATH has no Copilot install gets a
+// folder of its own, which nothing uses.
+func copilotPkgCache(w *World) string {
+	for _, dir := range w.path {
+		if filepath.Base(dir) != ".bin" || filepath.Base(filepath.Dir(dir)) != "node_modules" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "copilot")); err == nil {
+			return filepath.Join(filepath.Dir(filepath.Dir(dir)), "copilot-pkg")
+		}
 	}
-	return filepath.Join(dir, "copilot-pkg")
+	return filepath.Join(w.Root, "copilot-pkg")
 }
 
 var (
