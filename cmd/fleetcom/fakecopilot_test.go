@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -267,8 +268,22 @@ func (c *copilotFake) turn(t *tui, text string) {
 	switch {
 	case t == nil:
 	case strings.Contains(text, "HOLD"):
-		fmt.Print(" ◉ Working · esc esc interrupt\r\n")
-		if _, ok := t.next(); !ok {
+		// The footer's spinner turns while the turn runs.
+		done := make(chan struct{})
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				case <-time.After(100 * time.Millisecond):
+					fmt.Printf("\r %s Working · esc esc interrupt", []string{"◉", "●"}[i%2])
+				}
+			}
+		}()
+		_, ok := t.next()
+		close(done)
+		fmt.Print("\r\n")
+		if !ok {
 			return
 		}
 	case strings.Contains(text, "PERMIT"):
