@@ -191,6 +191,11 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 	}
 	var from []string
 	for _, p := range cr.Parts {
+		if keep && p.From == p.To {
+			// An agent that files a conversation by its ID alone (Copilot)
+			// has one copy of it, whatever its directory.
+			return Moved{}, invalid("%s keeps one copy of conversation %s, whatever its directory: --keep cannot leave one behind", e.Tool, e.ID)
+		}
 		from = append(from, p.From)
 		if p.To != p.From && exists(p.To) {
 			return Moved{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, p.To)

@@ -112,6 +112,10 @@ func (s Spelling) Match(args []string) (string, bool) {
 
 // Asset is one file a run's hook or notifier needs.
 type Asset struct {
+	// Name is the file's name, or folder/file for a file that goes in a
+	// folder of its own, for a CLI that is handed a directory (Copilot's
+	// --plugin-dir): Run.Assets then gives the file's path, in that folder.
+	// One file per folder.
 	Name string
 	Mode os.FileMode
 	Data []byte

@@ -89,12 +89,19 @@ func splitSpaces(s string) (words []string, ends []int) {
 	return words, ends
 }
 
-// unquoteID removes one pair of single quotes around the last word; anything
-// else is returned unchanged (and then fails the grammar if it is not a bare
-// ID). Nothing inside the quotes is unescaped: an ID never needs it.
+// unquoteID removes one pair of single quotes around the last word, or
+// around what follows the '=' of a joined resume spelling (--resume='<id>',
+// as the canonical line writes it); anything else is returned unchanged
+// (and then fails the grammar if it is not a bare ID). Nothing inside the
+// quotes is unescaped: an ID never needs it.
 func unquoteID(w string) string {
 	if len(w) >= 2 && w[0] == '\'' && w[len(w)-1] == '\'' {
 		return w[1 : len(w)-1]
+	}
+	if i := strings.IndexByte(w, '='); i > 0 && !strings.ContainsRune(w[:i], '\'') {
+		if v := w[i+1:]; len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'' {
+			return w[:i+1] + v[1:len(v)-1]
+		}
 	}
 	return w
 }

@@ -19,6 +19,7 @@ func FuzzDetectArgv(f *testing.F) {
 	f.Add("codex", "resume", uid, "")
 	f.Add("grok", "-r", uid, "")
 	f.Add("claude", "--resume", strings.ToUpper(uid), "x")
+	f.Add("copilot", "--resume="+uid, "", "")
 	f.Fuzz(func(t *testing.T, prog, a1, a2, a3 string) {
 		for _, argv := range [][]string{{prog}, {prog, a1}, {prog, a1, a2}, {prog, a1, a2, a3}} {
 			for _, h := range All() {
@@ -29,7 +30,9 @@ func FuzzDetectArgv(f *testing.F) {
 				if form.Resume != "" && !safe.UUID(form.Resume) {
 					t.Fatalf("accepted invalid ID %q from %q", form.Resume, argv)
 				}
-				if len(argv) != 1 && len(argv) != 3 {
+				// The bare command, or the program word and the agent's
+				// resume spelling with its ID.
+				if len(argv) != 1 && len(argv) != 1+len(h.Resume.Args(uid)) {
 					t.Fatalf("accepted %q", argv)
 				}
 				if _, err := ResumeLine(h, form.Program, uid, nil); err != nil {
@@ -42,7 +45,8 @@ func FuzzDetectArgv(f *testing.F) {
 
 func FuzzDetectCommand(f *testing.F) {
 	for _, s := range []string{"claude", "claude --resume '" + uid + "'", "/opt/codex resume " + uid,
-		"grok --resume " + uid + ";x", "VAR=1 claude", "claude $(x)", "claude\t--resume " + uid} {
+		"grok --resume " + uid + ";x", "VAR=1 claude", "claude $(x)", "claude\t--resume " + uid,
+		"copilot --resume='" + uid + "'", "copilot --resume=" + uid + "=x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -54,9 +58,9 @@ func FuzzDetectCommand(f *testing.F) {
 			t.Fatalf("accepted invalid ID %q from %q", form.Resume, s)
 		}
 		// Only path characters, spaces and the quotes of a quoted ID may
-		// appear in an accepted command.
+		// appear in an accepted command, and the '=' of a joined spelling.
 		for i := 0; i < len(s); i++ {
-			if c := s[i]; !safe.ProgramByte(c) && c != ' ' && c != '\'' {
+			if c := s[i]; !safe.ProgramByte(c) && c != ' ' && c != '\'' && (c != '=' || !h.Resume.Joined) {
 				t.Fatalf("accepted %q holding %q", s, c)
 			}
 		}
@@ -78,6 +82,7 @@ func FuzzScrapeExit(f *testing.F) {
 	f.Add([]byte("To continue this session, run:\n  codex resume " + uid + "\n"))
 	f.Add([]byte("codex resume, then select x (" + uid + ")"))
 	f.Add([]byte("grok -r " + uid))
+	f.Add([]byte("   \xe2\x96\x94\xe2\x96\x94    Resume     copilot --resume=" + uid + "\x1b[K\x1b]111;\x07"))
 	f.Add([]byte("\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --settings /run/user/1000/fleetcom/1-a/claude-settings.json --model opus --resume " + uid + "\x1b[22m\r\n"))
 	f.Add([]byte("Resume this session with:\nclaude --model=opus --add-dir /a/b\r\nc --resume '" + uid + "'"))
 	f.Add([]byte("38;5;1mclaude --resume " + strings.ToUpper(uid)))
@@ -103,6 +108,7 @@ func FuzzParseCapture(f *testing.F) {
 	f.Add([]byte(claudeStart(uid, "startup") + "\n" + codexNotify(uid) + "\n"))
 	f.Add([]byte(`{"session_id":"` + uid + `","hook_event_name":"SessionStart","agent_id":"x"}`))
 	f.Add([]byte("\x00\xff{\"thread-id\":\"" + uid + "\"}"))
+	f.Add([]byte(`{"hook_event_name":"SessionStart","session_id":"` + uid + `"}`))
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, h := range All() {

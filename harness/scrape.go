@@ -171,6 +171,9 @@ type hintMatcher struct {
 	// id reads the ID where the words end; nil means idAt, an ID right
 	// there, bare or quoted.
 	id func(text []byte, p int, valid func(string) bool) string
+	// joined: the last word and the ID are one word, joined by '='
+	// (Copilot's --resume=<id>).
+	joined bool
 	// banner, when set, is the line a CLI prints above a hint that may
 	// repeat launch options between the program word and the words
 	// (Claude Code from 2.1.332: `claude --model opus --resume <id>`).
@@ -335,6 +338,12 @@ func (m hintMatcher) matchAt(text []byte, pos int) string {
 		if pos < 0 {
 			return ""
 		}
+	}
+	if m.joined {
+		if pos >= len(text) || text[pos] != '=' {
+			return ""
+		}
+		return idAt(text, pos+1, m.valid)
 	}
 	p, ok := skipSpace(text, pos)
 	if !ok {

@@ -127,16 +127,37 @@ func (ns *namespace) settle() error {
 }
 
 // install writes one asset: into the namespace, or once into the root for a
-// stable one.
+// stable one. An asset named folder/file goes in a folder of its own (a CLI
+// that takes a directory: Copilot's --plugin-dir); for a stable one the
+// folder carries the hash, and the file keeps its name.
 func (ns *namespace) install(a harness.Asset) (string, error) {
+	folder, name, inFolder := strings.Cut(a.Name, "/")
 	if !a.Stable {
 		p := filepath.Join(ns.dir, a.Name)
+		if inFolder {
+			if err := os.Mkdir(filepath.Join(ns.dir, folder), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+				return "", err
+			}
+		}
 		ns.files = append(ns.files, p)
 		return p, safe.WriteFile(p, a.Data, a.Mode)
 	}
-	sum := safe.Sum256(append([]byte(a.Mode.String()), a.Data...))
-	ext := filepath.Ext(a.Name)
-	p := filepath.Join(ns.root, strings.TrimSuffix(a.Name, ext)+"-"+hex.EncodeToString(sum[:6])+ext)
+	digest := safe.Sum256(append([]byte(a.Mode.String()), a.Data...))
+	sum := hex.EncodeToString(digest[:6])
+	var p string
+	if inFolder {
+		dir := filepath.Join(ns.root, folder+"-"+sum)
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("asset folder %s is not a directory", dir)
+		}
+		p = filepath.Join(dir, name)
+	} else {
+		ext := filepath.Ext(a.Name)
+		p = filepath.Join(ns.root, strings.TrimSuffix(a.Name, ext)+"-"+sum+ext)
+	}
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == a.Mode.Perm() {
 		return p, nil
 	}

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// The OpenAI Chat Completions API (Grok's custom models).
+// The OpenAI Chat Completions API (Grok's custom models, Copilot's own
+// provider with COPILOT_PROVIDER_BASE_URL).
 func init() {
 	handle(http.MethodPost, "/v1/chat/completions", (*Server).openaiChat)
 }
@@ -42,6 +43,16 @@ type chatRequest struct {
 	// ToolChoice is "auto", "none", "required" or an object naming one
 	// function the reply must call.
 	ToolChoice json.RawMessage `json:"tool_choice"`
+}
+
+// hasTool reports whether the request offers a function of that name.
+func (r *chatRequest) hasTool(name string) bool {
+	for _, t := range r.Tools {
+		if t.Function.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // forced returns the function the request makes the reply call, with its
@@ -131,9 +142,16 @@ func contentTexts(content json.RawMessage) []string {
 }
 
 // unwrapQuery returns what the user typed when Grok wrapped it as
-// "<user_query>\n...\n</user_query>", else t unchanged.
+// "<user_query>\n...\n</user_query>", or when Copilot put the time in
+// front of it ("<current_datetime>…</current_datetime>\n\n…"), else t
+// unchanged.
 func unwrapQuery(t string) string {
 	s := strings.TrimSpace(t)
+	if in, ok := strings.CutPrefix(s, "<current_datetime>"); ok {
+		if _, typed, ok := strings.Cut(in, "</current_datetime>"); ok && strings.TrimSpace(typed) != "" {
+			return strings.TrimSpace(typed)
+		}
+	}
 	if in, ok := strings.CutPrefix(s, "<user_query>"); ok {
 		if in, ok := strings.CutSuffix(in, "</user_query>"); ok {
 			return strings.TrimSpace(in)
@@ -186,7 +204,13 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, body []byte,
 		text = Reply(req.userTexts())
 		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
 			if texts := contentTexts(req.Messages[n-1].Content); len(texts) > 0 {
-				held = typed(texts[len(texts)-1], HoldWord)
+				last := texts[len(texts)-1]
+				held = typed(last, HoldWord)
+				if typed(last, PermitWord) && req.hasTool("bash") {
+					// Copilot's shell tool: it asks before it runs a command.
+					b, _ := json.Marshal(map[string]any{"command": permitCommand, "description": "Create a file for the test"})
+					call, args, text = "bash", string(b), ""
+				}
 			}
 		}
 	}

@@ -15,9 +15,10 @@ import (
 //     a forgotten hold never hangs a CLI for good). The CLI is working the
 //     whole time, for as long as the test needs to look.
 //   - PermitWord: the reply is a call of the CLI's shell tool, asking to run
-//     a command the CLI asks the user's permission for (Claude's Bash, Codex's
-//     exec_command with escalated permissions). Once the tool's result, or
-//     its refusal, comes back the answer is text, as usual.
+//     a command the CLI asks the user's permission for (Claude's Bash,
+//     Codex's exec_command with escalated permissions, Copilot's bash).
+//     Once the tool's result, or its refusal, comes back the answer is
+//     text, as usual.
 //
 // Only the last message counts, and only when the user typed it: a CLI's
 // side requests (titles, summaries) and the follow-up after a tool result
