@@ -194,8 +194,16 @@ func (p *Pane) Submit(text string, timeout time.Duration) {
 	p.waitUntil("echo of "+strconv.Quote(text), timeout, func(s string) bool {
 		return strings.Count(s, text) > before
 	})
+	// The echo alone is not enough: Codex still takes an Enter that comes
+	// within a moment of the burst's last key for a newline, and CI saw
+	// its prompt sit unsent in the input line.
+	time.Sleep(enterSettle)
 	p.Keys("Enter")
 }
+
+// enterSettle is the pause between a typed line's echo and its Enter, well
+// past the window in which a TUI still counts keys as one paste.
+const enterSettle = 400 * time.Millisecond
 
 // Screen returns the pane's text, scrollback included, wrapped lines joined
 // and trailing blanks trimmed.

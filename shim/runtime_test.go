@@ -318,6 +318,34 @@ func TestTapFollows(t *testing.T) {
 	}
 }
 
+// A notifier that finishes after the TUI's last redraw is still seen: the
+// tap looks again once output has stopped, without waiting for more.
+func TestTapSettles(t *testing.T) {
+	capture := filepath.Join(t.TempDir(), "task.json")
+	os.WriteFile(capture, nil, 0o600)
+	tp := newTap(NewTail(16), capture)
+	seen := make(chan struct{}, 8)
+	stop := tp.follow(func() { seen <- struct{}{} })
+	defer stop()
+	tp.Write([]byte("turn over"))
+	time.Sleep(20 * time.Millisecond)
+	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n"), 0o600)
+	select {
+	case <-seen:
+	case <-time.After(time.Minute):
+		t.Fatal("a change after the last output was never seen")
+	}
+	// Stopped, the tap looks no more.
+	stop()
+	os.WriteFile(capture, []byte("later\n"), 0o600)
+	time.Sleep(2 * settleGaps[0])
+	select {
+	case <-seen:
+		t.Error("a stopped tap still looked")
+	default:
+	}
+}
+
 // physicalDir asks the kernel in a small buffer first: a long path and a
 // symlinked one must come out whole and resolved.
 func TestPhysicalDir(t *testing.T) {

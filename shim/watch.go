@@ -3,6 +3,8 @@ package shim
 import (
 	"io"
 	"os"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -46,19 +48,24 @@ func readCapture(path string) []byte {
 }
 
 // tap passes the child's output on to the tail and looks at the capture
-// file on the way. A hook or notifier writes the capture file just before
-// the TUI redraws (a /clear, a finished turn), so output is the cue to look
-// again: no timer polls the file and no inotify descriptor is held (closing
-// one costs milliseconds at exit).
+// file on the way. A hook or notifier writes the capture file around the
+// time the TUI redraws (a /clear, a finished turn), so output is the cue to
+// look: no timer polls the file while nothing happens and no inotify
+// descriptor is held (closing one costs milliseconds at exit).
 //
 // The look happens in the copy loop itself, at most once per lookGap within
 // a burst of output, and always at the first chunk of a new burst (after
 // burstGap of silence: a hook ran, then the TUI drew); it costs one lstat,
-// and only a real change wakes the follower. Waking another
-// goroutine per cue made the Go scheduler hand processors back and forth
-// under the copy loop's system calls, which cost about 10 % of the PTY's
-// throughput. A change made after the last look of an output burst is seen
-// on the next output (a keystroke's echo is enough) or at exit.
+// and only a real change wakes the follower. Waking another goroutine per
+// cue made the Go scheduler hand processors back and forth under the copy
+// loop's system calls, which cost about 10 % of the PTY's throughput.
+//
+// A notifier can also finish after the TUI's last redraw: Codex starts its
+// notifier as a turn ends and then sits idle, drawing nothing, so a change
+// that waits for output waits for the user's next keystroke, and until
+// then status shows no conversation and a crash leaves none to restore.
+// So once output stops, a timer looks a few more times (settleGaps after
+// the last chunk) and then sleeps until output comes again.
 //
 // The follower goroutine starts with the first change: a run that never
 // changes its capture file (most short ones) never starts it, and starting a
@@ -69,25 +76,38 @@ type tap struct {
 	live    *live  // told when output comes (activity); nil for none
 	changed chan struct{}
 
-	// Only the copy loop touches these, and follow and its stop before and
-	// after the copy loop runs.
-	next      time.Time
-	last      time.Time // the previous chunk's time
+	// Only the copy loop touches these.
+	next time.Time
+	last time.Time // the previous chunk's time
+
+	lastOut  atomic.Int64 // the last chunk's time, for the settle timer
+	settling atomic.Bool  // the settle timer is armed
+
+	// mu guards what the copy loop, the settle timer and stop share.
+	mu        sync.Mutex
 	size, mod int64
 	onChange  func()
 	running   bool
+	stopped   bool
 	quit      chan struct{}
 	done      chan struct{}
+	settle    *time.Timer
+	settleAt  int // the settle look due next
 }
 
 // lookGap is the least time between two looks at the capture file within a
 // burst of output; burstGap is the silence that ends a burst. A hook is a
 // process of its own and takes longer than burstGap to run, so the chunk a
-// TUI draws after one always looks.
+// TUI draws after one always looks. settleGaps are the silences, counted
+// from the last chunk, after which the file is looked at once more: a
+// notifier takes milliseconds on an idle machine and can take seconds on a
+// loaded one.
 const (
 	lookGap  = 20 * time.Millisecond
 	burstGap = time.Millisecond
 )
+
+var settleGaps = [...]time.Duration{200 * time.Millisecond, time.Second, 4 * time.Second, 15 * time.Second}
 
 func newTap(tail *Tail, capture string) *tap {
 	return &tap{tail: tail, path: capture, changed: make(chan struct{}, 1)}
@@ -103,39 +123,107 @@ func (t *tap) Write(p []byte) (int, error) {
 	if t.live != nil {
 		t.live.output(now)
 	}
+	if t.path == "" {
+		return len(p), nil
+	}
+	t.lastOut.Store(now.UnixNano())
 	burst := now.Sub(t.last) < burstGap
 	t.last = now
-	if t.path != "" && (now.After(t.next) || !burst) {
+	if now.After(t.next) || !burst {
 		t.next = now.Add(lookGap)
-		fi, err := os.Lstat(t.path)
-		if err == nil && fi.Mode().IsRegular() && (fi.Size() != t.size || fi.ModTime().UnixNano() != t.mod) {
-			t.size, t.mod = fi.Size(), fi.ModTime().UnixNano()
-			t.start()
-			select {
-			case t.changed <- struct{}{}:
-			default: // a change is already pending; one read covers both
-			}
-		}
+		t.mu.Lock()
+		t.look()
+		t.mu.Unlock()
+	}
+	if !t.settling.Load() && t.settling.CompareAndSwap(false, true) {
+		t.mu.Lock()
+		t.arm()
+		t.mu.Unlock()
 	}
 	return len(p), nil
 }
 
-// follow arranges for onChange to be called, on a goroutine of its own, for
-// each change the copy loop sees, until stop is called. Call it before the
-// copy loop runs, and stop after it has ended.
-func (t *tap) follow(onChange func()) (stop func()) {
-	t.onChange = onChange
-	return func() {
-		if t.running {
-			close(t.quit)
-			<-t.done
-			t.running = false
-		}
-		t.onChange = nil
+// look compares the capture file with what was seen last and wakes the
+// follower on a change. The caller holds t.mu.
+func (t *tap) look() {
+	fi, err := os.Lstat(t.path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == t.size && fi.ModTime().UnixNano() == t.mod {
+		return
+	}
+	t.size, t.mod = fi.Size(), fi.ModTime().UnixNano()
+	t.start()
+	select {
+	case t.changed <- struct{}{}:
+	default: // a change is already pending; one read covers both
 	}
 }
 
-// start starts the follower, once.
+// arm starts the settle looks over from the first. The caller holds t.mu.
+func (t *tap) arm() {
+	if t.stopped {
+		return
+	}
+	t.settleAt = 0
+	if t.settle == nil {
+		t.settle = time.AfterFunc(settleGaps[0], t.settled)
+	} else {
+		t.settle.Reset(settleGaps[0])
+	}
+}
+
+// settled runs on the settle timer: when the output has been silent for the
+// gap due, it looks at the capture file and waits for the next gap; output
+// in between moves the look on.
+func (t *tap) settled() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	out := t.lastOut.Load()
+	quiet := time.Since(time.Unix(0, out))
+	if gap := settleGaps[t.settleAt]; quiet < gap {
+		t.settle.Reset(gap - quiet)
+		return
+	}
+	t.look()
+	if t.settleAt++; t.settleAt < len(settleGaps) {
+		t.settle.Reset(settleGaps[t.settleAt] - quiet)
+		return
+	}
+	t.settling.Store(false)
+	// A chunk written after out was read saw the timer still armed and left
+	// it alone: arm it for that chunk.
+	if t.lastOut.Load() != out && t.settling.CompareAndSwap(false, true) {
+		t.arm()
+	}
+}
+
+// follow arranges for onChange to be called, on a goroutine of its own, for
+// each change seen, until stop is called. Call it before the copy loop
+// runs, and stop after it has ended.
+func (t *tap) follow(onChange func()) (stop func()) {
+	t.mu.Lock()
+	t.onChange = onChange
+	t.mu.Unlock()
+	return func() {
+		t.mu.Lock()
+		t.stopped = true
+		if t.settle != nil {
+			t.settle.Stop()
+		}
+		running := t.running
+		t.running = false
+		t.onChange = nil
+		t.mu.Unlock()
+		if running {
+			close(t.quit)
+			<-t.done
+		}
+	}
+}
+
+// start starts the follower, once. The caller holds t.mu.
 func (t *tap) start() {
 	if t.running || t.onChange == nil {
 		return

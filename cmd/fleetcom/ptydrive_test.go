@@ -76,7 +76,7 @@ func (u *ptyUser) screen() string {
 // command to exit. It is generous, as a loaded machine (the race detector,
 // a CPU hog, other suites) can take many seconds to start a process; it
 // only ends a wait that failed.
-const ptyWait = 90 * time.Second
+const ptyWait = 5 * time.Minute
 
 // expect waits until text appears after the first `from` bytes of output.
 func (u *ptyUser) expect(text string, from int) (int, error) {
@@ -213,9 +213,9 @@ func ptyVars() []string {
 	return vars
 }
 
-// until runs a shell command until it succeeds, for at most 20 s.
+// until runs a shell command until it succeeds, for at most ptyWait.
 func until(cmdline string, env []string, dir string, u *ptyUser) error {
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for {
 		cmd := exec.Command("/bin/sh", "-c", cmdline)
 		cmd.Env, cmd.Dir = env, dir
@@ -224,7 +224,7 @@ func until(cmdline string, env []string, dir string, u *ptyUser) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("until %s: still failing after 20 s: %v\n%s\nscreen:\n%s", cmdline, err, out, u.screen())
+			return fmt.Errorf("until %s: still failing after %v: %v\n%s\nscreen:\n%s", cmdline, ptyWait, err, out, u.screen())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
