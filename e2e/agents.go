@@ -37,6 +37,9 @@ type Agent struct {
 	Hint *regexp.Regexp
 	// Rename names the conversation the TUI is in, as its user would.
 	Rename func(p *Pane, name string)
+	// NoRename, for a CLI that keeps no names, says so as measured: the
+	// tests of names skip it with this reason.
+	NoRename string
 	// HintByName, when set, reports whether version r's exit hint names a
 	// named conversation by its name instead of its ID.
 	HintByName func(r Real) bool
@@ -50,6 +53,9 @@ type Agent struct {
 	// there. When it does not, the key is the CLI's own (Grok 1.0.41:
 	// the prompt editor's undo).
 	Suspends bool
+	// SuspendKeys are the keys that stop it, when not a single Ctrl-Z
+	// (Gemini 0.61.0: two, the first its input line's undo).
+	SuspendKeys []string
 	// Behaviours are the version-dependent facts its tests assert.
 	Behaviours []Behaviour
 }
