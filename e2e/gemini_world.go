@@ -35,9 +35,13 @@ func init() {
 		Hint:       geminiHintRE,
 		Store:      func(w *World) string { return filepath.Join(w.GeminiHome(), "tmp") },
 		// Measured on 0.61.0: a first Ctrl-Z undoes the last edit of the
-		// input line and a second one, pressed quickly, suspends.
+		// input line (after a turn it brings the prompt just sent back)
+		// and a second one, pressed quickly, suspends. After fg Gemini
+		// redraws nothing until a key is pressed: Ctrl-L redraws it, and
+		// Ctrl-U clears what the undo put in the input line.
 		Suspends:    true,
 		SuspendKeys: []string{"C-z", "C-z"},
+		AfterFg:     []string{"C-l", "C-u"},
 		NoRename: "Gemini CLI 0.61.0 keeps no name for a conversation: it has no /rename (typed, it goes to the model as " +
 			"a prompt), and /resume save <tag> saves a checkpoint, not a name",
 		Behaviours: []Behaviour{

@@ -97,6 +97,9 @@ func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 			return false
 		})
 		p.Submit("fg", typeWait)
+		if len(d.AfterFg) > 0 {
+			p.Keys(d.AfterFg...)
+		}
 		d.Ready(p)
 		if !paneRaw(p) {
 			t.Errorf("the pane's terminal is not raw after fg")
