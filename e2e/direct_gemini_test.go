@@ -80,23 +80,6 @@ func directGemini(t *testing.T, r Real) {
 		t.FailNow()
 	}
 
-	// Quit before a prompt in an 80-column pane: the box is printed, its
-	// ID on a line of its own between the borders, and the session file is
-	// deleted.
-	t.Run("quit-before-prompt-80", func(t *testing.T) {
-		p := x.Start(t, proj, "gemini")
-		resizePane(p, 80)
-		WaitGemini(p)
-		status, screen := QuitGemini(p)
-		id := Hint(geminiHintRE, screen)
-		if status != 0 || id == "" || !regexp.MustCompile(`│\s+`+id+`\s+│`).MatchString(screen) {
-			t.Errorf("exit %d, hint %q; screen:\n%s", status, id, screen)
-		}
-		if files := GeminiSessions(home, proj)[id]; len(files) != 0 {
-			t.Errorf("the session quit before a prompt is still there: %+v", files)
-		}
-	})
-
 	t.Run("session-id-in-use", func(t *testing.T) {
 		out, code := GeminiHeadless(t, w, proj, "--session-id", geminiPinned, "-p", "again")
 		if code != 42 || !strings.Contains(out, "already exists") {

@@ -1,13 +1,14 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // TestShimGemini drives the real gemini through fleetcom's shim and checks
 // what fleetcom records and resumes: the session's own ID (pinned, and read
-// from the exit box), a run quit before a prompt (whose session Gemini
+// from the exit box, wrapped in an 80-column pane), a run quit before a prompt (whose session Gemini
 // deletes, though its box names it) that displaces nothing, resume --exec
 // continuing the conversation with its context, and a conversation had
 // without fleetcom, found in Gemini's store and adopted on resume. It runs
@@ -23,9 +24,12 @@ func shimGemini(t *testing.T, r Real) {
 	x := w.Tmux()
 	line := func(id string) string { return "gemini --resume '" + id + "'" }
 
+	// In an 80-column pane Gemini's exit box puts the ID on a line of its
+	// own between its borders: the record still comes from the hint.
 	var first string
-	t.Run("capture", func(t *testing.T) {
+	t.Run("capture-80-columns", func(t *testing.T) {
 		p := x.Start(t, proj, "gemini")
+		resizePane(p, 80)
 		WaitGemini(p)
 		p.Submit("remember PELICAN-4821", typeWait)
 		ReplyGemini(p, "ACK PELICAN-4821 CODES PELICAN-4821")
@@ -35,8 +39,8 @@ func shimGemini(t *testing.T, r Real) {
 			t.Fatalf("exit status %d, sessions with prompts %v; screen:\n%s", status, convs, screen)
 		}
 		first = convs[0]
-		if hint := Hint(geminiHintRE, screen); hint != first {
-			t.Errorf("exit hint %q, session %q", hint, first)
+		if hint := Hint(geminiHintRE, screen); hint != first || !regexp.MustCompile(`│\s+`+first+`\s+│`).MatchString(screen) {
+			t.Errorf("exit hint %q, session %q, want it on a line of its own; screen:\n%s", hint, first, screen)
 		}
 		wantRecord(t, w, fc, proj, "gemini", first, line(first))
 		if rec := Newest(t, w.List(t, fc, proj), "gemini"); rec.Title != "remember PELICAN-4821" || rec.Source != "hint" {
@@ -58,8 +62,12 @@ func shimGemini(t *testing.T, r Real) {
 		p := x.Start(t, proj, "gemini")
 		WaitGemini(p)
 		status, screen := QuitGemini(p)
-		if id := Hint(geminiHintRE, screen); status != 0 || id == "" || id == first {
+		id := Hint(geminiHintRE, screen)
+		if status != 0 || id == "" || id == first {
 			t.Errorf("exit %d, hint %q; screen:\n%s", status, id, screen)
+		}
+		if files := GeminiSessions(home, proj)[id]; len(files) != 0 {
+			t.Errorf("the session quit before a prompt is still there: %+v", files)
 		}
 		wantResume(t, w, fc, proj, line(first))
 	})
