@@ -21,6 +21,7 @@ import (
 // start turns into the loss of the conversation (--version spares it). It
 // runs once per selected version.
 func TestDirectGemini(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "gemini", directGemini)
 }
 

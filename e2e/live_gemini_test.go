@@ -13,6 +13,7 @@ import (
 // the reply, and the silence after the reply ends it. The pinned ID names
 // the run from its start.
 func TestLiveGemini(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "gemini", liveGemini)
 }
 

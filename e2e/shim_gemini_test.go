@@ -14,6 +14,7 @@ import (
 // without fleetcom, found in Gemini's store and adopted on resume. It runs
 // once per selected version.
 func TestShimGemini(t *testing.T) {
+	t.Parallel()
 	eachVersion(t, "gemini", shimGemini)
 }
 
