@@ -56,10 +56,9 @@ type Agent struct {
 	// SuspendKeys are the keys that stop it, when not a single Ctrl-Z
 	// (Gemini 0.61.0: two, the first its input line's undo).
 	SuspendKeys []string
-	// AfterFg are keys a user presses once fg brought it back: to redraw a
-	// CLI that does not on SIGCONT, and to clear what its suspend keys left
-	// in the input line.
-	AfterFg []string
+	// AfterFg, when set, does what a user does once fg brought the CLI
+	// back and it does not redraw on SIGCONT alone (Gemini 0.61.0).
+	AfterFg func(p *Pane)
 	// Behaviours are the version-dependent facts its tests assert.
 	Behaviours []Behaviour
 }

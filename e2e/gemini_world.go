@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Google's Gemini CLI in the suite: its package, its World (GEMINI_CLI_HOME,
@@ -36,12 +37,10 @@ func init() {
 		Store:      func(w *World) string { return filepath.Join(w.GeminiHome(), "tmp") },
 		// Measured on 0.61.0: a first Ctrl-Z undoes the last edit of the
 		// input line (after a turn it brings the prompt just sent back)
-		// and a second one, pressed quickly, suspends. After fg Gemini
-		// redraws nothing until a key is pressed: Ctrl-L redraws it, and
-		// Ctrl-U clears what the undo put in the input line.
+		// and a second one, pressed quickly, suspends.
 		Suspends:    true,
 		SuspendKeys: []string{"C-z", "C-z"},
-		AfterFg:     []string{"C-l", "C-u"},
+		AfterFg:     afterFgGemini,
 		NoRename: "Gemini CLI 0.61.0 keeps no name for a conversation: it has no /rename (typed, it goes to the model as " +
 			"a prompt), and /resume save <tag> saves a checkpoint, not a name",
 		Behaviours: []Behaviour{
@@ -151,6 +150,23 @@ func geminiIdle(screen string) bool {
 
 // ReplyGemini waits until text is on screen and Gemini's turn is over.
 func ReplyGemini(p *Pane, text string) string { return replyOf(p, "Gemini", text, geminiIdle) }
+
+// afterFgGemini brings Gemini back after fg as a user would: it redraws
+// nothing until a key is pressed (measured on 0.61.0), so Ctrl-L redraws it
+// and Ctrl-U clears what the suspend keys' undo put in the input line. Keys
+// that reach its terminal before it has made it raw again are the line
+// discipline's (Ctrl-U erases the pending line): until it shows its empty
+// input line, they are pressed again, a few seconds apart.
+func afterFgGemini(p *Pane) {
+	p.t.Helper()
+	for range 20 {
+		p.Keys("C-l", "C-u")
+		if eventually(5*time.Second, func() bool { return geminiReady(p.Screen()) }) {
+			return
+		}
+	}
+	p.t.Fatalf("Gemini shows no empty input line after fg and Ctrl-L; screen:\n%s", p.Screen())
+}
 
 // QuitGemini quits a Gemini TUI with /quit and returns its exit status and
 // last screen.

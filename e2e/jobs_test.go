@@ -97,8 +97,8 @@ func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 			return false
 		})
 		p.Submit("fg", typeWait)
-		if len(d.AfterFg) > 0 {
-			p.Keys(d.AfterFg...)
+		if d.AfterFg != nil {
+			d.AfterFg(p)
 		}
 		d.Ready(p)
 		if !paneRaw(p) {
