@@ -54,7 +54,7 @@ func TestReadBundleStopsEarly(t *testing.T) {
 	const big = 300 << 20
 	for name, b := range map[string]*bigBundle{
 		"other format":  {head: header("tarball", "claude", id, "/p") + `{"name":"transcript.jsonl","data":"`, n: big, tail: `"}]}`},
-		"unknown tool":  {head: header(bundleFormat, "gemini", id, "/p") + `{"name":"transcript.jsonl","data":"`, n: big, tail: `"}]}`},
+		"unknown tool":  {head: header(bundleFormat, "nosuchagent", id, "/p") + `{"name":"transcript.jsonl","data":"`, n: big, tail: `"}]}`},
 		"bad id":        {head: header(bundleFormat, "claude", "../x", "/p") + `{"name":"transcript.jsonl","data":"`, n: big, tail: `"}]}`},
 		"relative cwd":  {head: header(bundleFormat, "claude", id, "p") + `{"name":"transcript.jsonl","data":"`, n: big, tail: `"}]}`},
 		"a path name":   {head: header(bundleFormat, "claude", id, "/p") + `{"name":"../../.bashrc","data":"`, n: big, tail: `"}]}`},

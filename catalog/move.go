@@ -80,12 +80,18 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 		return store.Record{}, false, notFound(listHint, "cannot import %s conversation %s: %v", b.Tool, b.ID, err)
 	}
 	var made []string
+	unclaim := func() {}
 	if !same {
+		if unclaim, err = claim(place.Claims); err != nil {
+			return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w", b.Tool, b.ID, err)
+		}
 		if made, err = write(place); err != nil {
+			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w", b.Tool, b.ID, err)
 		}
 		if err := a.Check(home, dir, b.ID); err != nil {
 			unwrite(place, made)
+			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: the agent would not take it: %w", b.Tool, b.ID, err)
 		}
 	}
@@ -103,6 +109,7 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 		Started: active, Ended: &active, Active: &active, Resumable: true, Home: home, Title: b.Title, Version: b.CLIVersion})
 	if err != nil && !same {
 		unwrite(place, made)
+		unclaim()
 		return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w; nothing imported", b.Tool, b.ID, err)
 	}
 	return r, same, err
@@ -205,11 +212,16 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 	if len(held) > 0 {
 		return Moved{}, heldError(e, "move", held)
 	}
+	unclaim, err := claim(cr.Claims)
+	if err != nil {
+		return Moved{}, fmt.Errorf("move %s conversation %s: %w; nothing moved", e.Tool, e.ID, err)
+	}
 	var done []*carried
 	undo := func() {
 		for _, d := range slices.Backward(done) {
 			d.undo()
 		}
+		unclaim()
 	}
 	for _, p := range cr.Parts {
 		d, err := carryPart(p, keep)

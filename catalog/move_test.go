@@ -90,7 +90,7 @@ func TestBundleFaults(t *testing.T) {
 		"two documents":   append(append([]byte{}, good...), good...),
 		"id not a uuid":   edit(func(m map[string]any) { m["id"] = "../../etc/passwd" }),
 		"uppercase id":    edit(func(m map[string]any) { m["id"] = strings.ToUpper(id) }),
-		"unknown tool":    edit(func(m map[string]any) { m["tool"] = "gemini" }),
+		"unknown tool":    edit(func(m map[string]any) { m["tool"] = "nosuchagent" }),
 		"another tool":    edit(func(m map[string]any) { m["tool"] = "codex" }),
 		"relative cwd":    edit(func(m map[string]any) { m["cwd"] = "proj" }),
 		"other format":    edit(func(m map[string]any) { m["format"] = "tarball" }),

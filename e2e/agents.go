@@ -57,6 +57,12 @@ type Agent struct {
 	// there. When it does not, the key is the CLI's own (Grok 1.0.41:
 	// the prompt editor's undo).
 	Suspends bool
+	// SuspendKeys are the keys that stop it, when not a single Ctrl-Z
+	// (Gemini 0.61.0: two, the first its input line's undo).
+	SuspendKeys []string
+	// AfterFg, when set, does what a user does once fg brought the CLI
+	// back and it does not redraw on SIGCONT alone (Gemini 0.61.0).
+	AfterFg func(p *Pane)
 	// Behaviours are the version-dependent facts its tests assert.
 	Behaviours []Behaviour
 }

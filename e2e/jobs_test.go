@@ -78,7 +78,11 @@ func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 	d.Reply(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 
 	if d.Suspends {
-		p.Keys("C-z")
+		keys := d.SuspendKeys
+		if keys == nil {
+			keys = []string{"C-z"}
+		}
+		p.Keys(keys...) // in one send-keys: two tmux invocations can fall outside a CLI's window
 		p.WaitUntil(sh.name+"'s notice of the stopped job", replyWait, func(s string) bool {
 			return strings.Contains(s, sh.stopped) && paneForeground(p) == sh.name
 		})
@@ -93,6 +97,9 @@ func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 			return false
 		})
 		p.Submit("fg", typeWait)
+		if d.AfterFg != nil {
+			d.AfterFg(p)
+		}
 		d.Ready(p)
 		if !paneRaw(p) {
 			t.Errorf("the pane's terminal is not raw after fg")

@@ -34,6 +34,21 @@ type Placement struct {
 	// record of the old directory the agent keeps where fleetcom does not
 	// write, say. Plain text, no control characters.
 	Note string
+	// Claims are files the agent needs before it looks for the directory's
+	// conversations where the files go (Gemini's .project_root, which gives
+	// a directory it never saw its folder).
+	Claims []Claim
+}
+
+// Claim is a small file an agent's store needs for a conversation to be
+// found in its new place: made only where there is none (exclusively, as
+// the agent makes it), kept as it is where it holds Data already, and a
+// refusal where it holds anything else (another directory owns that place).
+// Undone with the rest of a failed move or import; kept after one that
+// succeeded.
+type Claim struct {
+	Path string
+	Data []byte
 }
 
 // Carry is how a move on this machine takes a conversation along: each
@@ -43,8 +58,9 @@ type Placement struct {
 // place goes.
 type Carry struct {
 	Parts []Part
-	// Note is as a Placement's.
-	Note string
+	// Note and Claims are as a Placement's.
+	Note   string
+	Claims []Claim
 }
 
 // Part is one file or folder of a conversation on a move.

@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Gemini files a directory's sessions in one folder, tmp/<slug>/chats, so a
+// directory's conversations are one listing, and an ID's folder is found
+// by the first eight characters its files are named by.
+
+// Discover implements Finder: the conversations of cwd's folder. Sessions
+// without a message to resume (quit before the first prompt, the stub a
+// resume leaves) and subagents' sessions are not.
+func (gemini) Discover(home, cwd, _ string) ([]Found, error) {
+	chats := geminiChats(home, cwd)
+	if chats == "" {
+		return nil, nil
+	}
+	entries, _ := os.ReadDir(chats)
+	byID := map[string][]string{}
+	var order []string
+	for _, e := range entries {
+		if _, ok := geminiFileID(e.Name()); !ok || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(chats, e.Name())
+		h, ok := readGeminiHead(p)
+		if !ok {
+			continue
+		}
+		if byID[h.SessionID] == nil {
+			order = append(order, h.SessionID)
+		}
+		byID[h.SessionID] = append(byID[h.SessionID], p)
+	}
+	var out []Found
+	for _, id := range order {
+		if p, c, ok := geminiConversation(byID[id]); ok {
+			out = append(out, geminiFound(home, cwd, p, c))
+		}
+	}
+	newestFound(out)
+	return out, nil
+}
+
+// geminiFound describes one session file.
+func geminiFound(home, cwd, path string, c geminiChat) Found {
+	f := Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: modTime(path)}
+	if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err == nil {
+		f.Started = t
+	}
+	return f
+}
+
+// Lookup implements Finder: the single folder holding conversation id, in
+// the directory its marker (or projects.json entry) names.
+func (gemini) Lookup(home, id string) (Found, error) {
+	if err := geminiSpec.CheckID(id); err != nil {
+		return Found{}, refuse(ErrNoConversation, "%v", err)
+	}
+	var paths []string
+	var chats []geminiChat
+	empty := false
+	for _, dir := range geminiAllChats(home, id) {
+		files := geminiFiles(dir, id)
+		if p, c, ok := geminiConversation(files); ok {
+			paths, chats = append(paths, p), append(chats, c)
+		} else if len(files) > 0 {
+			empty = true
+		}
+	}
+	switch {
+	case len(paths) == 0 && empty:
+		return Found{}, refuse(ErrEmptyConversation, "gemini session %s holds no prompt (quit before the first one, or only the stub a resume leaves)", id)
+	case len(paths) == 0:
+		return Found{}, refuse(ErrNoConversation, "no gemini session %s in %s", id, filepath.Join(home, "tmp"))
+	case len(paths) > 1:
+		return Found{}, refuse(ErrElsewhere, "gemini session %s is in %d folders", id, len(paths))
+	}
+	slug := filepath.Base(filepath.Dir(filepath.Dir(paths[0])))
+	cwd := geminiDirOf(home, slug)
+	if cwd == "" {
+		return Found{}, refuse(ErrElsewhere, "gemini folder %q names no directory", slug)
+	}
+	return geminiFound(home, cwd, paths[0], chats[0]), nil
+}
+
+// Check implements Finder: a conversation in dir's folder.
+func (g gemini) Check(home, dir, id string) error {
+	if err := geminiSpec.CheckID(id); err != nil {
+		return refuse(ErrNoConversation, "%v", err)
+	}
+	files := geminiFiles(geminiChats(home, dir), id)
+	if _, _, ok := geminiConversation(files); ok {
+		return nil
+	}
+	f, err := g.Lookup(home, id)
+	if err != nil {
+		return err
+	}
+	return refuse(ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
+}
+
+// Title implements Titler: the summary Gemini writes (at the start of a
+// later session in the same directory), else the first prompt.
+func (gemini) Title(home, cwd, id string) string {
+	p, ok := geminiSession(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	c, _ := readGeminiChat(p, false)
+	return c.title()
+}
+
+// Excerpt implements Excerpter: the prompts typed and Gemini's answers,
+// never its context blocks.
+func (gemini) Excerpt(home, cwd, id string, n, m int) Excerpt {
+	x := newExcerpt(n, m)
+	p, ok := geminiSession(home, cwd, id)
+	if !ok {
+		return x.result()
+	}
+	c, _ := readGeminiChat(p, true)
+	for _, msg := range c.messages {
+		switch {
+		case msg.Type == "user" && msg.Resumable:
+			x.add("user", msg.Text)
+		case msg.Type == "gemini":
+			x.add("assistant", msg.Text)
+		}
+	}
+	return x.result()
+}
+
+// Correlate implements Correlator: the single session of cwd's folder that
+// began since the spawn and holds a conversation.
+func (gemini) Correlate(home, cwd string, spawn time.Time) string {
+	chats := geminiChats(home, cwd)
+	if chats == "" {
+		return ""
+	}
+	entries, _ := os.ReadDir(chats)
+	found := ""
+	for _, e := range entries {
+		if _, ok := geminiFileID(e.Name()); !ok {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-spawnSlack)) {
+			continue
+		}
+		c, ok := readGeminiChat(filepath.Join(chats, e.Name()), false)
+		if !ok || !c.resumable || c.Kind == "subagent" {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-spawnSlack)) {
+			continue
+		}
+		if found != "" && found != c.SessionID {
+			return ""
+		}
+		found = c.SessionID
+	}
+	return found
+}

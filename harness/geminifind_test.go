@@ -1,0 +1,193 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Builders for Gemini's store, shaped as 0.61.0 writes it.
+
+func geminiHeadLine(id, cwd, start string) map[string]any {
+	return map[string]any{"sessionId": id, "projectHash": geminiHash(cwd), "startTime": start, "lastUpdated": start, "kind": "main"}
+}
+
+func geminiMsg(id, typ, text string) map[string]any {
+	m := map[string]any{"id": id, "timestamp": "2026-12-01T10:00:30.000Z", "type": typ}
+	if typ == "user" {
+		m["content"] = []any{map[string]any{"text": text}}
+	} else {
+		m["content"] = text
+	}
+	return m
+}
+
+// geminiRegister gives cwd a slug as Gemini does on its first start there:
+// an entry in projects.json and a marker in tmp/ and history/.
+func geminiRegister(t testing.TB, home, cwd string) string {
+	t.Helper()
+	reg := struct {
+		Projects map[string]string `json:"projects"`
+	}{map[string]string{}}
+	if b, err := os.ReadFile(filepath.Join(home, "projects.json")); err == nil {
+		json.Unmarshal(b, &reg)
+	}
+	if s, ok := reg.Projects[cwd]; ok {
+		return s
+	}
+	slug, err := geminiNewSlug(home, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Projects[cwd] = slug
+	writeFile(t, filepath.Join(home, "projects.json"), jsonLine(t, reg))
+	for _, b := range geminiMarkerDirs(home) {
+		writeFile(t, filepath.Join(b, slug, ".project_root"), cwd)
+	}
+	return slug
+}
+
+// writeGeminiSession writes a session file of cwd begun at at: its context,
+// and, when prompt is not empty, one turn.
+func writeGeminiSession(t testing.TB, home, cwd, id, prompt string, at time.Time) string {
+	t.Helper()
+	slug := geminiRegister(t, home, cwd)
+	start := at.UTC().Format("2006-01-02T15:04:05.000Z")
+	p := filepath.Join(home, "tmp", slug, "chats", "session-"+at.UTC().Format("2006-01-02T15-04")+"-"+id[:8]+".jsonl")
+	data := jsonLine(t, geminiHeadLine(id, cwd, start)) +
+		jsonLine(t, map[string]any{"$set": map[string]any{"messages": []any{geminiMsg("ctx", "user", "<session_context>\nWorkspace: "+cwd+"\n</session_context>")}}})
+	if prompt != "" {
+		data += jsonLine(t, geminiMsg("u-"+id[:8], "user", prompt)) + jsonLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}}) +
+			jsonLine(t, geminiMsg("g-"+id[:8], "gemini", "ACK")) + jsonLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}})
+	}
+	writeFile(t, p, data)
+	return p
+}
+
+func TestGeminiSlugs(t *testing.T) {
+	for in, want := range map[string]string{"proj": "proj", "My Proj": "my-proj", "--a__b--": "a-b", "Émile": "mile", "…": "project"} {
+		if got := geminiSlugify(in); got != want {
+			t.Errorf("geminiSlugify(%q) = %q, want %q", in, got, want)
+		}
+	}
+	home := t.TempDir()
+	if a, b := geminiRegister(t, home, "/x/proj"), geminiRegister(t, home, "/y/proj"); a != "proj" || b != "proj-1" {
+		t.Errorf("slugs %q, %q", a, b)
+	}
+	if s := geminiSlug(home, "/y/proj"); s != "proj-1" {
+		t.Errorf("registered: %q", s)
+	}
+	// An entry whose marker names another directory is not believed, and a
+	// directory with no entry is found by its marker.
+	writeFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/z/proj":"proj","/x/proj":"proj-9"}}`)
+	if s := geminiSlug(home, "/z/proj"); s != "" {
+		t.Errorf("an entry another directory's marker contradicts: %q", s)
+	}
+	if s := geminiSlug(home, "/y/proj"); s != "proj-1" {
+		t.Errorf("by marker: %q", s)
+	}
+	if s := geminiSlug(home, "/x/proj"); s != "proj-9" {
+		t.Errorf("an entry no marker contradicts, as Gemini takes it: %q", s)
+	}
+	if d := geminiDirOf(home, "proj-1"); d != "/y/proj" {
+		t.Errorf("geminiDirOf = %q", d)
+	}
+	writeFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/q":"Not A Slug"}}`)
+	if geminiProjects(home) != nil {
+		t.Error("a registry Gemini would reset is read")
+	}
+}
+
+// TestGeminiStub: a resume in a later minute leaves a second file for the
+// ID holding only the context; it is no conversation, and the real one is
+// still found beside it, and only a stub left alone is an empty session.
+func TestGeminiStub(t *testing.T) {
+	home, cwd := t.TempDir(), "/work/proj"
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	real := writeGeminiSession(t, home, cwd, uid, "remember PELICAN-4821", at)
+	stub := writeGeminiSession(t, home, cwd, uid, "", at.Add(2*time.Minute))
+	a := geminiA()
+	if !a.Exists(home, cwd, uid) || !a.Exists(home, "", uid) {
+		t.Error("the conversation beside its stub is not found")
+	}
+	if l, ok := a.Behaviour.(Mover).Locate(home, cwd, uid); !ok || l.Path != real {
+		t.Errorf("Locate = %+v, %v, want %s", l, ok, real)
+	}
+	found, _ := a.Discover(home, cwd, "")
+	if len(found) != 1 || found[0].ID != uid || found[0].Title != "remember PELICAN-4821" || found[0].Cwd != cwd {
+		t.Errorf("Discover = %+v", found)
+	}
+	if err := a.Check(home, cwd, uid); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	// Gemini's cleanup deleted the conversation and kept the stub.
+	os.Remove(real)
+	if a.Exists(home, cwd, uid) {
+		t.Error("a stub alone is taken for a conversation")
+	}
+	if err := a.Check(home, cwd, uid); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Check of a stub: %v", err)
+	}
+	os.Remove(stub)
+	if err := a.Check(home, cwd, uid); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Check of nothing: %v", err)
+	}
+}
+
+func TestGeminiLookup(t *testing.T) {
+	home := t.TempDir()
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	writeGeminiSession(t, home, "/a/proj", uid, "hi there", at)
+	writeGeminiSession(t, home, "/a/empty", other, "", at)
+	a := geminiA()
+	f, err := a.Lookup(home, uid)
+	if err != nil || f.Cwd != "/a/proj" || f.Title != "hi there" || !f.Started.Equal(at) {
+		t.Errorf("Lookup = %+v, %v", f, err)
+	}
+	if err := a.Check(home, "/b", uid); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Check from elsewhere: %v", err)
+	}
+	if _, err := a.Lookup(home, other); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Lookup of an empty session: %v", err)
+	}
+	if _, err := a.Lookup(home, "../"+uid); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Lookup of a malformed ID: %v", err)
+	}
+	// The same conversation in two folders is not one place.
+	writeGeminiSession(t, home, "/c/proj", uid, "hi there", at)
+	if _, err := a.Lookup(home, uid); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Lookup of a conversation in two folders: %v", err)
+	}
+	if a.Exists(home, "", uid) {
+		t.Error("Exists with no cwd picks one of two copies")
+	}
+	// A file named for the ID whose first line names another session is
+	// not the ID's.
+	p := filepath.Join(home, "tmp", "proj", "chats", "session-2026-12-01T11-00-"+uid[:8]+".jsonl")
+	writeFile(t, p, jsonLine(t, geminiHeadLine(uid[:8]+other[8:], "/a/proj", "x")))
+	if files := geminiFiles(filepath.Dir(p), uid); len(files) != 1 {
+		t.Errorf("files of %s: %v", uid, files)
+	}
+}
+
+func TestGeminiCorrelate(t *testing.T) {
+	home, cwd := t.TempDir(), "/a/proj"
+	spawn := time.Now().Add(-time.Second)
+	writeGeminiSession(t, home, cwd, other, "before", spawn.Add(-time.Hour))
+	old := filepath.Join(home, "tmp", "proj", "chats")
+	entries, _ := os.ReadDir(old)
+	for _, e := range entries {
+		os.Chtimes(filepath.Join(old, e.Name()), spawn.Add(-time.Hour), spawn.Add(-time.Hour))
+	}
+	writeGeminiSession(t, home, cwd, uid, "", time.Now())
+	if got := geminiA().Correlate(home, cwd, spawn); got != "" {
+		t.Errorf("an empty session correlates: %q", got)
+	}
+	writeGeminiSession(t, home, cwd, uid, "now", time.Now())
+	if got := geminiA().Correlate(home, cwd, spawn); got != uid {
+		t.Errorf("Correlate = %q, want %s", got, uid)
+	}
+}
