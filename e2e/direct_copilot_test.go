@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"bytes"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -136,43 +133,20 @@ func directCopilot(t *testing.T, r Real) {
 
 	t.Run("headless", func(t *testing.T) {
 		n := len(CopilotSessions(home))
-		out, errOut, code := copilotHeadless(t, w, r.Path(), proj, nil, "--session-id", id, "-p", "which codes sid")
+		out, errOut, code := headless(t, w, r.Path(), proj, nil, "--session-id", id, "-p", "which codes sid")
 		if code != 0 || !strings.Contains(out, "ACK sid CODES PELICAN-4821") ||
 			Hint(copilotHintRE, errOut) != id || strings.Contains(out, "Resume") || len(CopilotSessions(home)) != n {
 			t.Errorf("--session-id of a session that exists: exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
-		_, errOut, code = copilotHeadless(t, w, r.Path(), proj, nil, "--resume="+safe.NewUUID(), "-p", "x")
+		_, errOut, code = headless(t, w, r.Path(), proj, nil, "--resume="+safe.NewUUID(), "-p", "x")
 		if code != 1 || !strings.Contains(errOut, "No session, task, or name matched") || Hint(copilotHintRE, errOut) != "" {
 			t.Errorf("--resume of an unknown ID: exit %d, stderr %q", code, errOut)
 		}
 		moved := filepath.Join(w.Root, "copilot home")
-		_, errOut, code = copilotHeadless(t, w, r.Path(), proj, []string{"COPILOT_HOME=" + moved}, "-p", "elsewhere")
+		_, errOut, code = headless(t, w, r.Path(), proj, []string{"COPILOT_HOME=" + moved}, "-p", "elsewhere")
 		got := Hint(copilotHintRE, errOut)
 		if s := CopilotSessions(moved)[got]; code != 0 || got == "" || s.ID != got || len(CopilotSessions(home)) != n {
 			t.Errorf("COPILOT_HOME: exit %d, hint %q, session %+v", code, got, s)
 		}
 	})
-}
-
-// copilotHeadless runs the copilot binary bin with args without a terminal
-// in dir, with extra KEY=VALUE entries added to the test environment, and
-// returns its stdout, its stderr and its exit status.
-func copilotHeadless(t testing.TB, w *World, bin, dir string, extra []string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = w.Env(extra...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("run copilot %s: %v", strings.Join(args, " "), err)
-	}
-	t.Logf("copilot %s (in %s, %v): exit %d\n%s%s", strings.Join(args, " "), dir, extra, code, out.String(), errOut.String())
-	return out.String(), errOut.String(), code
 }

@@ -3,9 +3,7 @@ package e2e
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,24 +14,8 @@ import (
 // script would, and returns its output and exit status.
 func GeminiHeadless(t testing.TB, w *World, dir string, args ...string) (string, int) {
 	t.Helper()
-	bin := lookPath(w, "gemini")
-	if bin == "" {
-		t.Fatalf("no gemini on the test's PATH %s", w.Getenv("PATH"))
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = w.Env()
-	out, err := cmd.CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("run gemini %s: %v", strings.Join(args, " "), err)
-	}
-	t.Logf("gemini %s (in %s): exit %d\n%s", strings.Join(args, " "), dir, code, out)
-	return string(out), code
+	out, errOut, code := headless(t, w, "gemini", dir, nil, args...)
+	return out + errOut, code
 }
 
 // resizePane sets the width of the window a pane is in.

@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,24 +21,8 @@ func grokWorld(t *testing.T, r Real) *World {
 // returns its output and exit status.
 func GrokHeadless(t testing.TB, w *World, dir string, extra []string, args ...string) (string, int) {
 	t.Helper()
-	bin := lookPath(w, "grok")
-	if bin == "" {
-		t.Fatalf("no grok on the test's PATH %s", w.Getenv("PATH"))
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = w.Env(extra...)
-	out, err := cmd.CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("run grok %s: %v", strings.Join(args, " "), err)
-	}
-	t.Logf("grok %s (in %s, %v): exit %d\n%s", strings.Join(args, " "), dir, extra, code, out)
-	return string(out), code
+	out, errOut, code := headless(t, w, "grok", dir, extra, args...)
+	return out + errOut, code
 }
 
 // grokActive reports whether active_sessions.json lists session id for one

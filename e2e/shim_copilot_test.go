@@ -122,7 +122,7 @@ func shimCopilot(t *testing.T, r Real) {
 	// found on disk, adopted on resume, and continued.
 	t.Run("adopt", func(t *testing.T) {
 		outside := w.Project("outside")
-		_, errOut, code := copilotHeadless(t, w, r.Path(), outside, nil, "-p", "remember HERON-22")
+		_, errOut, code := headless(t, w, r.Path(), outside, nil, "-p", "remember HERON-22")
 		id := Hint(copilotHintRE, errOut)
 		if code != 0 || id == "" {
 			t.Fatalf("copilot -p: exit %d, stderr %q", code, errOut)

@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,6 +60,36 @@ func lookPath(w *World, name string) string {
 		}
 	}
 	return ""
+}
+
+// headless runs the program bin (a path, or a name looked up on the
+// World's PATH) with args and no terminal in dir, as a script would, with
+// extra KEY=VALUE entries added to the World's environment, and returns its
+// output, its error output and its exit status.
+func headless(t testing.TB, w *World, bin, dir string, extra []string, args ...string) (string, string, int) {
+	t.Helper()
+	name := bin
+	if !strings.Contains(bin, "/") {
+		if bin = lookPath(w, name); bin == "" {
+			t.Fatalf("no %s on the test's PATH %s", name, w.Getenv("PATH"))
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = w.Env(extra...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("run %s %s: %v", name, strings.Join(args, " "), err)
+	}
+	t.Logf("%s %s (in %s, %v): exit %d\n%s%s", filepath.Base(name), strings.Join(args, " "), dir, extra, code, out.String(), errOut.String())
+	return out.String(), errOut.String(), code
 }
 
 // wantResume checks that "fleetcom resume [args]" in dir prints exactly the
