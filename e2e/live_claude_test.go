@@ -42,7 +42,7 @@ func liveClaude(t *testing.T, r Real) {
 	WaitClaude(p)
 
 	s := WaitState(t, w, fc, "claude", "waiting")
-	wantPane(t, s, p)
+	wantPane(t, w, fc, s, p)
 	wantAgents(t, w, r, proj, s, "idle")
 
 	p.Submit("please "+fakeapi.HoldWord, typeWait)

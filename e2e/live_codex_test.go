@@ -39,7 +39,7 @@ func liveCodex(t *testing.T, r Real) {
 		t.Errorf("codex recorded no trust of fleetcom's hooks in config.toml:\n%s", b)
 	}
 	s := WaitState(t, w, fc, "codex", "waiting")
-	wantPane(t, s, p)
+	wantPane(t, w, fc, s, p)
 
 	p.Submit("please "+fakeapi.HoldWord, typeWait)
 	WaitHeld(t, w)

@@ -27,7 +27,7 @@ func liveGemini(t *testing.T, r Real) {
 	p.Submit("please "+fakeapi.HoldWord, typeWait)
 	WaitHeld(t, w)
 	s := WaitState(t, w, fc, "gemini", "working")
-	wantPane(t, s, p)
+	wantPane(t, w, fc, s, p)
 	if !uuidRE.MatchString(s.ID) || s.CWD != proj {
 		t.Errorf("status while it runs: %+v", s)
 	}

@@ -26,7 +26,7 @@ func liveGrok(t *testing.T, r Real) {
 	p.Submit("please "+fakeapi.HoldWord, typeWait)
 	WaitHeld(t, w)
 	s := WaitState(t, w, fc, "grok", "working")
-	wantPane(t, s, p)
+	wantPane(t, w, fc, s, p)
 	if s.ID == "" {
 		t.Errorf("no session ID while it runs: %+v", s)
 	}

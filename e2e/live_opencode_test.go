@@ -27,7 +27,7 @@ func liveOpencode(t *testing.T, r Real) {
 	p.Submit("please "+fakeapi.HoldWord, typeWait)
 	WaitHeld(t, w)
 	s := WaitState(t, w, fc, "opencode", "working")
-	wantPane(t, s, p)
+	wantPane(t, w, fc, s, p)
 	if !opencodeIDRE.MatchString(s.ID) {
 		t.Errorf("no session ID while it runs: %+v", s)
 	}

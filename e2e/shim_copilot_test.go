@@ -36,7 +36,7 @@ func shimCopilot(t *testing.T, r Real) {
 		p := x.Start(t, proj, "copilot")
 		WaitCopilot(p)
 		s := WaitState(t, w, fc, "copilot", "waiting")
-		wantPane(t, s, p)
+		wantPane(t, w, fc, s, p)
 		p.Submit("remember PELICAN-4821", typeWait)
 		ReplyCopilot(p, "ACK PELICAN-4821 CODES PELICAN-4821")
 		s = WaitState(t, w, fc, "copilot", "waiting")
