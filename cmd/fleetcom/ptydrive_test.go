@@ -90,7 +90,44 @@ func (u *ptyUser) expect(text string, from int) (int, error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return from, fmt.Errorf("timed out waiting for %q; screen:\n%s", text, u.screen())
+	return from, fmt.Errorf("timed out waiting for %q; screen:\n%s\nprocesses:\n%s", text, u.screen(), u.processes())
+}
+
+// processes describes the program's process and its descendants (state,
+// where each sleeps, age, command), for a wait that timed out: a hang
+// shows where it hangs.
+func (u *ptyUser) processes() string {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The fields after the command's closing parenthesis: state, ppid.
+		rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+		if f := strings.Fields(string(rest)); len(f) > 1 {
+			if ppid, err := strconv.Atoi(f[1]); err == nil {
+				children[ppid] = append(children[ppid], pid)
+			}
+		}
+	}
+	pids := []string{strconv.Itoa(u.cmd.Process.Pid)}
+	for i := 0; i < len(pids); i++ {
+		pid, _ := strconv.Atoi(pids[i])
+		for _, c := range children[pid] {
+			pids = append(pids, strconv.Itoa(c))
+		}
+	}
+	out, err := exec.Command("ps", "-o", "pid,ppid,pgid,sid,stat,wchan:24,etimes,args", "-p", strings.Join(pids, ",")).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("ps: %v\n%s", err, out)
+	}
+	return string(out)
 }
 
 // finish waits for the process and describes how it ended: "exit N" or
