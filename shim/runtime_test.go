@@ -327,6 +327,8 @@ func TestTapSettles(t *testing.T) {
 	seen := make(chan struct{}, 8)
 	stop := tp.follow(func() { seen <- struct{}{} })
 	defer stop()
+	tp.Write([]byte("start")) // the first look takes in the empty file
+	<-seen
 	tp.Write([]byte("turn over"))
 	time.Sleep(20 * time.Millisecond)
 	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n"), 0o600)
@@ -334,6 +336,17 @@ func TestTapSettles(t *testing.T) {
 	case <-seen:
 	case <-time.After(time.Minute):
 		t.Fatal("a change after the last output was never seen")
+	}
+	// Output again once the long gaps have begun, then another late change:
+	// the looks start over, and it is seen at the first short gap.
+	time.Sleep(settleGaps[1] + settleGaps[0])
+	tp.Write([]byte("next turn"))
+	time.Sleep(20 * time.Millisecond)
+	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n{}\n"), 0o600)
+	select {
+	case <-seen:
+	case <-time.After(settleGaps[1]):
+		t.Fatal("after more output, a late change waited for a long gap")
 	}
 	// Stopped, the tap looks no more.
 	stop()

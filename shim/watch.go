@@ -80,8 +80,7 @@ type tap struct {
 	next time.Time
 	last time.Time // the previous chunk's time
 
-	lastOut  atomic.Int64 // the last chunk's time, for the settle timer
-	settling atomic.Bool  // the settle timer is armed
+	lastOut atomic.Int64 // the last chunk's time, for the settle timer
 
 	// mu guards what the copy loop, the settle timer and stop share.
 	mu        sync.Mutex
@@ -133,11 +132,9 @@ func (t *tap) Write(p []byte) (int, error) {
 		t.next = now.Add(lookGap)
 		t.mu.Lock()
 		t.look()
-		t.mu.Unlock()
-	}
-	if !t.settling.Load() && t.settling.CompareAndSwap(false, true) {
-		t.mu.Lock()
-		t.arm()
+		if !burst {
+			t.arm()
+		}
 		t.mu.Unlock()
 	}
 	return len(p), nil
@@ -158,7 +155,8 @@ func (t *tap) look() {
 	}
 }
 
-// arm starts the settle looks over from the first. The caller holds t.mu.
+// arm starts the settle looks over from the first, at each burst of output.
+// The caller holds t.mu.
 func (t *tap) arm() {
 	if t.stopped {
 		return
@@ -173,15 +171,15 @@ func (t *tap) arm() {
 
 // settled runs on the settle timer: when the output has been silent for the
 // gap due, it looks at the capture file and waits for the next gap; output
-// in between moves the look on.
+// in between moves the look on. After the last gap the timer sleeps until
+// the next burst of output arms it again.
 func (t *tap) settled() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped {
 		return
 	}
-	out := t.lastOut.Load()
-	quiet := time.Since(time.Unix(0, out))
+	quiet := time.Since(time.Unix(0, t.lastOut.Load()))
 	if gap := settleGaps[t.settleAt]; quiet < gap {
 		t.settle.Reset(gap - quiet)
 		return
@@ -189,13 +187,6 @@ func (t *tap) settled() {
 	t.look()
 	if t.settleAt++; t.settleAt < len(settleGaps) {
 		t.settle.Reset(settleGaps[t.settleAt] - quiet)
-		return
-	}
-	t.settling.Store(false)
-	// A chunk written after out was read saw the timer still armed and left
-	// it alone: arm it for that chunk.
-	if t.lastOut.Load() != out && t.settling.CompareAndSwap(false, true) {
-		t.arm()
 	}
 }
 
