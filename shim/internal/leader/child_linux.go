@@ -20,7 +20,7 @@ import (
 // (raw is for the calls without one). Every signal is blocked throughout,
 // and the handlers are the defaults: nothing here is ever interrupted.
 
-// leadMain is where the leader starts (cloneLeader).
+// leadMain is where the leader starts (cloneCall).
 //
 //go:nosplit
 //go:norace
@@ -29,7 +29,7 @@ func leadMain(j *job) {
 	exit(0)
 }
 
-// programMain is where the program's process starts (cloneProgram).
+// programMain is where the program's process starts (cloneCall).
 //
 //go:nosplit
 //go:norace
@@ -64,7 +64,7 @@ func lead(j *job) {
 		return
 	}
 	// vfork: we go on once the program's process has exec'd or exited.
-	pid, e := cloneProgram(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_VFORK|uintptr(unix.SIGCHLD), j.childStack, 0, j)
+	pid, e := cloneCall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_VFORK|uintptr(unix.SIGCHLD), j.childStack, 0, j, programPC)
 	if e != 0 {
 		fail(j, failSetup, syscall.Errno(e))
 		return

@@ -30,7 +30,8 @@
 // before exec must not allocate, grow its stack, or be instrumented: it is
 // marked nosplit and norace, and the package has no tests of its own so that
 // coverage (whose atomic counters call the race runtime) never instruments it;
-// package shim tests it through Spawn.
+// package shim tests it through Spawn, and reads its machine code to check
+// that it calls nothing but itself and the raw system call.
 package leader
 
 import (

@@ -164,11 +164,11 @@ func clone(j *job, stack []byte) (int, error) {
 		stack:      uint64(base),
 		stackSize:  uint64(top(stack) - base),
 	}
-	pid, e := cloneLeader(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&j.args)), unsafe.Sizeof(j.args), 0, j)
+	pid, e := cloneCall(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&j.args)), unsafe.Sizeof(j.args), 0, j, leadPC)
 	if e != 0 {
 		j.legacy = 1
-		pid, e = cloneLeader(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_FILES|unix.CLONE_PIDFD|uintptr(unix.SIGCHLD),
-			top(stack), uintptr(unsafe.Pointer(&j.pidfd)), j)
+		pid, e = cloneCall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_FILES|unix.CLONE_PIDFD|uintptr(unix.SIGCHLD),
+			top(stack), uintptr(unsafe.Pointer(&j.pidfd)), j, leadPC)
 	}
 	_, _, _ = syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK,
 		uintptr(unsafe.Pointer(&j.mask)), 0, 8, 0, 0)
@@ -211,14 +211,24 @@ func reap(pid int) {
 	}
 }
 
-// cloneLeader and cloneProgram make the clone system call trap with
-// arguments a1 to a3. In the new process, on the stack those arguments give
-// it, they call leadMain(j) and programMain(j) respectively; in the caller
-// they return the new pid, or the error number. Written in assembly: the new
+// cloneCall makes the clone system call trap with arguments a1 to a3. In the
+// new process, on the stack those arguments give it, it calls the function
+// whose code starts at entry (leadPC or programPC) with j; in the caller it
+// returns the new pid, or the error number. Written in assembly: the new
 // process starts on a stack Go knows nothing of.
 //
+// The entry is an address, not a Go function named in the assembly: a name
+// there reaches the function through a wrapper the compiler makes, and in a
+// race-detector build that wrapper calls the race runtime, which switches to
+// the system stack of the caller's thread. The new process shares that memory
+// with a caller that may be using it right then; both could crash (seen as a
+// program "killed" by SIGSEGV, now and then, in the race-enabled tests).
+//
 //go:noescape
-func cloneLeader(trap, a1, a2, a3 uintptr, j *job) (r1, errno uintptr)
+func cloneCall(trap, a1, a2, a3 uintptr, j *job, entry uintptr) (r1, errno uintptr)
 
-//go:noescape
-func cloneProgram(trap, a1, a2, a3 uintptr, j *job) (r1, errno uintptr)
+// leadPC and programPC are where leadMain and programMain start, in Go's
+// internal calling convention: a func value holds that address.
+var leadPC, programPC = codeOf(leadMain), codeOf(programMain)
+
+func codeOf(f func(*job)) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
