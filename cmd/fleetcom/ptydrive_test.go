@@ -78,19 +78,49 @@ func (u *ptyUser) screen() string {
 // only ends a wait that failed.
 const ptyWait = 5 * time.Minute
 
-// expect waits until text appears after the first `from` bytes of output.
+// expect waits until text appears after the first `from` bytes of output. A
+// terminal that hung up (every process holding it gone) shows nothing more:
+// the wait ends there, saying how the program ended.
 func (u *ptyUser) expect(text string, from int) (int, error) {
 	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
+		hungUp := false
+		select {
+		case <-u.read:
+			hungUp = true
+		default:
+		}
 		s := u.screen()
 		if from <= len(s) {
 			if i := strings.Index(s[from:], text); i >= 0 {
 				return from + i + len(text), nil
 			}
 		}
+		if hungUp {
+			return from, fmt.Errorf("the terminal hung up before %q appeared (%s); screen:\n%s", text, u.ended(), s)
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return from, fmt.Errorf("timed out waiting for %q; screen:\n%s\nprocesses:\n%s", text, u.screen(), u.processes())
+}
+
+// ended says how the program ended, if it has, leaving its status for
+// finish.
+func (u *ptyUser) ended() string {
+	select {
+	case err := <-u.exit:
+		u.exit <- err
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return "the program ended: " + ee.ProcessState.String()
+		}
+		if err != nil {
+			return "the program ended: " + err.Error()
+		}
+		return "the program ended: exit status 0"
+	case <-time.After(5 * time.Second):
+		return "the program has not ended"
+	}
 }
 
 // processes describes the program's process and its descendants (state,
