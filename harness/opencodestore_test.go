@@ -10,25 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// opencodeSchema is the part of opencode 1.18.33's database fleetcom
-// reads, as its migrations create it (e2e/README.md).
-const opencodeSchema = `PRAGMA journal_mode = WAL;
-CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
- slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL,
- share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text,
- metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL,
- tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL,
- tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text,
- permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
- time_compacting integer, time_archived integer);
-CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL,
- time_updated integer NOT NULL, data text NOT NULL);
-CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
-CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
- time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-`
+	"github.com/fleetcom/fleetcom/internal/opencodetest"
+)
 
 // ocRow is one session of a test database, with its turns.
 type ocRow struct {
@@ -48,7 +32,7 @@ func writeOpencodeDB(t testing.TB, home string, rows ...ocRow) {
 	var b strings.Builder
 	db := opencodeDB(home)
 	if _, err := os.Stat(db); err != nil {
-		b.WriteString(opencodeSchema)
+		b.WriteString(opencodetest.Schema)
 	}
 	for _, r := range rows {
 		ms := r.created.UnixMilli()

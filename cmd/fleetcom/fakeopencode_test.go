@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/opencodetest"
 )
 
 func init() {
@@ -241,7 +243,7 @@ func (o *ocFake) lookup(id string) (string, bool) {
 func ocSQL(data, statements string) error {
 	db := filepath.Join(data, "opencode.db")
 	if _, err := os.Stat(db); err != nil {
-		statements = ocSchema + statements
+		statements = opencodetest.Schema + statements
 	}
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return err
@@ -253,23 +255,6 @@ func ocSQL(data, statements string) error {
 	}
 	return nil
 }
-
-// ocSchema is the part of opencode 1.18.33's tables the fake fills.
-const ocSchema = `PRAGMA journal_mode = WAL;
-CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
- slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL,
- share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text,
- metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL,
- tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL,
- tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text,
- permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
- time_compacting integer, time_archived integer);
-CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL,
- time_updated integer NOT NULL, data text NOT NULL);
-CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
-CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
- time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-`
 
 func sqlQ(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
