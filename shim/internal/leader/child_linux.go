@@ -64,7 +64,7 @@ func lead(j *job) {
 		return
 	}
 	// vfork: we go on once the program's process has exec'd or exited.
-	pid, e := cloneCall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_VFORK|uintptr(unix.SIGCHLD), j.childStack, 0, j, programPC)
+	pid, e := cloneCall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_VFORK|uintptr(unix.SIGCHLD), j.childStack, 0, j, j.programPC)
 	if e != 0 {
 		fail(j, failSetup, syscall.Errno(e))
 		return

@@ -31,6 +31,7 @@ type job struct {
 	nofile     [2]uint64
 	setNofile  int32   // restore nofile in the program, as os/exec does
 	childStack uintptr // top of the program's stack, for the vfork
+	programPC  uintptr // where programMain's code starts
 	args       cloneArgs
 
 	pidfd  int32 // the leader's, written by clone
@@ -101,7 +102,7 @@ func Start(s Spec) (*Leader, error) {
 	j := &job{
 		path: path, dir: dir, argv: &argv[0], envv: &envv[0],
 		tty: int32(s.TTY), report: int32(p[1]), parent: int32(os.Getpid()),
-		childStack: top(stacks[:stackSize]), pidfd: -1,
+		childStack: top(stacks[:stackSize]), programPC: codeOf(programMain), pidfd: -1,
 	}
 	for i, fd := range s.Files {
 		j.files[i] = int32(fd)
@@ -164,11 +165,11 @@ func clone(j *job, stack []byte) (int, error) {
 		stack:      uint64(base),
 		stackSize:  uint64(top(stack) - base),
 	}
-	pid, e := cloneCall(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&j.args)), unsafe.Sizeof(j.args), 0, j, leadPC)
+	pid, e := cloneCall(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&j.args)), unsafe.Sizeof(j.args), 0, j, codeOf(leadMain))
 	if e != 0 {
 		j.legacy = 1
 		pid, e = cloneCall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_FILES|unix.CLONE_PIDFD|uintptr(unix.SIGCHLD),
-			top(stack), uintptr(unsafe.Pointer(&j.pidfd)), j, leadPC)
+			top(stack), uintptr(unsafe.Pointer(&j.pidfd)), j, codeOf(leadMain))
 	}
 	_, _, _ = syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK,
 		uintptr(unsafe.Pointer(&j.mask)), 0, 8, 0, 0)
@@ -213,9 +214,9 @@ func reap(pid int) {
 
 // cloneCall makes the clone system call trap with arguments a1 to a3. In the
 // new process, on the stack those arguments give it, it calls the function
-// whose code starts at entry (leadPC or programPC) with j; in the caller it
-// returns the new pid, or the error number. Written in assembly: the new
-// process starts on a stack Go knows nothing of.
+// whose code starts at entry (see codeOf) with j; in the caller it returns
+// the new pid, or the error number. Written in assembly: the new process
+// starts on a stack Go knows nothing of.
 //
 // The entry is an address, not a Go function named in the assembly: a name
 // there reaches the function through a wrapper the compiler makes, and in a
@@ -227,8 +228,7 @@ func reap(pid int) {
 //go:noescape
 func cloneCall(trap, a1, a2, a3 uintptr, j *job, entry uintptr) (r1, errno uintptr)
 
-// leadPC and programPC are where leadMain and programMain start, in Go's
-// internal calling convention: a func value holds that address.
-var leadPC, programPC = codeOf(leadMain), codeOf(programMain)
-
+// codeOf is where f's code starts, in Go's internal calling convention: a
+// func value holds that address. Taken in Start, not in a package variable,
+// so that a process that starts no leader runs nothing of this package.
 func codeOf(f func(*job)) uintptr { return **(**uintptr)(unsafe.Pointer(&f)) }
