@@ -50,6 +50,10 @@ func Open(path string, flags OpenFlags) (*os.File, error) {
 	return f, nil
 }
 
+// unknownSize is the room ReadFile starts with for a file that does not say
+// its size: a /proc/<pid>/stat line is a few hundred bytes.
+const unknownSize = 1023
+
 // ReadFile returns the contents of the regular file at path, opened as Open
 // does, refusing one larger than max bytes with an error wrapping
 // ErrTooLarge. It never reads more than max+1 bytes, whatever the file
@@ -85,8 +89,16 @@ func ReadFile(path string, max int64, flags OpenFlags) ([]byte, error) {
 	if st.Size > max {
 		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, st.Size, max)
 	}
-	// Room for what the file claims and one byte more, to see it grow.
-	data := make([]byte, 0, min(st.Size, max)+1)
+	// Room for what the file claims and one byte more, to see it grow. A
+	// file that claims nothing (those of /proc do) gets room for a small
+	// one at once: growing from one byte would take an allocation and a
+	// read per size class, and in a new process each class's first
+	// allocation costs a page fault.
+	size := st.Size
+	if size == 0 {
+		size = unknownSize
+	}
+	data := make([]byte, 0, min(size, max)+1)
 	for int64(len(data)) <= max {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
