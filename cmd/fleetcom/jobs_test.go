@@ -52,6 +52,7 @@ func TestJobControlShells(t *testing.T) {
 				p.typeLine(name)
 				p.typeLine("first JOBCTL-1")
 				p.waitFor("ACK first JOBCTL-1")
+				p.waitIdle()
 				p.keys("C-z")
 				p.waitFor(sh.stopped)
 				p.typeLine("jobs")
@@ -184,19 +185,57 @@ func (p *pane) typeLine(text string) {
 
 func (p *pane) keys(k ...string) { p.run(append([]string{"send-keys"}, k...)...) }
 
+// waitUntil waits, as long as ptyWait allows, until ok holds for the
+// screen; a wait that fails shows the screen and the pane's processes.
 func (p *pane) waitUntil(what string, ok func(screen string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for {
 		s := p.screen()
 		if ok(s) {
 			return s
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("no %s after 30s; screen:\n%s", what, s)
+			p.t.Fatalf("no %s after %v; screen:\n%s\nprocesses:\n%s", what, ptyWait, s, p.processes())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// waitIdle waits until the agent on the pane (shell, shim, leader, agent)
+// runs no process of its own. A fake starts its notifiers right after it
+// answers, with a vfork, as Codex does. A ^Z that lands while one starts
+// stops the new process before its exec (it is in the agent's group), and
+// the agent's thread waiting for that exec cannot stop: the job never stops,
+// under a bare shell as under the shim.
+func (p *pane) waitIdle() {
+	p.t.Helper()
+	pid, err := p.pid()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.waitUntil("the agent running nothing of its own", func(string) bool {
+		for _, d := range descendants(pid) {
+			if d > 3 {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// processes describes the pane's program and its descendants.
+func (p *pane) processes() string {
+	pid, err := p.pid()
+	if err != nil {
+		return err.Error()
+	}
+	return processTree(pid)
+}
+
+// pid is the pane's program's process.
+func (p *pane) pid() (int, error) {
+	return strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "#{pane_pid}")))
 }
 
 func (p *pane) waitFor(text string) string {
@@ -213,7 +252,7 @@ func (p *pane) foreground() string {
 // waitEnd waits until the pane's program has exited, and with it the server.
 func (p *pane) waitEnd() {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for exec.Command(p.tmux, "-S", p.sock, "has-session").Run() == nil {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("the shell did not exit; screen:\n%s", p.screen())

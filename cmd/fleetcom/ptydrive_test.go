@@ -126,11 +126,29 @@ func (u *ptyUser) ended() string {
 // processes describes the program's process and its descendants (state,
 // where each sleeps, age, command), for a wait that timed out: a hang
 // shows where it hangs.
-func (u *ptyUser) processes() string {
+func (u *ptyUser) processes() string { return processTree(u.cmd.Process.Pid) }
+
+// processTree describes pid and its descendants as ps does: ids, state,
+// where each sleeps, age, command.
+func processTree(pid int) string {
+	var pids []string
+	for p := range descendants(pid) {
+		pids = append(pids, strconv.Itoa(p))
+	}
+	out, err := exec.Command("ps", "-o", "pid,ppid,pgid,sid,tpgid,stat,wchan:24,etimes,args", "-p", strings.Join(pids, ",")).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("ps: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// descendants maps pid and every process below it to its depth: 0 for pid,
+// 1 for its children, and so on.
+func descendants(pid int) map[int]int {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+		p, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
@@ -142,22 +160,18 @@ func (u *ptyUser) processes() string {
 		rest := stat[bytes.LastIndexByte(stat, ')')+1:]
 		if f := strings.Fields(string(rest)); len(f) > 1 {
 			if ppid, err := strconv.Atoi(f[1]); err == nil {
-				children[ppid] = append(children[ppid], pid)
+				children[ppid] = append(children[ppid], p)
 			}
 		}
 	}
-	pids := []string{strconv.Itoa(u.cmd.Process.Pid)}
-	for i := 0; i < len(pids); i++ {
-		pid, _ := strconv.Atoi(pids[i])
-		for _, c := range children[pid] {
-			pids = append(pids, strconv.Itoa(c))
+	depth := map[int]int{pid: 0}
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			depth[c] = depth[queue[0]] + 1
+			queue = append(queue, c)
 		}
 	}
-	out, err := exec.Command("ps", "-o", "pid,ppid,pgid,sid,stat,wchan:24,etimes,args", "-p", strings.Join(pids, ",")).CombinedOutput()
-	if err != nil {
-		return fmt.Sprintf("ps: %v\n%s", err, out)
-	}
-	return string(out)
+	return depth
 }
 
 // finish waits for the process and describes how it ended: "exit N" or
