@@ -120,14 +120,16 @@ func TestHolders(t *testing.T) {
 	file := filepath.Join(dir, "conversation.jsonl")
 	os.WriteFile(file, nil, 0o644)
 	id := safe.NewUUID()
-	open := exec.Command("sh", "-c", `exec 3>>"$1"; echo ready; exec sleep 60`, "sh", file)
+	// Each says ready once it is what holders must see: no exec after it,
+	// which holders could catch half done under load.
+	open := exec.Command("sh", "-c", `exec 3>>"$1"; echo ready; read x`, "sh", file)
 	named := exec.Command("sh", "-c", `echo ready; read x`, "sh", "--resume", id)
-	stdin, err := named.StdinPipe() // read x waits on it until the test ends
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
 	for _, cmd := range []*exec.Cmd{open, named} {
+		stdin, err := cmd.StdinPipe() // read x waits on it until the test ends
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdin.Close()
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -146,7 +148,7 @@ func TestHolders(t *testing.T) {
 	if unchecked != "" {
 		t.Errorf("unchecked: %s", unchecked)
 	}
-	if cmd, ok := pids[open.Process.Pid]; !ok || cmd != "sleep 60" {
+	if cmd, ok := pids[open.Process.Pid]; !ok || cmd != `sh -c exec 3>>"$1"; echo ready; read x sh `+file {
 		t.Errorf("the process with the file open: %q, %v (all: %v)", cmd, ok, got)
 	}
 	if cmd, ok := pids[named.Process.Pid]; !ok || cmd != "sh -c echo ready; read x sh --resume "+id {
