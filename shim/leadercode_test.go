@@ -3,10 +3,11 @@
 package shim
 
 import (
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,12 +84,12 @@ func TestLeaderCodeCallsNoRuntime(t *testing.T) {
 			queue = append(queue, c)
 		}
 	}
-	sort.Strings(bad)
+	slices.Sort(bad)
 	for _, b := range bad {
 		t.Error(b)
 	}
 	if !seen["syscall.RawSyscall6"] {
-		t.Errorf("the leader's code was followed to no system call; followed: %v", keys(seen))
+		t.Errorf("the leader's code was followed to no system call; followed: %v", slices.Sorted(maps.Keys(seen)))
 	}
 }
 
@@ -114,15 +115,6 @@ func disasmCalls(listing string) (funcs map[string][]string, files map[string]st
 		}
 	}
 	return funcs, files, asm
-}
-
-func keys(m map[string]bool) []string {
-	var s []string
-	for k := range m {
-		s = append(s, k)
-	}
-	sort.Strings(s)
-	return s
 }
 
 func stderrOf(err error) []byte {
