@@ -35,8 +35,9 @@ func liveClaude(t *testing.T, r Real) {
 	p := x.Start(t, proj, "claude")
 	if r.Has("auto-mode") {
 		p.WaitFor("Make auto mode your default permission mode?", startWait)
-		p.Keys("Down")
-		p.WaitFor("❯ No, keep manual mode", typeWait)
+		p.PressUntil("Down", "choice of manual mode", func(s string) bool {
+			return strings.Contains(s, "❯ No, keep manual mode")
+		})
 		p.Keys("Enter")
 	}
 	WaitClaude(p)

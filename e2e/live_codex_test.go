@@ -30,8 +30,9 @@ func liveCodex(t *testing.T, r Real) {
 	x := w.Tmux()
 	p := x.Start(t, proj, "codex")
 	p.WaitFor("Hooks need review", startWait)
-	p.Keys("Down")
-	p.WaitFor("› 2. Trust all and continue", typeWait)
+	p.PressUntil("Down", "choice of trusting the hooks", func(s string) bool {
+		return strings.Contains(s, "› 2. Trust all and continue")
+	})
 	p.Keys("Enter")
 	WaitCodex(p)
 	if b, _ := os.ReadFile(filepath.Join(w.CodexHome(), "config.toml")); !strings.Contains(string(b),

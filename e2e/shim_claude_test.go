@@ -3,7 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestShimClaude drives the real claude through fleetcom's shim and checks
@@ -187,7 +186,7 @@ func shimClaude(t *testing.T, r Real) {
 		before := ClaudeTranscripts(w.ClaudeHome(), proj)[first]
 		p := x.Start(t, proj, "claude", "--resume", first)
 		p.WaitFor("Yes, I trust this folder", startWait)
-		escapeUntilGone(t, p)
+		p.PressUntil("Escape", "exit", func(string) bool { dead, _ := p.Dead(); return dead })
 		want := 1
 		if r.Has("trust-declined-exit-0") {
 			want = 0
@@ -203,22 +202,6 @@ func shimClaude(t *testing.T, r Real) {
 		}
 	})
 	logRequests(t, w)
-}
-
-// escapeUntilGone presses Escape and, while Claude still runs, presses it
-// again now and then, as a person would. A lone ESC is ambiguous to a TUI
-// until the next byte or a timeout: Claude 2.1.332 once kept its trust
-// dialog after one Escape that came while the answers to its start-up
-// terminal queries were arriving (CI, 2026-12-02).
-func escapeUntilGone(t *testing.T, p *Pane) {
-	t.Helper()
-	for try := 1; try <= 4; try++ {
-		p.Keys("Escape")
-		if eventually(10*time.Second, func() bool { dead, _ := p.Dead(); return dead }) {
-			return
-		}
-		t.Logf("still running %v after Escape %d; screen:\n%s", 10*time.Second, try, p.Visible())
-	}
 }
 
 // wantHintSource checks that a run which ended with Claude's exit hint on
