@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // Project makes a project directory (a name with a space in it is fine) and
@@ -46,7 +48,7 @@ func (w *World) writeFile(p, s string, mode os.FileMode) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		w.t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(s), mode); err != nil {
+	if err := testexec.WriteFile(p, []byte(s), mode); err != nil {
 		w.t.Fatal(err)
 	}
 }

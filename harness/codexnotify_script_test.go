@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 func notifyMust(t *testing.T, err error) {
@@ -28,7 +30,7 @@ func notifyMust(t *testing.T, err error) {
 func notifyFile(t *testing.T, path string, data []byte) string {
 	t.Helper()
 	notifyMust(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	notifyMust(t, os.WriteFile(path, data, 0o700))
+	notifyMust(t, testexec.WriteFile(path, data, 0o700))
 	return path
 }
 

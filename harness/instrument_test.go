@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 const pinned = "11111111-2222-4333-8444-555555555555"
@@ -41,7 +43,7 @@ func codexHomeWith(t *testing.T, config string) string {
 func fakeBinary(t *testing.T, help string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "grok")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' '"+help+"'\n"), 0o755); err != nil {
+	if err := testexec.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' '"+help+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // starts is a script body that logs each start of the binary to log.
@@ -46,7 +47,7 @@ func writeExec(t *testing.T, p, body string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+	if err := testexec.WriteFile(p, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
 }

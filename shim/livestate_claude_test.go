@@ -10,6 +10,7 @@ import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 const liveID = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
@@ -72,7 +73,7 @@ func TestLiveHooks(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "notices")
 	prog := filepath.Join(dir, "notify")
-	os.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
+	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
 	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
 	stater := mustAgent("claude").Behaviour.(harness.Stater)
 	l, d := newTestLive(t, stater, n)

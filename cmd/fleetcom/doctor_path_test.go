@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // doctor, when another directory comes before the shims: it names the
@@ -36,7 +38,7 @@ func TestDoctorNamesTheLine(t *testing.T) {
 		".local/bin/claude": "#!/bin/sh\necho real claude\n"} {
 		p := filepath.Join(home, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+		if err := testexec.WriteFile(p, []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

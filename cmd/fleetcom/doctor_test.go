@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // doctorWorld is a user whose fleetcom is the test binary: shims link to
@@ -46,7 +47,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(w.real, "claude"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+	if err := testexec.WriteFile(filepath.Join(w.real, "claude"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	vars := map[string]string{
@@ -115,7 +116,7 @@ func TestDoctorHealthy(t *testing.T) {
 	if strings.Contains(out, "codex.notify") {
 		t.Errorf("doctor checks codex's notifier while codex is not installed:\n%s", out)
 	}
-	if err := os.WriteFile(filepath.Join(w.real, "codex"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+	if err := testexec.WriteFile(filepath.Join(w.real, "codex"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	wantDoctor(t, 0, "ok       codex.real: real cli", "ok       codex.notify: no notify configured")
@@ -249,7 +250,7 @@ func TestDoctorVersions(t *testing.T) {
 		// A new file each time: the version probe is cached by path, size
 		// and modification time, so the size changes with the line.
 		os.Remove(realClaude)
-		if err := os.WriteFile(realClaude, []byte("#!/bin/sh\necho '"+line+"'\n"), 0o755); err != nil {
+		if err := testexec.WriteFile(realClaude, []byte("#!/bin/sh\necho '"+line+"'\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -40,7 +41,7 @@ func fakeRealClaude(t *testing.T, log string) string {
 	t.Helper()
 	dir := t.TempDir()
 	script := "#!/bin/sh\nprintf '%s|%s\\n' \"$(pwd)\" \"$*\" >> " + safe.Quote(log) + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o755); err != nil {
+	if err := testexec.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // installEnv is a fresh user for install.sh: scratch HOME and XDG dirs,
@@ -120,7 +121,7 @@ func TestInstallScript(t *testing.T) {
 	os.MkdirAll(localBin, 0o755)
 	for name, content := range map[string]string{".bashrc": "export EDITOR=vi\n" + initLine + "\n", ".profile": string(debian),
 		".local/bin/claude": "#!/bin/sh\n"} {
-		if err := os.WriteFile(filepath.Join(home, name), []byte(content), 0o755); err != nil {
+		if err := testexec.WriteFile(filepath.Join(home, name), []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -155,7 +156,7 @@ func TestInstallScript(t *testing.T) {
 	if err := os.MkdirAll(real, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(real, "claude"), []byte(fake), 0o755); err != nil {
+	if err := testexec.WriteFile(filepath.Join(real, "claude"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	runEnv := append(env, "ARGV_LOG="+argvLog, "BIN="+bin, "PATH="+real+":/usr/bin:/bin")

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // The test binary plays every program the scripts need: fleetcom itself
@@ -161,7 +162,7 @@ func installFakes(work, real string) error {
 		for _, err := range []error{
 			os.MkdirAll(filepath.Dir(file), 0o755),
 			os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644),
-			os.WriteFile(file, []byte(script), 0o755),
+			testexec.WriteFile(file, []byte(script), 0o755),
 			os.MkdirAll(filepath.Dir(path), 0o755),
 		} {
 			if err != nil {

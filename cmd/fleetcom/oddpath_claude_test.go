@@ -10,6 +10,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // TestResumeLineOddDirInShells: a conversation made in a directory whose
@@ -43,7 +44,7 @@ func TestResumeLineOddDirInShells(t *testing.T) {
 	// The "claude" the line runs: it says where it is and what it got.
 	stub := filepath.Join(home, "stub")
 	os.MkdirAll(stub, 0o755)
-	if err := os.WriteFile(filepath.Join(stub, "claude"), []byte("#!/bin/sh\nprintf '%s|%s|%s' \"$PWD\" \"$1\" \"$2\"\n"), 0o755); err != nil {
+	if err := testexec.WriteFile(filepath.Join(stub, "claude"), []byte("#!/bin/sh\nprintf '%s|%s|%s' \"$PWD\" \"$1\" \"$2\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	env := append(shellEnv(home, filepath.Join(home, "state")), "FLEETCOM="+bin, "ID="+id)

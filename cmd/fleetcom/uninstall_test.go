@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // install.sh --uninstall against a user's real startup files: what it may
@@ -62,7 +63,7 @@ func newUninstallWorld(t *testing.T, built string) uninstallWorld {
 	if err := os.MkdirAll(filepath.Dir(w.bin), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(w.bin, data, 0o755); err != nil {
+	if err := testexec.WriteFile(w.bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(w.bin, "shims", "install")
@@ -80,7 +81,7 @@ func (w uninstallWorld) write(t *testing.T, rel, content string, mode os.FileMod
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+	if err := testexec.WriteFile(p, []byte(content), mode); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -289,7 +290,7 @@ func testUninstallNotFleetcom(t *testing.T, built string) {
 	w := newUninstallWorld(t, built)
 	ran := filepath.Join(t.TempDir(), "ran")
 	impostor := "#!/bin/sh\necho \"$@\" >> '" + ran + "'\n"
-	if err := os.WriteFile(w.bin, []byte(impostor), 0o755); err != nil {
+	if err := testexec.WriteFile(w.bin, []byte(impostor), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	mine := filepath.Join(w.shims, "mytool")
