@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"errors"
+	"sync"
 	"syscall"
 )
 
@@ -41,4 +42,18 @@ func Alive(p Proc) bool {
 func exists(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// boot keeps the name of this boot once read. A sync.Once, not OnceValue,
+// so that declaring it costs nothing when a shim starts.
+var boot struct {
+	once sync.Once
+	id   string
+}
+
+// BootID names this boot of the machine ("" when unknown): on Linux the
+// kernel's random boot ID, on macOS the boot session UUID.
+func BootID() string {
+	boot.once.Do(func() { boot.id = readBootID() })
+	return boot.id
 }

@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"strconv"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -19,7 +18,8 @@ func startTime(pid int) (string, bool) {
 	return strconv.FormatInt(int64(t.Sec)*1e6+int64(t.Usec), 10), true
 }
 
-var bootID = sync.OnceValue(func() string {
+// readBootID reads the name of this boot; BootID keeps it.
+func readBootID() string {
 	if s, err := unix.Sysctl("kern.bootsessionuuid"); err == nil && s != "" {
 		return s
 	}
@@ -27,10 +27,7 @@ var bootID = sync.OnceValue(func() string {
 		return strconv.FormatInt(int64(t.Sec), 10)
 	}
 	return ""
-})
-
-// BootID names this boot of the machine ("" when unknown).
-func BootID() string { return bootID() }
+}
 
 // BootTime is when this boot began (kern.boottime). Zero when unknown.
 func BootTime() time.Time {

@@ -3,7 +3,6 @@ package fleet
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -20,17 +19,14 @@ func startTime(pid int) (string, bool) {
 	return p.Start, true
 }
 
-var bootID = sync.OnceValue(func() string {
+// readBootID reads the name of this boot; BootID keeps it.
+func readBootID() string {
 	b, err := safe.ReadFile("/proc/sys/kernel/random/boot_id", 128, 0)
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-})
-
-// BootID names this boot of the machine ("" when unknown): the kernel's
-// random boot ID.
-func BootID() string { return bootID() }
+}
 
 // BootTime is when this boot began: btime of /proc/stat. Zero when unknown.
 func BootTime() time.Time {

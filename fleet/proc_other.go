@@ -8,8 +8,8 @@ import "time"
 // so no run is ever shown as running that might not be.
 func startTime(int) (string, bool) { return "", false }
 
-// BootID names this boot of the machine: unknown here.
-func BootID() string { return "" }
+// readBootID: the boot is not named here.
+func readBootID() string { return "" }
 
 // BootTime is when this boot began: unknown here.
 func BootTime() time.Time { return time.Time{} }

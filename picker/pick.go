@@ -44,7 +44,7 @@ var (
 	ErrCancelled = errors.New("cancelled")
 	// ErrNoMatch is returned when there was nothing to choose from, or fzf
 	// was left with nothing matching its query; it wraps ErrCancelled.
-	ErrNoMatch error = &wrapError{"nothing matched: cancelled", ErrCancelled}
+	ErrNoMatch error = noMatch{}
 	// ErrNoTerminal is returned when there is no terminal to pick on.
 	ErrNoTerminal = errors.New("picking needs a terminal")
 	// ErrBadKey is returned for a row key outside [A-Za-z0-9:._-].
@@ -176,13 +176,10 @@ func Usable(o Options) error {
 	return nil
 }
 
-// wrapError is an error that wraps another, built without fmt so that
-// declaring one costs nothing when the process starts (every shim run loads
-// this package).
-type wrapError struct {
-	msg string
-	err error
-}
+// noMatch is ErrNoMatch. It names ErrCancelled in a method, not a field:
+// a variable that copied ErrCancelled would be set by code run when the
+// process starts, and every shim run loads this package.
+type noMatch struct{}
 
-func (e *wrapError) Error() string { return e.msg }
-func (e *wrapError) Unwrap() error { return e.err }
+func (noMatch) Error() string { return "nothing matched: cancelled" }
+func (noMatch) Unwrap() error { return ErrCancelled }

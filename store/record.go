@@ -50,16 +50,13 @@ var evidenceChannels = []string{"hint", "capture", "pinned", "fs"}
 // evidence channels, or adopting, importing or moving a conversation.
 var sources = []string{"hint", "capture", "pinned", "fs", "adopted", "imported", "moved"}
 
-// errInvalid marks a record that fails validation, whether it came from a
-// caller or from disk.
-var errInvalid = errors.New("invalid session record")
-
-// ErrInvalid is wrapped by the errors of writes whose record fails
-// validation: nothing was written.
-var ErrInvalid = errInvalid
+// ErrInvalid marks a record that fails validation, whether it came from a
+// caller or from disk; the errors of writes whose record fails validation
+// wrap it (nothing was written).
+var ErrInvalid = errors.New("invalid session record")
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
 
 func validSource(s string) bool { return slices.Contains(sources, s) }
