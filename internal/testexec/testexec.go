@@ -1,4 +1,5 @@
-// Package testexec writes files that a test goes on to execute.
+// Package testexec writes files that a test goes on to execute. Only tests
+// import it.
 //
 // A test process that writes a program and then runs it can fail with
 // ETXTBSY ("text file busy") when another goroutine forks in between: the
