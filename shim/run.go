@@ -8,6 +8,9 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	// Passes plain pass-through commands on before this program's packages
+	// start; everything else reaches Run.
+	_ "github.com/fleetcom/fleetcom/internal/early"
 )
 
 // Paths are the locations cmd/fleetcom resolved from the environment.
@@ -138,8 +141,18 @@ func accept(a harness.Agent, argv []string, form harness.Form, depth int, o *Opt
 }
 
 // opaque replaces this process with the real binary. Nothing is parsed,
-// generated or stored on this path: one lookup, one exec.
+// generated or stored on this path: one lookup, one exec. (Most commands
+// that come here never reach it: package early passes them on first.)
 func opaque(a harness.Agent, argv []string, prev *hop, chained, passOn bool, o *Options) (Status, error) {
+	real, fromPath, err := opaqueReal(a, prev, passOn, o)
+	if err != nil {
+		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
+	}
+	return Status{Code: 126}, execReal(real, argv, passEnv(a, argv, real, fromPath, prev, chained, passOn))
+}
+
+// opaqueReal finds the binary a pass-through runs.
+func opaqueReal(a harness.Agent, prev *hop, passOn bool, o *Options) (string, bool, error) {
 	configured := ""
 	if os.Getenv(a.BinVar()) == "" {
 		var err error
@@ -151,17 +164,13 @@ func opaque(a harness.Agent, argv []string, prev *hop, chained, passOn bool, o *
 	if passOn {
 		f.skip = prev.skip
 	}
-	real, fromPath, err := f.find()
-	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
-	}
-	return Status{Code: 126}, passThrough(a, argv, real, fromPath, prev, chained, passOn)
+	return f.find()
 }
 
-// passThrough execs real with the hop record that says where this run has
-// been. It is opaque's second half, in a frame of its own, so that opaque's
-// stays small for the lookup, which allocates.
-func passThrough(a harness.Agent, argv []string, real string, fromPath bool, prev *hop, chained, passOn bool) error {
+// passEnv is the environment a pass-through runs real in: this one, with
+// the hop record that says where the run has been. It has a frame of its
+// own, so that opaque's stays small for the lookup, which allocates.
+func passEnv(a harness.Agent, argv []string, real string, fromPath bool, prev *hop, chained, passOn bool) []string {
 	next := hop{pid: os.Getpid(), depth: 1, args: argsPrint(argv[1:])}
 	if chained {
 		next.depth = prev.depth + 1
@@ -172,8 +181,7 @@ func passThrough(a harness.Agent, argv []string, real string, fromPath bool, pre
 	if fromPath {
 		next.skip = append(next.skip[:len(next.skip):len(next.skip)], real)
 	}
-	env := setEnv(os.Environ(), a.HopVar(), next.String())
-	return execReal(real, argv, env)
+	return setEnv(os.Environ(), a.HopVar(), next.String())
 }
 
 // newFinder sets up the lookup of an agent's real binary: its
@@ -198,4 +206,26 @@ func setEnv(env []string, key, value string) []string {
 		}
 	}
 	return append(out, prefix+value)
+}
+
+// PassThrough says what Run does with argv when the environment holds no
+// hop record: the binary it replaces itself with and that binary's
+// environment, or ok false when Run would capture the command or fail. It
+// starts nothing. The checks of package early compare against it.
+func PassThrough(a harness.Agent, argv []string, o *Options) (real string, env []string, ok bool) {
+	if len(argv) == 0 || os.Getenv(a.HopVar()) != "" {
+		return "", nil, false
+	}
+	if _, accepted := harness.DetectArgv(a, argv); accepted {
+		return "", nil, false
+	}
+	if harness.OptionsOnly(a, argv[1:]) && optionsCaptured(o.ConfigFile) {
+		return "", nil, false
+	}
+	var prev hop
+	real, fromPath, err := opaqueReal(a, &prev, false, o)
+	if err != nil {
+		return "", nil, false
+	}
+	return real, passEnv(a, argv, real, fromPath, &prev, false, false), true
 }
