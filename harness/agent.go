@@ -234,24 +234,34 @@ var registry = registrySpace[:0]
 // registrySpace holds the registry without an allocation at start-up.
 var registrySpace [8]Agent
 
-// register adds an agent; each agent's file calls it from init. A Spec that
-// breaks the rules every other package relies on is a programming error.
-func register(s *Spec, b Behaviour) {
-	if s.Name == "" || strings.Trim(s.Name, "abcdefghijklmnopqrstuvwxyz0123456789") != "" ||
-		s.ID.Valid == nil || s.ID.Prefix == nil || len(s.Resume.Words) == 0 {
+// register adds an agent; each agent's file calls it in a package-level
+// declaration (`var _ = register(…)`), which puts every call in the one
+// function that initialises the package's variables: scattered init
+// functions would each fault in a page of code at every shim start. A Spec
+// that breaks the rules every other package relies on is a programming
+// error.
+func register(s *Spec, b Behaviour) struct{} {
+	valid := s.Name != "" && s.ID.Valid != nil && s.ID.Prefix != nil && len(s.Resume.Words) > 0
+	for i := 0; i < len(s.Name); i++ {
+		c := s.Name[i]
+		valid = valid && ('a' <= c && c <= 'z' || '0' <= c && c <= '9')
+	}
+	if !valid {
 		panic("harness: invalid agent spec " + s.Name)
 	}
-	for _, a := range registry {
-		if a.Name == s.Name {
-			panic("harness: agent registered twice: " + s.Name)
-		}
-	}
-	// Kept in name order by insertion: a handful of agents, at init.
+	// Kept in name order by insertion: a handful of agents, at start-up,
+	// without the slices package's code (another page to fault in).
 	i := 0
 	for i < len(registry) && registry[i].Name < s.Name {
 		i++
 	}
-	registry = slices.Insert(registry, i, Agent{Spec: s, Behaviour: b})
+	if i < len(registry) && registry[i].Name == s.Name {
+		panic("harness: agent registered twice: " + s.Name)
+	}
+	registry = append(registry, Agent{})
+	copy(registry[i+1:], registry[i:])
+	registry[i] = Agent{Spec: s, Behaviour: b}
+	return struct{}{}
 }
 
 // All returns every registered agent, ordered by name.

@@ -28,7 +28,7 @@ var claudeSpec = &Spec{
 	Naming:  "Claude Code's /rename or --name",
 }
 
-func init() { register(claudeSpec, claude{}) }
+var _ = register(claudeSpec, claude{})
 
 type claude struct{}
 

@@ -30,7 +30,7 @@ var codexSpec = &Spec{
 	Naming:  "a Codex thread name",
 }
 
-func init() { register(codexSpec, codex{}) }
+var _ = register(codexSpec, codex{})
 
 type codex struct{}
 

@@ -37,7 +37,7 @@ var copilotSpec = &Spec{
 	Naming:  "Copilot's /rename or --name",
 }
 
-func init() { register(copilotSpec, copilot{}) }
+var _ = register(copilotSpec, copilot{})
 
 type copilot struct{}
 

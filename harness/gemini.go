@@ -34,7 +34,7 @@ var geminiSpec = &Spec{
 	Banners: []string{"To resume this session:"},
 }
 
-func init() { register(geminiSpec, gemini{}) }
+var _ = register(geminiSpec, gemini{})
 
 type gemini struct{}
 

@@ -35,7 +35,7 @@ var grokSpec = &Spec{
 	Naming:  "Grok's /rename",
 }
 
-func init() { register(grokSpec, grok{}) }
+var _ = register(grokSpec, grok{})
 
 type grok struct{}
 

@@ -34,7 +34,7 @@ var opencodeSpec = &Spec{
 	Banners:     []string{"Continue opencode -s"},
 }
 
-func init() { register(opencodeSpec, opencode{}) }
+var _ = register(opencodeSpec, opencode{})
 
 type opencode struct{}
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -346,3 +347,33 @@ func namesWord(s, name string) bool {
 }
 
 func wordChar(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+// register keeps the registry in name order and refuses a spec that breaks
+// its rules or a name already taken.
+func TestRegister(t *testing.T) {
+	saved := registry
+	defer func() { registry = saved }()
+	registry = make([]Agent, 0, 4)
+	spec := func(name string) *Spec {
+		return &Spec{Name: name, ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}
+	}
+	for _, name := range []string{"mmm", "zzz", "aaa", "nnn"} {
+		register(spec(name), nil)
+	}
+	if got := Names(); !slices.Equal(got, []string{"aaa", "mmm", "nnn", "zzz"}) {
+		t.Errorf("registry in order %q", got)
+	}
+	for _, bad := range []*Spec{spec("mmm"), spec(""), spec("Upper"), spec("with-dash"), {Name: "noid"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("register(%q) did not panic", bad.Name)
+				}
+			}()
+			register(bad, nil)
+		}()
+	}
+	if len(registry) != 4 {
+		t.Errorf("the refused specs changed the registry: %d agents", len(registry))
+	}
+}
