@@ -8,9 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/stack"
 )
 
 func main() {
+	// One copy of a shallow stack now instead of several deep ones on the
+	// way to the child (internal/stack).
+	stack.Reserve()
 	os.Exit(run(os.Args))
 }
 
