@@ -16,10 +16,10 @@
 //
 // It decides only what it can decide exactly as package shim does, and
 // leaves everything else to the shim: a command that is or may be a captured
-// form, a hop record already in the environment (a chain of wrappers), a
-// FLEETCOM_<TOOL>_BIN, a config file that may name a binary, anything
-// unusual in the environment, no real binary, an exec that fails. Then the
-// program starts as usual and the shim does the work again, reporting any
+// form (options only, when the config may ask for those), a hop record
+// already in the environment (a chain of wrappers), a FLEETCOM_<TOOL>_BIN, a
+// config file that may name a binary, anything unusual in the environment,
+// no real binary, an exec that fails. Then the program starts as usual and the shim does the work again, reporting any
 // problem itself. Shim's tests check that whatever this package passes
 // through, the shim would have passed through to the same binary with the
 // same arguments and environment.
@@ -49,9 +49,12 @@ func Plan(argv, env []string) (path string, out []string, ok bool) {
 		return "", nil, false // no arguments, or the bare command: the shim's
 	}
 	a := lookup(argv[0])
-	if a == nil || mayCapture(a, argv[1:]) {
+	if a == nil || resumeShaped(a, argv[1:]) {
 		return "", nil, false
 	}
+	// Options only (`claude --model opus`, `codex --version`) are captured
+	// when the config asks for it: the config must say nothing of options.
+	opts := optionsOnly(a, argv[1:])
 	e, ok := index(env)
 	if !ok {
 		return "", nil, false
@@ -68,7 +71,7 @@ func Plan(argv, env []string) (path string, out []string, ok bool) {
 	if home == "" {
 		return "", nil, false // the shim asks the account database
 	}
-	if !noBin(join(xdgDir(e, home, "XDG_CONFIG_HOME", ".config"), "fleetcom", "config.toml")) {
+	if !configSilent(join(xdgDir(e, home, "XDG_CONFIG_HOME", ".config"), "fleetcom", "config.toml"), opts) {
 		return "", nil, false
 	}
 	shimDir, _ := e.get("FLEETCOM_SHIM_DIR")
@@ -104,13 +107,6 @@ func lookup(prog string) *Agent {
 		}
 	}
 	return nil
-}
-
-// mayCapture reports whether args (after the program word) could be a form
-// the shim captures: the resume spelling with any ID, or options and option
-// values only (captured when the config asks for it).
-func mayCapture(a *Agent, args []string) bool {
-	return resumeShaped(a, args) || optionsOnly(a, args)
 }
 
 // resumeShaped matches the resume spelling without judging the ID.
@@ -199,11 +195,13 @@ func xdgDir(e environ, home, variable, def string) string {
 	return join(home, def)
 }
 
-// noBin reports that the config file cannot name a binary, as config.Bin's
-// fast path sees it: there is no file, or it is a readable regular file of
-// at most 1 MiB without the bytes "bin" or a backslash. Whatever else the
-// file holds is not read on the pass-through, by the shim either.
-func noBin(path string) bool {
+// configSilent reports that the config file cannot name a binary, nor,
+// when options matters, ask for options-only commands to be captured: there
+// is no file, or it is a readable regular file of at most 1 MiB without the
+// bytes "bin" (nor "options") or a backslash, which could spell them in an
+// escape. It is config.Bin's fast test, and the shim reads nothing more of
+// the file on its way to a pass-through either.
+func configSilent(path string, options bool) bool {
 	data, missing, ok := readConfig(path, 1<<20)
 	if missing {
 		return true
@@ -211,12 +209,17 @@ func noBin(path string) bool {
 	if !ok {
 		return false
 	}
-	for i := range data {
-		if data[i] == '\\' || data[i] == 'b' && i+2 < len(data) && data[i+1] == 'i' && data[i+2] == 'n' {
-			return false
+	s := string(data)
+	return !contains(s, "bin") && !contains(s, "\\") && !(options && contains(s, "options"))
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // find is the shim's PATH lookup without a hop record: the first tool on

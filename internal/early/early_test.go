@@ -76,12 +76,22 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(cfg, "fleetcom"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	cfgOptions := filepath.Join(dir, "config options")
+	if err := os.MkdirAll(filepath.Join(cfgOptions, "fleetcom"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgOptions, "fleetcom", "config.toml"), []byte("[capture]\noptions = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, a := range harness.All() {
-		// The control: with nothing in the way, a prompt is passed on.
+		// The controls: with nothing in the way, a prompt is passed on, and
+		// so are options only when there is no config to ask for them.
 		prompt := []string{a.Name, "hi"}
-		if path, env, ok := early.Plan(prompt, base); !ok || path != filepath.Join(dir, a.Name) ||
-			len(env) != 3 || !strings.HasPrefix(env[2], a.HopVar()+"=") {
-			t.Fatalf("Plan(%q) = %q, %q, %v", prompt, path, env, ok)
+		for _, argv := range [][]string{prompt, {a.Name, "--version"}} {
+			if path, env, ok := early.Plan(argv, base); !ok || path != filepath.Join(dir, a.Name) ||
+				len(env) != 3 || !strings.HasPrefix(env[2], a.HopVar()+"=") {
+				t.Fatalf("Plan(%q) = %q, %q, %v", argv, path, env, ok)
+			}
 		}
 		toml := "[" + a.Name + "]\nbin = \"/x\"\n"
 		if err := os.WriteFile(filepath.Join(cfg, "fleetcom", "config.toml"), []byte(toml), 0o644); err != nil {
@@ -97,7 +107,8 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 			{"a directory's name", []string{a.Name + "/", "hi"}, base},
 			{"the resume form", append([]string{a.Name}, a.Resume.Args("0f0f0f0f-0000-4000-8000-000000000000")...), base},
 			{"the resume form, any ID", append([]string{a.Name}, a.Resume.Args("x y")...), base},
-			{"options only", []string{a.Name, "--model", "opus"}, base},
+			{"options only, a config that may capture them", []string{a.Name, "--model", "opus"},
+				append(base, "XDG_CONFIG_HOME="+cfgOptions)},
 			{"a hop record", prompt, append(base, a.HopVar()+"=")},
 			{"a binary set", prompt, append(base, a.BinVar()+"=/bin/true")},
 			{"no home", prompt, base[1:]},
