@@ -94,19 +94,28 @@ func Plan(argv, env []string) (path string, out []string, ok bool) {
 
 // lookup returns the agent a program word names (its last element).
 func lookup(prog string) *Agent {
-	base := prog
+	if i := agentIndex(prog); i >= 0 {
+		return &Agents[i]
+	}
+	return nil
+}
+
+// agentIndex is the index in Agents of the agent a program word names, -1
+// for none. It takes bytes too, for a word read into a buffer.
+func agentIndex[S string | []byte](prog S) int {
+	name := prog
 	for i := len(prog) - 1; i >= 0; i-- {
 		if prog[i] == '/' {
-			base = prog[i+1:]
+			name = prog[i+1:]
 			break
 		}
 	}
 	for i := range Agents {
-		if Agents[i].Name == base {
-			return &Agents[i]
+		if string(name) == Agents[i].Name {
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // resumeShaped matches the resume spelling without judging the ID.

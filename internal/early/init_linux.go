@@ -46,24 +46,7 @@ func mayPass() bool {
 	case n == end+1 && n < len(head):
 		return false // the program word alone
 	}
-	return lookupBytes(head[:end])
-}
-
-// lookupBytes is lookup for a program word given as bytes.
-func lookupBytes(prog []byte) bool {
-	base := prog
-	for i := len(prog) - 1; i >= 0; i-- {
-		if prog[i] == '/' {
-			base = prog[i+1:]
-			break
-		}
-	}
-	for i := range Agents {
-		if string(base) == Agents[i].Name {
-			return true
-		}
-	}
-	return false
+	return agentIndex(head[:end]) >= 0
 }
 
 // readList reads a file of NUL-terminated strings (/proc/self/cmdline,
