@@ -128,6 +128,7 @@ func (s *Store) writeRecord(r Record) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write session record: %w", err)
 	}
+	s.noteChange(r.Tool, r.ID)
 	return s.syncDir(dir)
 }
 
