@@ -1,9 +1,11 @@
 package index
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +24,10 @@ func (w *walk) readAll() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
+	// Oldest first: a conversation's rowid then follows its age, and a
+	// search that ranks only the newest matches (rankRows) ranks the
+	// right ones.
+	slices.SortStableFunc(w.pending, func(a, b *pending) int { return cmp.Compare(a.mtime, b.mtime) })
 	pr := Progress{Files: len(w.pending), Swept: w.full}
 	for _, p := range w.pending {
 		pr.Bytes += p.todo()

@@ -104,7 +104,12 @@ func match(term string, prefix bool) string {
 	return m
 }
 
-// Search runs a query.
+// Search runs a query. Conversations match when each term is somewhere in
+// their text; the engine's BM25 rank of each matching part of the text is
+// read in one pass, from the newest conversations back, at most
+// rankRows parts (a word found everywhere must not cost a rank of every
+// part); a conversation ranks by its best part, and one with no part in
+// that pass follows the ranked ones, newest first.
 func (x *Index) Search(q Query) ([]Hit, error) {
 	if len(q.Terms) == 0 {
 		return nil, ErrEmptyQuery
@@ -134,60 +139,82 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 		args = append(args, q.Since.UnixMilli())
 	}
 	type cand struct {
-		rowid int64
 		hit   Hit
+		best  int64 // the rowid of its best part, 0 when unranked
+		order int   // its place by activity
 	}
-	var cands []cand
+	byRow := map[int64]*cand{}
+	var cands []*cand
 	err := x.db.query(`SELECT rowid, `+convCols+` FROM conv WHERE `+where+` ORDER BY `+activity, args, func(s *sqlite3.Stmt) error {
-		c := cand{rowid: s.ColumnInt64(0)}
-		// scanConv reads from column 0: shift by hand.
-		c.hit.Conv = scanConvAt(s, 1)
+		c := &cand{hit: Hit{Conv: scanConvAt(s, 1)}, order: len(cands)}
+		byRow[s.ColumnInt64(0)] = c
 		cands = append(cands, c)
+		return nil
+	})
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	scoring := strings.Join(ors, " OR ")
+	err = x.db.query(`SELECT rowid, bm25(chunk) FROM chunk WHERE chunk MATCH ? ORDER BY rowid DESC LIMIT ?`, []any{scoring, rankRows}, func(s *sqlite3.Stmt) error {
+		row := s.ColumnInt64(0)
+		c := byRow[row>>chunkBits]
+		if c == nil {
+			return nil
+		}
+		if v := s.ColumnFloat(1); c.best == 0 || v < c.hit.Score {
+			c.hit.Score, c.best = v, row
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	ranked := min(len(cands), rankAtMost)
-	scoring := strings.Join(ors, " OR ")
-	for i := 0; i < ranked; i++ {
-		lo, hi := cands[i].rowid<<chunkBits, (cands[i].rowid+1)<<chunkBits
-		best := 0.0
-		err := x.db.query(`SELECT bm25(chunk) FROM chunk WHERE chunk MATCH ? AND rowid >= ? AND rowid < ?`, []any{scoring, lo, hi}, func(s *sqlite3.Stmt) error {
-			if v := s.ColumnFloat(0); v < best {
-				best = v
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		cands[i].hit.Score = best
-	}
-	// Stable: equal scores keep the order of activity.
-	slices.SortStableFunc(cands[:ranked], func(a, b cand) int {
+	slices.SortStableFunc(cands, func(a, b *cand) int {
 		switch {
+		case a.best != 0 && b.best == 0:
+			return -1
+		case a.best == 0 && b.best != 0:
+			return 1
 		case a.hit.Score < b.hit.Score:
 			return -1
 		case a.hit.Score > b.hit.Score:
 			return 1
 		}
-		return 0
+		return a.order - b.order
 	})
 	if q.Limit > 0 && len(cands) > q.Limit {
 		cands = cands[:q.Limit]
 	}
+	rowOf := map[*cand]int64{}
+	for row, c := range byRow {
+		rowOf[c] = row
+	}
 	out := make([]Hit, 0, len(cands))
 	for _, c := range cands {
-		lo, hi := c.rowid<<chunkBits, (c.rowid+1)<<chunkBits
-		_, err := x.db.one(`SELECT snippet(chunk, 0, ?, ?, '…', 16) FROM chunk WHERE chunk MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rank LIMIT 1`,
-			[]any{Mark, EndMark, scoring, lo, hi}, func(s *sqlite3.Stmt) { c.hit.Snippet = oneLine(s.ColumnText(0)) })
+		body, err := x.bestText(c.best, rowOf[c], scoring)
 		if err != nil {
 			return nil, err
 		}
+		c.hit.Snippet = snippet(body, q.Terms, q.Prefix)
 		out = append(out, c.hit)
 	}
 	return out, nil
+}
+
+// rankRows is how many matching parts of text one search ranks.
+const rankRows = 2000
+
+// bestText is the text of the part a hit ranked by (best), or, for a hit
+// that was not ranked, of its newest matching part.
+func (x *Index) bestText(best, conv int64, scoring string) (string, error) {
+	var body string
+	if best != 0 {
+		_, err := x.db.one(`SELECT body FROM chunk WHERE rowid = ?`, []any{best}, func(s *sqlite3.Stmt) { body = s.ColumnText(0) })
+		return body, err
+	}
+	_, err := x.db.one(`SELECT body FROM chunk WHERE chunk MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1`,
+		[]any{scoring, conv << chunkBits, (conv + 1) << chunkBits}, func(s *sqlite3.Stmt) { body = s.ColumnText(0) })
+	return body, err
 }
 
 // oneLine folds a snippet onto one line: every run of white space and
