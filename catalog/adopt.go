@@ -32,14 +32,18 @@ func (c *Catalog) Settle(p *Plan) error {
 		return nil
 	}
 	r, err := c.adopt(p.Agent, e)
-	if errors.Is(err, store.ErrInvalid) {
-		// Every guard passed, but the store cannot hold it (a directory
-		// whose name is not UTF-8): it is resumed without a record.
+	var refused *Error
+	switch {
+	case errors.As(err, &refused):
+		return err
+	case err != nil:
+		// Every guard passed, but the store cannot hold it: a directory
+		// whose name is not UTF-8, a full or read-only disk, a lock a
+		// stuck process holds. The conversation is there, and this is
+		// when the user needs its line: it is resumed without a record,
+		// and the caller warns.
 		p.Unrecorded = err
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	// Asked for by name: no longer forgotten, if it was.
 	c.st.Remember(e.Tool, e.ID)
@@ -48,7 +52,8 @@ func (c *Catalog) Settle(p *Plan) error {
 }
 
 // adopt checks that a found conversation may be resumed from its directory
-// and records it. Nothing is written unless every guard passed.
+// and records it. Nothing is written unless every guard passed. A guard's
+// refusal is an *Error; any other error is the store's, failing to write.
 func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 	if err := a.CheckID(e.ID); err != nil {
 		return store.Record{}, invalid("%v", err)
