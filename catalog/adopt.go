@@ -32,14 +32,18 @@ func (c *Catalog) Settle(p *Plan) error {
 		return nil
 	}
 	r, err := c.adopt(p.Agent, e)
-	if errors.Is(err, store.ErrInvalid) {
-		// Every guard passed, but the store cannot hold it (a directory
-		// whose name is not UTF-8): it is resumed without a record.
+	var refused *Error
+	switch {
+	case errors.As(err, &refused):
+		return err
+	case err != nil:
+		// Every guard passed, but the store cannot hold it: a directory
+		// whose name is not UTF-8, a full or read-only disk, a lock a
+		// stuck process holds. The conversation is there, and this is
+		// when the user needs its line: it is resumed without a record,
+		// and the caller warns.
 		p.Unrecorded = err
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	// Asked for by name: no longer forgotten, if it was.
 	c.st.Remember(e.Tool, e.ID)
@@ -48,7 +52,8 @@ func (c *Catalog) Settle(p *Plan) error {
 }
 
 // adopt checks that a found conversation may be resumed from its directory
-// and records it. Nothing is written unless every guard passed.
+// and records it. Nothing is written unless every guard passed. A guard's
+// refusal is an *Error; any other error is the store's, failing to write.
 func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 	if err := a.CheckID(e.ID); err != nil {
 		return store.Record{}, invalid("%v", err)
@@ -119,21 +124,36 @@ func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
 }
 
 // openForever is how long a record can stay open before prune takes it
-// for the record of a run whose shim was killed.
+// for the record of a run whose shim was killed, where the caller cannot
+// tell a run going on from one that is over.
 const openForever = 24 * time.Hour
 
-// Gone returns the records whose conversation is no longer in its agent's
-// store, for prune.
-func (c *Catalog) Gone() ([]store.Record, error) {
+// Gone returns the records that hold nothing to resume, for prune: their
+// conversation is not in its agent's store, and their run is over. An
+// open record is a run going on unless running says it is not (its shim
+// was killed, or the machine went down, before the conversation reached
+// the agent's store); running is nil where that cannot be told, and then
+// an open record counts as over once openForever has passed.
+func (c *Catalog) Gone(running func(tool, id string) bool) ([]store.Record, error) {
 	recs, err := c.st.All()
 	if err != nil {
 		return nil, err
 	}
 	var out []store.Record
 	for _, r := range recs {
-		// An open record is a run still going, unless it is old enough
-		// to be one whose shim was killed.
-		if e := c.Refresh(r); !e.Resumable && (!e.Open() || time.Since(e.Updated) > openForever) {
+		e := c.Refresh(r)
+		if e.Resumable {
+			continue
+		}
+		over := !e.Open()
+		switch {
+		case over:
+		case running != nil:
+			over = !running(r.Tool, r.ID)
+		default:
+			over = time.Since(e.Updated) > openForever
+		}
+		if over {
 			out = append(out, r)
 		}
 	}

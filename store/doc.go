@@ -11,7 +11,8 @@
 // Layout under the directory (folders 0700, files 0600):
 //
 //	records/<tool>-<id>.json   one record per file: the truth
-//	records/.tmp-*             a write in progress, or left by a killed writer
+//	records/.tmp-*             a write in progress (flocked by its writer
+//	                           until renamed), or left by a killed writer
 //	dirs/<h>/<tool>-<id>       markers indexing records by directory (hard
 //	                           links to the record's lock stripe, so a new
 //	                           one costs no inode); <h> is safe.PathKey of
@@ -35,8 +36,11 @@
 //   - Record files are replaced atomically (and synced with their folder
 //     before Put returns, unless Config.SkipSync), so a killed or crashed
 //     writer leaves the old record or the new one, plus at most a stray temp
-//     file that readers ignore (All removes those older than ten minutes; it
-//     is the only write a read does).
+//     file that readers ignore (All removes those older than ten minutes
+//     whose writer is gone, which the writer's flock on its temp file tells;
+//     it is the only write a read does). A temp file a live writer holds is
+//     never removed, however old: the shim warms one at the start of a run
+//     and fills it at the end.
 //   - The marker is written before the record, so every record is reachable
 //     from its directory's index; a marker without a record is ignored.
 //   - Only regular files are read (no symlinks, no FIFOs) and at most

@@ -24,8 +24,9 @@ const (
 	lockStripes = 64
 	// tempPrefix names files that are not yet records; readers skip them.
 	tempPrefix = ".tmp-"
-	// staleTemp is the age after which a temp file can only belong to a writer
-	// that was killed, since a write lasts milliseconds.
+	// staleTemp is the age after which an unlocked temp file can only belong
+	// to a writer that was killed, since a write lasts milliseconds (a
+	// warmed file, held for a whole run, is locked: see lockTemp).
 	staleTemp = 10 * time.Minute
 	// defaultLockWait bounds a wait for other processes' writes: each lasts
 	// milliseconds, so even a crowd of writers is through well within it,
@@ -103,39 +104,66 @@ func (s *Store) decode(base string, data []byte) (Record, error) {
 
 // writeRecord replaces a record file atomically: readers see the old record
 // or the new one, never a part of either, and a crash leaves only a temp file.
+// A temp file that vanished before its rename (removed by hand, or by a
+// fleetcom older than the temp-file lock) costs a second attempt with a new
+// one, never the record.
 func (s *Store) writeRecord(r Record) error {
 	data, err := encodeRecord(r)
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
+	data = append(data, '\n')
 	dir := filepath.Join(s.dir, "records")
+	for attempt := 0; ; attempt++ {
+		err := s.writeOnce(dir, fileName(r.Tool, r.ID), data)
+		if errors.Is(err, errTempGone) && attempt == 0 {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("write session record: %w", err)
+		}
+		s.noteChange(r.Tool, r.ID)
+		return s.syncDir(dir)
+	}
+}
+
+// errTempGone marks a write whose temp file was no longer there to rename.
+var errTempGone = errors.New("temp file vanished before its rename")
+
+// writeOnce fills a temp file with data and renames it to name in dir.
+// The file is closed only after the rename, so its lock (see lockTemp)
+// covers it for as long as it is a temp file.
+func (s *Store) writeOnce(dir, name string, data []byte) error {
 	f, err := s.tempFile(dir)
 	if err != nil {
-		return fmt.Errorf("write session record: %w", err)
+		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(append(data, '\n'))
+	_, err = f.Write(data)
 	if err == nil && !s.cfg.SkipSync {
 		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w: %w", errTempGone, err)
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, fileName(r.Tool, r.ID)))
-	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write session record: %w", err)
 	}
-	s.noteChange(r.Tool, r.ID)
-	return s.syncDir(dir)
+	return err
 }
 
 // Warm creates the temp file the next write will fill, so that write costs
 // no file creation. The shim warms the store while its child starts, which
 // takes the slowest part of a write off the path between the child's exit
-// and the user's prompt. A warmed file that is never used is a stale temp
+// and the user's prompt; it then holds the file for the whole run, hours
+// maybe, locked (see lockTemp) so that no sweep of stale temp files takes
+// it meanwhile. A warmed file whose process died unused is a stale temp
 // file, removed like any other.
 func (s *Store) Warm() error {
 	s.mu.Lock()
@@ -143,7 +171,7 @@ func (s *Store) Warm() error {
 	if s.spare != nil {
 		return nil
 	}
-	f, err := os.CreateTemp(filepath.Join(s.dir, "records"), tempPrefix+"*")
+	f, err := newTemp(filepath.Join(s.dir, "records"))
 	if err != nil {
 		return fmt.Errorf("prepare session record: %w", err)
 	}
@@ -158,8 +186,8 @@ func (s *Store) Release() {
 	s.spare = nil
 	s.mu.Unlock()
 	if f != nil {
-		f.Close()
 		os.Remove(f.Name())
+		f.Close()
 	}
 }
 
@@ -172,7 +200,30 @@ func (s *Store) tempFile(dir string) (*os.File, error) {
 	if f != nil {
 		return f, nil
 	}
-	return os.CreateTemp(dir, tempPrefix+"*")
+	return newTemp(dir)
+}
+
+// newTemp creates a temp file in dir and locks it (lockTemp).
+func newTemp(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return nil, err
+	}
+	lockTemp(f)
+	return f, nil
+}
+
+// lockTemp marks a temp file as owned by a live writer: an exclusive flock
+// held through the open descriptor until the writer renames the file and
+// closes it, or dies. Age cannot tell a killed writer's file from the file
+// a shim warmed at the start of a long run; the lock can, and the kernel
+// drops it the moment its holder dies, however it died, with no process
+// identity to read or to be fooled by a reused PID. The descriptor is
+// close-on-exec, so no child keeps the lock past its writer. A file system
+// without flock leaves the file unlocked: the sweep then goes by age alone,
+// and the writer's retry (writeRecord) still saves the record.
+func lockTemp(f *os.File) {
+	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 }
 
 // ensureMarker makes sure the index of a record's directory names it. It runs
@@ -237,13 +288,41 @@ func (s *Store) syncDir(dir string) error {
 	return nil
 }
 
-// removeStaleTemp deletes a temp file left by a killed writer. Young ones may
-// belong to a live writer and are left alone.
+// removeStaleTemp deletes a temp file left by a writer that died. A file
+// younger than staleTemp may belong to a writer in the middle of a write,
+// and one whose lock is held (lockTemp) belongs to a live writer, however
+// old it is: both are left alone.
 func removeStaleTemp(dir string, e fs.DirEntry, now time.Time) {
 	if !strings.HasPrefix(e.Name(), tempPrefix) {
 		return
 	}
-	if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleTemp {
-		os.Remove(filepath.Join(dir, e.Name()))
+	fi, err := e.Info()
+	if err != nil || now.Sub(fi.ModTime()) <= staleTemp {
+		return
+	}
+	p := filepath.Join(dir, e.Name())
+	if !fi.Mode().IsRegular() {
+		os.Remove(p) // no writer makes one of those: nothing to open
+		return
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return // gone meanwhile, or not ours to judge
+	}
+	defer f.Close()
+	switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err {
+	case nil:
+	case syscall.EWOULDBLOCK, syscall.EINTR:
+		return // a live writer holds it
+	default:
+		// A file system without flock: no writer could lock it either,
+		// so its age is all there is to go by.
+	}
+	// The name may have gone to another file since it was opened (the
+	// writer renamed it and a new one took it): only this file is removed.
+	held, err1 := f.Stat()
+	named, err2 := os.Lstat(p)
+	if err1 == nil && err2 == nil && os.SameFile(held, named) {
+		os.Remove(p)
 	}
 }

@@ -102,12 +102,14 @@ name when it was given one (JSON: "name").
 
 Runs quit before their first prompt hold nothing to resume: they are left
 out unless --empty is given ('fleetcom prune' drops their records); --json
-lists every record.
+lists every record. A run that ended unseen (its shim killed, the machine
+gone down) before its conversation reached its tool's store is shown as
+lost (in JSON: "lost": true), never as running; prune drops it too.
 
 On a terminal: a table with a header, IDs cut to unique prefixes, the
 directory as ~/... under your home, and lines cut to its width. Piped: one
 tab-separated line per conversation, the same columns with or without
---all: tool, ID, state (saved, found, running, gone, empty), last activity
+--all: tool, ID, state (saved, found, running, gone, lost, empty), last activity
 (RFC 3339), directory, title.
 `,
 			flags: []flag{
@@ -128,9 +130,12 @@ reference matches no conversation, or more than one.
 			complete: completeForget, run: cmdForget},
 		{name: "prune",
 			summary: "drop records whose conversation is gone",
-			help:    "Drop records whose conversation is gone from the tool's own store.\n",
-			flags:   []flag{{name: "--dry-run", help: "only show what would be dropped"}},
-			run:     cmdPrune},
+			help: `Drop the records that hold nothing to resume: conversations gone from
+their tool's own store, runs quit before their first prompt, and runs lost
+before it (their shim killed). A run going on now keeps its record.
+`,
+			flags: []flag{{name: "--dry-run", help: "only show what would be dropped"}},
+			run:   cmdPrune},
 		{name: "export", args: "[TOOL] ID|PREFIX|NAME",
 			summary: "write one conversation as a bundle, for another machine",
 			help: `Write the conversation an ID or prefix names as one self-describing

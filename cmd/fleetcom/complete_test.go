@@ -150,21 +150,26 @@ func TestCommandTable(t *testing.T) {
 }
 
 func TestSessionWords(t *testing.T) {
+	state := t.TempDir()
+	useState(t, state)
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	ended := now.Add(-time.Hour)
+	c, g := safe.NewUUID(), safe.NewUUID()
+	liveRun(t, state, "grok", c, "/work")
 	recs := []catalog.Entry{
 		{Record: store.Record{Tool: "claude", ID: "a", Updated: now.Add(-90 * time.Second), Resumable: true, Title: "fix\tthe\nflaky \x1b[31mtest"}},
 		{Record: store.Record{Tool: "codex", ID: "b", Updated: now.Add(-2 * time.Hour), Ended: &ended}},             // empty: quit before a prompt
 		{Record: store.Record{Tool: "codex", ID: "e", Updated: now.Add(-2 * time.Hour), Ended: &ended}, Gone: true}, // moved away
-		{Record: store.Record{Tool: "grok", ID: "c", Updated: now.Add(-3 * time.Hour)}},                             // open: may still become resumable
+		{Record: store.Record{Tool: "grok", ID: c, Updated: now.Add(-3 * time.Hour)}},                               // running: may still become resumable
+		{Record: store.Record{Tool: "grok", ID: g, Updated: now.Add(-4 * time.Hour)}},                               // lost: its run ended unseen
 		{Record: store.Record{Tool: "claude", ID: "d", Updated: now.Add(-72 * time.Hour), Resumable: true, Title: strings.Repeat("long ", 40)}},
 		{Record: store.Record{Tool: "grok", ID: "f", Updated: now.Add(-9 * 24 * time.Hour), Resumable: true, Title: "old"}, Found: true},
 	}
 	got := sessionWords(recs, now)
 	want := []candidate{
 		{"a", "claude, 1m, fix the flaky [31mtest"},
-		{"c", "grok, 3h"},
-		{"d", "claude, 3d, " + harness.CleanTitle(recs[4].Title)},
+		{c, "grok, 3h"},
+		{"d", "claude, 3d, " + harness.CleanTitle(recs[5].Title)},
 		{"f", "grok, 9d, found: old"},
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(candidate{})); diff != "" {
@@ -185,6 +190,9 @@ func TestCompleteCommand(t *testing.T) {
 		{"codex", "", 10 * time.Minute},
 	})
 	putSessions(t, filepath.Join(state, "fleetcom"), t.TempDir(), []session{{"grok", "elsewhere", time.Minute}})
+	// No agent's store holds them: they are offered as runs going on.
+	liveRun(t, state, "claude", ids[0], work)
+	liveRun(t, state, "codex", ids[1], work)
 	t.Chdir(work)
 	out, errs := captureOutput(t, func() {
 		if code := dispatch([]string{"__complete", "--", "resume", ""}); code != 0 {

@@ -197,6 +197,10 @@ func TestCompletionShells(t *testing.T) {
 		{"claude", "", 5 * time.Minute},
 	})
 	putSessions(t, filepath.Join(state, "fleetcom"), home, []session{{"grok", "not here", time.Minute}})
+	// No agent's store holds them: they are offered as runs going on.
+	for i, tool := range []string{"claude", "codex", "claude"} {
+		liveRun(t, state, tool, ids[i], project)
+	}
 	env := shellEnv(home, state)
 	newest := []string{ids[2], ids[1], ids[0]}
 

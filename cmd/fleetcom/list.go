@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/catalog"
+	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -24,6 +26,7 @@ type listed struct {
 	Resume     string `json:"resume"`
 	Discovered bool   `json:"discovered,omitempty"`
 	Gone       bool   `json:"gone,omitempty"`
+	Lost       bool   `json:"lost,omitempty"`
 	Name       string `json:"name,omitempty"`
 }
 
@@ -56,7 +59,7 @@ func cmdList(in input) error {
 		rows := make([]listed, 0, len(entries))
 		for _, e := range entries {
 			line, _ := cat.Line(e)
-			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Name: e.Name})
+			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Lost: state(e) == "lost", Name: e.Name})
 		}
 		return writeJSON(rows)
 	}
@@ -118,24 +121,71 @@ func terminalWidth() (int, bool) {
 	return w, true
 }
 
-// state names what an entry is, for people and scripts alike.
+// state names what an entry is, for people and scripts alike. An open
+// record is a run going on, or one that ended unseen (its shim killed, the
+// machine gone down): the live files tell them apart (running). A lost one
+// whose conversation is in its agent's store is saved like any other.
 func state(e catalog.Entry) string {
 	switch {
 	case e.Found:
 		return "found"
 	case e.Resumable:
 		return "saved"
-	case e.Open():
+	case e.Open() && running(e.Tool, e.ID):
 		return "running"
 	case e.Gone:
 		return "gone"
+	case e.Open():
+		return "lost"
 	}
 	return "empty"
 }
 
+// running reports whether a conversation's run is going on now: the live
+// file of a run whose process is alive (its PID, start time and boot)
+// names it. Where processes cannot be told apart, every open record
+// counts as running, as nothing says otherwise.
+func running(tool, id string) bool {
+	live := liveNow(resolvePaths().LiveDir)
+	return live == nil || live[tool+"-"+id]
+}
+
+// liveRuns keeps what liveNow read, by live folder: a command reads its
+// folder once, and only when an open record asks.
+var liveRuns struct {
+	sync.Mutex
+	by map[string]map[string]bool
+}
+
+// liveNow maps the conversations running now under the shims whose live
+// files are in dir, by "<tool>-<id>"; nil where processes cannot be told
+// apart (no boot ID), and where no shim writes a live file either.
+func liveNow(dir string) map[string]bool {
+	if fleet.BootID() == "" {
+		return nil
+	}
+	liveRuns.Lock()
+	defer liveRuns.Unlock()
+	if live, ok := liveRuns.by[dir]; ok {
+		return live
+	}
+	runs, _ := fleet.OpenDir(dir).Read()
+	live := map[string]bool{}
+	for _, r := range runs {
+		if r.ID != "" && fleet.Alive(r.Proc) {
+			live[r.Tool+"-"+r.ID] = true
+		}
+	}
+	if liveRuns.by == nil {
+		liveRuns.by = map[string]map[string]bool{}
+	}
+	liveRuns.by[dir] = live
+	return live
+}
+
 // printTSV prints the stable form for scripts: one line per conversation,
 // tab-separated, the same columns with or without --all: tool, ID, state
-// (saved, found, running, gone, empty), last activity (RFC 3339, UTC),
+// (saved, found, running, gone, lost, empty), last activity (RFC 3339, UTC),
 // directory, title.
 func printTSV(entries []catalog.Entry) {
 	for _, e := range entries {
@@ -267,7 +317,13 @@ func cmdPrune(in input) error {
 	if err != nil {
 		return err
 	}
-	gone, err := cat.Gone()
+	// A run going on now keeps its record, whatever its agent's store
+	// holds yet; where that cannot be told, the catalog goes by age.
+	var alive func(tool, id string) bool
+	if liveNow(resolvePaths().LiveDir) != nil {
+		alive = running
+	}
+	gone, err := cat.Gone(alive)
 	if err != nil {
 		return err
 	}
@@ -284,7 +340,7 @@ func cmdPrune(in input) error {
 		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, printable(r.Cwd, false))
 	}
 	if len(gone) == 0 {
-		hintf("nothing to prune: every recorded conversation is still in its agent's store")
+		hintf("nothing to prune: every recorded conversation is still in its agent's store, or running")
 	}
 	return nil
 }
