@@ -54,7 +54,7 @@ func geminiWorld(t *testing.T) (c *Catalog, home, cwd, id, file string) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"GEMINI_CLI_HOME": base, "HOME": t.TempDir()}
-	return New(st, func(k string) string { return env[k] }, "", false), home, cwd, id, file
+	return New(st, Config{Getenv: func(k string) string { return env[k] }}), home, cwd, id, file
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }

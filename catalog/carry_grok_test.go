@@ -44,7 +44,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"GROK_HOME": home, "HOME": t.TempDir()}
-	return New(st, func(k string) string { return env[k] }, "", false), home, cwd, id
+	return New(st, Config{Getenv: func(k string) string { return env[k] }}), home, cwd, id
 }
 
 // Across filesystems a Grok session folder is copied whole, every file

@@ -69,7 +69,7 @@ const convCols = `tool, id, cwd, scwd, home, title, summary, name, started, acti
 	coalesce(rec, ''), ractive`
 
 // activity orders conversations newest first, as Activity dates them.
-const activity = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END) DESC, rended DESC, rupdated DESC, started DESC, id`
+const activity = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END) DESC, (rec IS NULL), rended DESC, rupdated DESC, started DESC, id`
 
 func scanConv(s *sqlite3.Stmt) Conv { return scanConvAt(s, 0) }
 
@@ -178,7 +178,7 @@ func (x *Index) RecordDirs() ([]string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []string
-	err := x.db.query(`SELECT DISTINCT cwd FROM conv WHERE rec IS NOT NULL`, nil, func(s *sqlite3.Stmt) error {
+	err := x.db.query(`SELECT cwd FROM conv WHERE rec IS NOT NULL GROUP BY cwd ORDER BY max(ractive) DESC`, nil, func(s *sqlite3.Stmt) error {
 		out = append(out, s.ColumnText(0))
 		return nil
 	})

@@ -2,7 +2,12 @@ package index
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -106,7 +111,7 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 			if !ok {
 				continue
 			}
-			for _, home := range x.o.Homes(a) {
+			for _, home := range x.homes(a) {
 				if err := w.agent(a, ix, home); err != nil {
 					return err
 				}
@@ -122,7 +127,7 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 	}
 	for _, a := range x.o.Agents {
 		if dx, ok := a.Behaviour.(harness.DBIndexer); ok {
-			for _, home := range x.o.Homes(a) {
+			for _, home := range x.homes(a) {
 				if err := w.database(a, dx, home); err != nil {
 					x.warnOnce(err)
 				}
@@ -138,6 +143,27 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 		}
 	}
 	return Result{Files: w.filesRead, Bytes: w.bytesRead, Swept: w.full}, nil
+}
+
+// homes are the homes of an agent whose stores are read: the ones the
+// options give, and those fleetcom's records of its conversations name,
+// when they are directories.
+func (x *Index) homes(a harness.Agent) []string {
+	out := slices.Clone(x.o.Homes(a))
+	var recorded []string
+	x.db.query(`SELECT DISTINCT home FROM conv WHERE tool = ? AND rec IS NOT NULL AND home <> ''`, []any{a.Name}, func(s *sqlite3.Stmt) error {
+		recorded = append(recorded, s.ColumnText(0))
+		return nil
+	})
+	for _, h := range recorded {
+		if !filepath.IsAbs(h) || filepath.Clean(h) != h || slices.Contains(out, h) {
+			continue
+		}
+		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // SweepDue reports that the last full sweep is older than SweepEvery: a

@@ -153,6 +153,7 @@ func dispatch(args []string) int {
 	if err == nil {
 		err = cmd.run(in)
 	}
+	afterCatalogs()
 	code := exitCode(err)
 	var st exitStatus
 	if err != nil && !errors.As(err, &st) {

@@ -103,12 +103,8 @@ func openCatalog() (*catalog.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return catalog.New(st, os.Getenv, indexDir(), settings().Options), nil
+	return newCatalog(st), nil
 }
-
-// indexDir is where discovery keeps its caches: beside the records, one
-// folder per agent that keeps one.
-func indexDir() string { return resolvePaths().StoreDir }
 
 // shimOptions are the options every shim-runtime entry uses.
 func shimOptions() shim.Options {

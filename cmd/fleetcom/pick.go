@@ -46,7 +46,7 @@ func pickAndResume(in input) error {
 	}
 	var entries []catalog.Entry
 	if in.has("--all") {
-		if entries, err = cat.All(); err != nil {
+		if entries, err = cat.All(true); err != nil {
 			return err
 		}
 	} else {
