@@ -70,8 +70,8 @@ type Config struct {
 	// TextOff keeps what was said in conversations out of the index
 	// ([index] text = false): their metadata only.
 	TextOff bool
-	bins  map[string]string
-	hooks map[string]harness.HookPolicy
+	bins    map[string]string
+	hooks   map[string]harness.HookPolicy
 }
 
 // Bin returns the binary the config names for tool, "" for none.
