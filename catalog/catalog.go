@@ -270,6 +270,10 @@ func (c *Catalog) entry(v index.Conv, forgotten bool) (Entry, bool) {
 	return Entry{Record: r, Found: true, Name: v.Name}, true
 }
 
+// Entry is the entry of a conversation the index returned (a search's
+// hit): ok is false for one the catalog would not offer.
+func (c *Catalog) Entry(v index.Conv) (Entry, bool) { return c.entry(v, false) }
+
 // valid holds what the index says to the agent's ID grammar: the index is
 // a cache, and its values reach command lines.
 func (c *Catalog) valid(tool, id string) bool {

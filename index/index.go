@@ -202,6 +202,11 @@ func (x *Index) openFile() (*conn, string, error) {
 	if v != version {
 		return db, fmt.Sprintf("made by another version of fleetcom (%d, not %d)", v, version), nil
 	}
+	if t, err := db.int64Of(`SELECT v FROM meta WHERE k = 'text'`); err != nil || (t != 0) != x.o.Text {
+		// Text turned off must leave none behind; turned on, every file
+		// must be read again for it.
+		return db, "[index] text changed", nil
+	}
 	if err := db.c.Exec(`PRAGMA quick_check(1)`); err != nil {
 		return db, damage(err), nil
 	}

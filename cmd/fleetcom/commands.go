@@ -84,6 +84,9 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
   eval "$(fleetcom pick)"
 `,
 			flags: pickFlags, run: cmdPick},
+		{name: "search", args: "QUERY...",
+			summary: "find conversations by what was said in them",
+			help:    searchHelp, flags: searchFlags, run: cmdSearch},
 		{name: "status", summary: "show the conversations running now, and which need you",
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
 		{name: "ps", summary: "the same as status",
@@ -210,6 +213,8 @@ completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 				return []candidate{{"install", "create or repair the shims"}, {"remove", "remove the shims"}}
 			}),
 			run: cmdShims},
+		{name: "index", summary: "bring the index of every conversation up to date, or say what it holds",
+			help: indexHelp, flags: indexFlags, run: cmdIndex},
 		{name: "doctor",
 			summary: "check shims, PATH, store and runtime directory",
 			help: `Check the shims, the real CLIs, the store and the runtime directory. Exits 0
@@ -230,6 +235,7 @@ set.
 		{name: "__man", hidden: true, run: cmdMan},
 		{name: "__paths", hidden: true, run: cmdPaths},
 		{name: "__ahead", hidden: true, run: cmdAhead},
+		{name: "__sweep", hidden: true, run: cmdSweep},
 	}
 }
 
