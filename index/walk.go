@@ -115,9 +115,14 @@ func (w *walk) dir(a harness.Agent, ix harness.Indexer, home string, tree int, t
 	}); err != nil {
 		return err
 	}
+	// Folders above the ones that hold files are few (a year's, a
+	// month's, a project's) and are always looked at: a new folder below
+	// one of them changes its time. Folders of files are looked at when
+	// warm, or when the scope asks.
 	warm := w.now.Add(-warmFor).UnixNano()
+	above := level+1 < len(t.Levels)-1
 	for _, k := range kids {
-		if !w.full && k.mtime != 0 && k.mtime < warm && !w.near[k.path] {
+		if !w.full && !above && k.mtime != 0 && k.mtime < warm && !w.near[k.path] {
 			continue
 		}
 		cfi, err := os.Lstat(k.path)

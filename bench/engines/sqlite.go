@@ -41,7 +41,7 @@ func (e *sqliteEngine) build(path string, docs []doc) error {
 	}
 	for i, d := range docs {
 		row := int64(i + 1)
-		if err := db.exec(`INSERT INTO conv(rowid, tool, id, cwd, title, active) VALUES (?, 'claude', ?, ?, ?, ?)`, row, d.id, d.cwd, d.title, d.active); err != nil {
+		if err := db.exec(`INSERT INTO conv(rowid, tool, id, cwd, title, active) VALUES (?, 'agent', ?, ?, ?, ?)`, row, d.id, d.cwd, d.title, d.active); err != nil {
 			return err
 		}
 		for k, body := range d.chunks {
