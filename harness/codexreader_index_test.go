@@ -52,7 +52,7 @@ type nearless struct {
 
 func (nearless) Near(string, string) []string { return nil }
 
-func openCodexIndex(t *testing.T, a harness.Agent, home string) *index.Index {
+func openIndexOf(t *testing.T, a harness.Agent, home string) *index.Index {
 	t.Helper()
 	x, err := index.Open("", index.Options{Agents: []harness.Agent{a}, Homes: func(harness.Agent) []string { return []string{home} },
 		Text: true, Warn: func(m string) { t.Log("warning: " + m) }})
@@ -104,7 +104,7 @@ func TestCodexIndexFindsNewThreads(t *testing.T) {
 			for _, d := range []string{day, filepath.Dir(day), filepath.Dir(filepath.Dir(day)), filepath.Join(h.home, "sessions")} {
 				os.Chtimes(d, old, old)
 			}
-			x := openCodexIndex(t, a, h.home)
+			x := openIndexOf(t, a, h.home)
 			if r, err := x.Refresh(index.Scope{}); err != nil || !r.Swept {
 				t.Fatalf("first refresh: %+v, %v", r, err)
 			}

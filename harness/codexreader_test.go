@@ -135,7 +135,7 @@ func TestCodexReadInStepsIsReadAtOnce(t *testing.T) {
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, data, 0o600)
 	whole, _ := readCodex(t, p, Cursor{}, codexLimits)
-	for cut := 0; cut <= len(data); cut += 1 + cut%97 {
+	for _, cut := range cutPoints(data) {
 		os.WriteFile(p, data[:cut], 0o600)
 		d1, c, err := codex{}.Read(p, Cursor{}, codexLimits)
 		if err != nil {
@@ -153,6 +153,20 @@ func TestCodexReadInStepsIsReadAtOnce(t *testing.T) {
 			t.Fatalf("cut at %d: %+v, want %+v", cut, sum, whole)
 		}
 	}
+}
+
+// cutPoints are where to cut a file of lines in two: at its ends, around
+// each newline, and in the middle of each line.
+func cutPoints(data []byte) []int {
+	cuts := []int{0, len(data)}
+	start := 0
+	for i, b := range data {
+		if b == '\n' {
+			cuts = append(cuts, (start+i)/2, i, i+1)
+			start = i + 1
+		}
+	}
+	return cuts
 }
 
 // sumLearned merges the reads of one conversation as the index does.
