@@ -26,6 +26,9 @@ import (
 // session_index.jsonl, the last line of an ID winning, and the index reads
 // only what was appended since it last looked.
 
+// A method that drifts from Indexer fails the build here.
+var _ Indexer = codex{}
+
 // codexNamesFile is where Codex keeps thread names, in its home.
 const codexNamesFile = "session_index.jsonl"
 

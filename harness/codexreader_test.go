@@ -223,7 +223,7 @@ func TestCodexReadSkipsToolOutput(t *testing.T) {
 	}
 }
 
-func appendLines(t *testing.T, p string, lines ...string) {
+func appendLines(t testing.TB, p string, lines ...string) {
 	t.Helper()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -371,5 +371,56 @@ func TestCodexTrees(t *testing.T) {
 	near := codex{}.Near(home, "/anywhere")
 	if !slices.Contains(near, dayDir(home, time.Now())) {
 		t.Errorf("near %q: want today's folder", near)
+	}
+}
+
+// Reading a names file of 20,000 names (2.2 MB) whole, then only what one
+// rename appended.
+func BenchmarkCodexReadNames(b *testing.B) {
+	p := filepath.Join(b.TempDir(), codexNamesFile)
+	f, _ := os.Create(p)
+	for i := 0; i < 20000; i++ {
+		f.WriteString(`{"id":"` + v7At(time.Unix(int64(1_700_000_000+i), 0)) + `","thread_name":"Fix the flaky login test in the session cache ` +
+			strings.Repeat("x", i%40) + `","updated_at":"2026-12-06T05:00:00.000000000Z"}` + "\n")
+	}
+	f.Close()
+	_, c, _ := codex{}.Read(p, Cursor{}, codexLimits)
+	appendLines(b, p, `{"id":"01a2499b-ed39-7602-b874-0b1ca77745f6","thread_name":"heron work","updated_at":"2026-12-06T05:00:01Z"}`)
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			codex{}.Read(p, Cursor{}, codexLimits)
+		}
+	})
+	b.Run("appended", func(b *testing.B) {
+		for b.Loop() {
+			codex{}.Read(p, c, codexLimits)
+		}
+	})
+	b.Run("namer", func(b *testing.B) {
+		for b.Loop() {
+			codexNames.Lock()
+			codexNames.path = ""
+			codexNames.Unlock()
+			codexIndexNames(p)
+		}
+	})
+}
+
+// Reading a rollout of 40 MB, most of it tool output.
+func BenchmarkCodexReadToolOutput(b *testing.B) {
+	data, _ := os.ReadFile(filepath.Join("testdata", "codexindex", codexTwoTurns))
+	home := b.TempDir()
+	p := filepath.Join(home, codexTwoTurns)
+	os.WriteFile(p, data, 0o600)
+	out := strings.Repeat("line of output ", 1<<16) // 1 MB
+	for i := 0; i < 20; i++ {
+		appendLines(b, p,
+			`{"timestamp":"2026-12-06T04:31:00.000Z","ordinal":1,"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"`+out+`"}}`,
+			`{"timestamp":"2026-12-06T04:31:02.000Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"CommandExecution","id":"c3","aggregated_output":"`+out+`","exit_code":0}}}`)
+	}
+	fi, _ := os.Stat(p)
+	b.SetBytes(fi.Size())
+	for b.Loop() {
+		codex{}.Read(p, Cursor{}, Limits{Text: true, Message: 8 << 10, Line: 8 << 20})
 	}
 }

@@ -21,6 +21,9 @@ import (
 // folders as the logs', so a rename shows once the log next changes: at
 // the next prompt, or when Copilot exits.
 
+// A method that drifts from Indexer fails the build here.
+var _ Indexer = copilot{}
+
 // Trees implements Indexer: one log per session folder.
 func (copilot) Trees(home string) []Tree {
 	return []Tree{{Root: copilotSessions(home), Levels: []string{"*", "events.jsonl"}, Owns: true}}
@@ -74,6 +77,8 @@ func (copilot) Read(path string, c Cursor, l Limits) (Delta, Cursor, error) {
 			return
 		}
 		if flags&copilotHeadRead == 0 {
+			// The first line is the head, whatever it is, as copilot's
+			// readers take it.
 			flags |= copilotHeadRead
 			if copilotOtherHead(line, id) {
 				flags |= copilotOther
@@ -83,8 +88,8 @@ func (copilot) Read(path string, c Cursor, l Limits) (Delta, Cursor, error) {
 			if json.Unmarshal(line, &e) == nil && e.Type == "session.start" {
 				headCwd = e.Data.Context.Cwd
 				out.Started, _ = time.Parse(time.RFC3339Nano, e.Data.StartTime)
-				return
 			}
+			return
 		}
 		if !copilotMessage(line) {
 			return
