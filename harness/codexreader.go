@@ -227,7 +227,7 @@ func codexReadRollout(path string, c Cursor, l Limits) (Delta, Cursor, error) {
 			}
 		}
 		if l.Text && text != "" {
-			out.Texts = append(out.Texts, clipText(text, l.Message))
+			out.Texts = append(out.Texts, clipRead(text, l.Message))
 		}
 	})
 	next := Cursor{Offset: off, State: st.bytes()}

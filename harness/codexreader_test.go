@@ -424,3 +424,20 @@ func BenchmarkCodexReadToolOutput(b *testing.B) {
 		codex{}.Read(p, Cursor{}, Limits{Text: true, Message: 8 << 10, Line: 8 << 20})
 	}
 }
+
+// Each text is cut to Limits.Message bytes, on a rune boundary.
+func TestReadersClipTexts(t *testing.T) {
+	home := codexHomeOf(t, codexTwoTurns)
+	l, _ := readCodex(t, rolloutPath(home, codexTwoTurns), Cursor{}, Limits{Text: true, Message: 4, Line: 1 << 20})
+	if want := []string{"plea", "ACK ", "now ", "ACK "}; !slices.Equal(l.Texts, want) {
+		t.Errorf("codex: %q, want %q", l.Texts, want)
+	}
+	home = copilotHomeOf(t, copilotNamed)
+	c, _ := readCopilot(t, copilotLog(home, copilotNamed), Cursor{}, Limits{Text: true, Message: 6, Line: 1 << 20})
+	if want := []string{"rememb", "ACK WR"}; !slices.Equal(c.Texts, want) {
+		t.Errorf("copilot: %q, want %q", c.Texts, want)
+	}
+	if got := clipRead("hé!", 2); got != "h" {
+		t.Errorf("clipRead cut a rune: %q", got)
+	}
+}

@@ -114,7 +114,7 @@ func (copilot) Read(path string, c Cursor, l Limits) (Delta, Cursor, error) {
 			out.Active = t
 		}
 		if l.Text && e.Data.Content != "" {
-			out.Texts = append(out.Texts, clipText(e.Data.Content, l.Message))
+			out.Texts = append(out.Texts, clipRead(e.Data.Content, l.Message))
 		}
 	})
 	next := Cursor{Offset: off, State: []byte{flags}}
