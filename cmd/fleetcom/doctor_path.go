@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/internal/rcfile"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -75,26 +76,31 @@ func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) docto
 //   - The init line is there but did not run here: a new shell runs it.
 //   - There is no init line: add one.
 func pathFix(detail, front, shimDir, exe string) (string, string) {
-	shell, h := userShell(), newShellHome()
+	shell, h := userShell(), shellHome()
 	if front != "" && onPath(shimDir) {
-		if init, culprit, ok := blame(shell, h, front); ok {
-			detail += ": " + culprit.where() + " puts " + front + " in front after the init line (" + init.where() + ")"
-			file := culprit.file
-			if !strings.HasPrefix(file, h.home+string(filepath.Separator)) {
-				file = rcFile(shell, h)
+		if init, culprit, ok := rcfile.Blame(shell, h, front); ok {
+			detail += ": " + culprit.Where() + " puts " + front + " in front after the init line (" + init.Where() + ")"
+			file := culprit.File
+			if !strings.HasPrefix(file, h.Dir+string(filepath.Separator)) {
+				file = rcfile.Of(shell, h)
 			}
 			return detail, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe)
 		}
 	}
-	lines := initLines(shell, h)
+	lines := rcfile.InitLines(shell, h)
 	if len(lines) == 0 {
 		return detail, initHint(exe)
 	}
-	if l, ok := hookDropped(shell, h); ok {
-		return detail, "move the init line (" + lines[len(lines)-1].where() + ") below " + l.where() +
+	if l, ok := rcfile.HookDropped(shell, h); ok {
+		return detail, "move the init line (" + lines[len(lines)-1].Where() + ") below " + l.Where() +
 			", which replaces the prompt hook that keeps the shims first, then open a new shell"
 	}
-	return detail, "open a new shell: the init line (" + lines[len(lines)-1].where() + ") puts the shims first at every prompt"
+	return detail, "open a new shell: the init line (" + lines[len(lines)-1].Where() + ") puts the shims first at every prompt"
+}
+
+// shellHome is what the user's startup files expand against.
+func shellHome() rcfile.Home {
+	return rcfile.NewHome(homeDir(), xdgDir("XDG_CONFIG_HOME", ".config"), os.Getenv("ZDOTDIR"))
 }
 
 // userShell is the login shell doctor gives advice for.
@@ -116,34 +122,6 @@ func initLineFor(shell, file, exe string) string {
 		return `[ -z "$BASH_VERSION" ] || eval "$(` + safe.Quote(exe) + ` init bash)"`
 	}
 	return `eval "$(` + safe.Quote(exe) + ` init ` + shell + `)"`
-}
-
-// hookDropped finds a line, after the last init line, that sets the
-// prompt hooks anew without keeping what was there (PROMPT_COMMAND=…,
-// precmd_functions=(…)): the init line's hook is gone from then on.
-func hookDropped(shell string, h shellHome) (startupLine, bool) {
-	variable := map[string]string{"bash": "PROMPT_COMMAND", "zsh": "precmd_functions"}[shell]
-	if variable == "" {
-		return startupLine{}, false
-	}
-	for _, seq := range startupSequences(shell, h) {
-		at := lastInit(seq)
-		if at < 0 {
-			continue
-		}
-		for _, l := range seq[at+1:] {
-			code := stripComment(l.text)
-			if strings.Contains(code, "$"+variable) || strings.Contains(code, "${"+variable) {
-				continue
-			}
-			for _, w := range words(code) {
-				if strings.HasPrefix(w, variable+"=") {
-					return l, true
-				}
-			}
-		}
-	}
-	return startupLine{}, false
 }
 
 // onPath reports whether dir is one of PATH's directories.

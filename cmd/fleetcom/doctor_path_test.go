@@ -28,7 +28,7 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	shims := filepath.Join(home, ".local", "share", "fleetcom", "shims")
 	env := append(shellEnv(home, filepath.Join(home, ".local", "state")), "SHELL=/bin/bash", "BIN="+bin,
 		"XDG_RUNTIME_DIR="+t.TempDir())
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("../../internal/rcfile/testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func TestInstallScript(t *testing.T) {
 	// and warns that ~/.profile puts ~/.local/bin, holding claude, first.
 	home := filepath.Join(tmp, "home")
 	initLine := `eval "$('` + bin + `' init bash)"`
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("../../internal/rcfile/testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/rcfile"
 )
 
 // What install.sh asks the binary instead of guessing: where fleetcom keeps
@@ -55,9 +56,9 @@ func cmdAhead(in input) error {
 	if err != nil {
 		return err
 	}
-	h := newShellHome()
-	for _, a := range ahead(shell, h, rcFile(shell, h)) {
-		fmt.Fprintf(stdout, "%s\x00%d\x00%s\x00", a.file, a.n, a.dir)
+	h := shellHome()
+	for _, a := range rcfile.Ahead(shell, h, rcfile.Of(shell, h)) {
+		fmt.Fprintf(stdout, "%s\x00%d\x00%s\x00", a.File, a.N, a.Dir)
 	}
 	return nil
 }
