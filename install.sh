@@ -203,19 +203,13 @@ runs_bin() {
 	[ "$w" -ef "$2" ]
 }
 
-# warn_ahead warns of a directory that a startup file puts in front of the
-# shims after the init line (fleetcom reads the files and names the lines)
-# when it holds an agent CLI (fleetcom names the agents).
+# warn_ahead warns, once, when startup files put a directory holding agent
+# CLIs in front of the shims after the init line: fleetcom reads the files
+# and names the lines, the CLIs each hides and the line that fixes it.
 warn_ahead() {
-	local bin=$1 shell=$2 file n dir agent
-	paths_of "$bin" || return 0
-	while IFS= read -r -d '' file && IFS= read -r -d '' n && IFS= read -r -d '' dir; do
-		for agent in ${AGENTS[@]+"${AGENTS[@]}"}; do
-			if [ -f "$dir/$agent" ] && [ -x "$dir/$agent" ] && ! [ "$dir/$agent" -ef "$bin" ]; then
-				warn "$file:$n puts $dir in front of the shims after the init line, and it holds $agent: a login shell runs $dir/$agent, unrecorded, until its first prompt, where the init line puts the shims first again"
-			fi
-		done
-	done < <("$bin" __ahead "$shell" 2>/dev/null || true)
+	local msg
+	msg=$("$1" __ahead "$2" 2>/dev/null) || return 0
+	if [ -n "$msg" ]; then warn "$msg"; fi
 }
 
 # paths_of asks a fleetcom binary where it keeps its files (the same rules

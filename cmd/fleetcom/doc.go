@@ -50,7 +50,9 @@
 // lives, read from the command table, so the scripts only present it.
 //
 // Doctor. doctor.go runs the checks, by the rules the shims follow, and
-// prints the report (text, or JSON whose field names are stable);
+// prints the report (text, where the PATH checks one startup line breaks
+// are one problem; or JSON, a check per name, whose field names are
+// stable);
 // doctor_path.go checks which binary each name on PATH runs and, when
 // another directory comes first, names the startup-file line behind it
 // (internal/rcfile) and the fix; doctor_agents.go reports the agents'
@@ -58,8 +60,9 @@
 //
 // Setup. setup.go answers install.sh instead of letting it guess:
 // `fleetcom __paths` (where fleetcom keeps its files, which agents it
-// knows) and `fleetcom __ahead SHELL` (the startup-file lines that put a
-// directory in front of the shims, read by internal/rcfile).
+// knows) and `fleetcom __ahead SHELL` (the one warning install.sh prints
+// when startup-file lines, read by internal/rcfile, put agent CLIs in front
+// of the shims: the lines, the CLIs each hides, and the fix).
 //
 // The tests play fleetcom and faithful fake agents from the test binary
 // itself (main_test.go, fake*_test.go), drive scripts in testdata/script,

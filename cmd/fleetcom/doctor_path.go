@@ -48,7 +48,7 @@ func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck
 		c.Path, c.Detail = first, first+" comes before the shim on PATH"
 		front = filepath.Dir(first)
 	}
-	c.Detail, c.Hint = pathFix(c.Detail, front, shimDir, exe)
+	c.Detail, c.Hint, c.cause = pathFix(c.Detail, front, shimDir, exe)
 	return c
 }
 
@@ -75,27 +75,49 @@ func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) docto
 //   - A later line replaces the prompt hook: the init line goes below it.
 //   - The init line is there but did not run here: a new shell runs it.
 //   - There is no init line: add one.
-func pathFix(detail, front, shimDir, exe string) (string, string) {
+//
+// The cause is set in the first case only.
+func pathFix(detail, front, shimDir, exe string) (string, string, pathCause) {
 	shell, h := userShell(), shellHome()
 	if front != "" && onPath(shimDir) {
 		if init, culprit, ok := rcfile.Blame(shell, h, front); ok {
-			detail += ": " + culprit.Where() + " puts " + front + " in front after the init line (" + init.Where() + ")"
-			file := culprit.File
-			if !strings.HasPrefix(file, h.Dir+string(filepath.Separator)) {
-				file = rcfile.Of(shell, h)
-			}
-			return detail, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe)
+			file := rcfile.After(shell, h, culprit)
+			why := culprit.Where() + " puts " + front + " in front after the init line (" + init.Where() + ")"
+			return detail + ": " + why, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe),
+				pathCause{front, why}
 		}
 	}
 	lines := rcfile.InitLines(shell, h)
 	if len(lines) == 0 {
-		return detail, initHint(exe)
+		return detail, initHint(exe), pathCause{}
 	}
 	if l, ok := rcfile.HookDropped(shell, h); ok {
 		return detail, "move the init line (" + lines[len(lines)-1].Where() + ") below " + l.Where() +
-			", which replaces the prompt hook that keeps the shims first, then open a new shell"
+			", which replaces the prompt hook that keeps the shims first, then open a new shell", pathCause{}
 	}
-	return detail, "open a new shell: the init line (" + lines[len(lines)-1].Where() + ") puts the shims first at every prompt"
+	return detail, "open a new shell: the init line (" + lines[len(lines)-1].Where() + ") puts the shims first at every prompt", pathCause{}
+}
+
+// pathCause is the startup-file line behind a PATH problem: the directory
+// it puts in front of the shims, and the words that say so.
+type pathCause struct{ dir, why string }
+
+// oneCause folds, for the text report, the PATH checks that one startup
+// line breaks into the first of them: one problem, named by each check,
+// under which the one fix stands. rest are the checks after first.
+func oneCause(first doctorCheck, rest []doctorCheck) doctorCheck {
+	names, tools := []string{first.Name}, []string{strings.TrimSuffix(first.Name, ".path")}
+	for _, c := range rest {
+		if c.cause == first.cause {
+			names = append(names, c.Name)
+			tools = append(tools, strings.TrimSuffix(c.Name, ".path"))
+		}
+	}
+	if len(names) > 1 {
+		first.Name = strings.Join(names, ", ")
+		first.Detail = strings.Join(tools, ", ") + " in " + first.cause.dir + " come before the shims on PATH: " + first.cause.why
+	}
+	return first
 }
 
 // shellHome is what the user's startup files expand against.

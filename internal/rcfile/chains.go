@@ -165,16 +165,18 @@ func Blame(shell string, h Home, dir string) (init, culprit Line, ok bool) {
 // Prepend is a directory a startup line puts in front of the shims.
 type Prepend struct {
 	Line
-	Dir string
+	Dir   string
+	Chain int // the index, in Chains, of the chain the line is read in
 }
 
 // Ahead lists the directories the startup files put in front of PATH after
 // the init line, or, where there is none yet, after the end of rc (the
-// file the init line is asked to be added to).
+// file the init line is asked to be added to), chain by chain: a line read
+// in two chains is listed in each.
 func Ahead(shell string, h Home, rc string) []Prepend {
 	var out []Prepend
-	seen := map[string]bool{}
-	for _, seq := range Chains(shell, h) {
+	for chain, seq := range Chains(shell, h) {
+		seen := map[string]bool{}
 		at := lastInit(seq)
 		if at < 0 {
 			for i, l := range seq {
@@ -190,7 +192,7 @@ func Ahead(shell string, h Home, rc string) []Prepend {
 			for _, d := range prepends(l.Text, shell, h) {
 				if key := l.Where() + "\x00" + d; !seen[key] {
 					seen[key] = true
-					out = append(out, Prepend{l, d})
+					out = append(out, Prepend{l, d, chain})
 				}
 			}
 		}
@@ -244,6 +246,15 @@ func HookDropped(shell string, h Home) (Line, bool) {
 		}
 	}
 	return Line{}, false
+}
+
+// After is the file whose end an init line goes at to run after l: l's
+// own file when it is the user's, else the shell's rc file (Of).
+func After(shell string, h Home, l Line) string {
+	if strings.HasPrefix(l.File, h.Dir+string(filepath.Separator)) {
+		return l.File
+	}
+	return Of(shell, h)
 }
 
 // Of is the file the init line goes in for shell: ~/.bashrc, zsh's

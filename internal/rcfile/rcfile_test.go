@@ -92,8 +92,26 @@ func TestBlame(t *testing.T) {
 		t.Error("blame names a line for a directory no line names")
 	}
 	got := Ahead("bash", h, Of("bash", h))
-	if len(got) != 2 || got[1].Dir != local || got[1].N != 22 || got[0].Dir != filepath.Join(h.Dir, "bin") {
+	if len(got) != 2 || got[1].Dir != local || got[1].N != 22 || got[0].Dir != filepath.Join(h.Dir, "bin") ||
+		got[0].Chain != 0 || got[1].Chain != 0 {
 		t.Errorf("ahead: %+v", got)
+	}
+	if f := After("bash", h, culprit); f != filepath.Join(h.Dir, ".profile") {
+		t.Errorf("after %s: %s, want the user's own file", culprit.Where(), f)
+	}
+	if f := After("bash", h, Line{File: "/etc/profile", N: 3}); f != filepath.Join(h.Dir, ".bashrc") {
+		t.Errorf("after a system file's line: %s, want the rc file", f)
+	}
+
+	// A line that both of bash's chains read, after the init line, is
+	// listed for each: the init line must follow it in both.
+	both := writeHome(t, map[string]string{
+		".profile": ". HOMEDIR/.bashrc\n",
+		".bashrc":  "eval \"$(fleetcom init bash)\"\nPATH=\"$HOME/bin:$PATH\"\n",
+	})
+	got = Ahead("bash", both, Of("bash", both))
+	if len(got) != 2 || got[0].Chain != 0 || got[1].Chain != 1 || got[0].Where() != got[1].Where() || got[1].N != 2 {
+		t.Errorf("ahead, a line of both chains: %+v", got)
 	}
 
 	z := writeHome(t, map[string]string{
