@@ -213,13 +213,12 @@ warn_ahead() {
 }
 
 # paths_of asks a fleetcom binary where it keeps its files (the same rules
-# every fleetcom command follows) and which agents it knows: P_SHIMS,
-# P_DATA, P_STORE, P_CACHE, P_CONFIG, P_RUNTIME and AGENTS. It fails for a
-# binary too old to say.
+# every fleetcom command follows): P_SHIMS, P_DATA, P_STORE, P_CACHE,
+# P_CONFIG and P_RUNTIME. It fails for a binary too old to say.
 paths_of() {
 	local kv out
 	out=$("$1" __paths 2>/dev/null | tr '\0' '\036') || return 1
-	P_SHIMS='' P_DATA='' P_STORE='' P_CACHE='' P_CONFIG='' P_RUNTIME='' AGENTS=()
+	P_SHIMS='' P_DATA='' P_STORE='' P_CACHE='' P_CONFIG='' P_RUNTIME=''
 	while IFS= read -r -d $'\036' kv; do
 		case $kv in
 		shims=*) P_SHIMS=${kv#*=} ;;
@@ -228,7 +227,6 @@ paths_of() {
 		cache=*) P_CACHE=${kv#*=} ;;
 		config=*) P_CONFIG=${kv#*=} ;;
 		runtime=*) P_RUNTIME=${kv#*=} ;;
-		agent=*) AGENTS+=("${kv#*=}") ;;
 		esac
 	done <<<"$out"
 	[ -n "$P_STORE" ] && [ -n "$P_CACHE" ] && [ -n "$P_SHIMS" ]
@@ -248,7 +246,6 @@ paths_here() {
 	if [ -z "${FLEETCOM_RUNTIME_DIR:-}" ]; then
 		case ${XDG_RUNTIME_DIR:-} in /*) P_RUNTIME=$XDG_RUNTIME_DIR/fleetcom ;; *) P_RUNTIME=$P_CACHE ;; esac
 	fi
-	AGENTS=()
 }
 
 # xdg prints an XDG variable's value when it is an absolute path, else the
