@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +71,29 @@ func TestAheadWarning(t *testing.T) {
 		"    [ -z \"$BASH_VERSION\" ] || eval \"$(" + quoted + " init bash)\"\n"
 	if got := aheadWarning("bash", h, exe); got != want {
 		t.Errorf("with no init line yet, got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// `fleetcom __ahead` names directories read from the user's files: their
+// control characters reach the terminal escaped, never as commands.
+func TestAheadEscapes(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("ZDOTDIR", "")
+	odd := "b\x1b]0;pwned\x07in"
+	if err := os.MkdirAll(filepath.Join(home, odd), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, odd, harness.Names()[0]), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("eval \"$(fleetcom init bash)\"\nPATH=\"$HOME/"+odd+":$PATH\"\n"), 0o644)
+	var out bytes.Buffer
+	defer func(w io.Writer) { stdout = w }(stdout)
+	stdout = &out
+	if err := cmdAhead(input{args: []string{"bash"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.ContainsAny(got, "\x1b\x07") || !strings.Contains(got, `b\x1b]0;pwned\ain`) {
+		t.Errorf("__ahead printed %q", got)
 	}
 }
