@@ -203,29 +203,22 @@ runs_bin() {
 	[ "$w" -ef "$2" ]
 }
 
-# warn_ahead warns of a directory that a startup file puts in front of the
-# shims after the init line (fleetcom reads the files and names the lines)
-# when it holds an agent CLI (fleetcom names the agents).
+# warn_ahead warns, once, when startup files put a directory holding agent
+# CLIs in front of the shims after the init line: fleetcom reads the files
+# and names the lines, the CLIs each hides and the line that fixes it.
 warn_ahead() {
-	local bin=$1 shell=$2 file n dir agent
-	paths_of "$bin" || return 0
-	while IFS= read -r -d '' file && IFS= read -r -d '' n && IFS= read -r -d '' dir; do
-		for agent in ${AGENTS[@]+"${AGENTS[@]}"}; do
-			if [ -f "$dir/$agent" ] && [ -x "$dir/$agent" ] && ! [ "$dir/$agent" -ef "$bin" ]; then
-				warn "$file:$n puts $dir in front of the shims after the init line, and it holds $agent: a login shell runs $dir/$agent, unrecorded, until its first prompt, where the init line puts the shims first again"
-			fi
-		done
-	done < <("$bin" __ahead "$shell" 2>/dev/null || true)
+	local msg
+	msg=$("$1" __ahead "$2" 2>/dev/null) || return 0
+	if [ -n "$msg" ]; then warn "$msg"; fi
 }
 
 # paths_of asks a fleetcom binary where it keeps its files (the same rules
-# every fleetcom command follows) and which agents it knows: P_SHIMS,
-# P_DATA, P_STORE, P_CACHE, P_CONFIG, P_RUNTIME and AGENTS. It fails for a
-# binary too old to say.
+# every fleetcom command follows): P_SHIMS, P_DATA, P_STORE, P_CACHE,
+# P_CONFIG and P_RUNTIME. It fails for a binary too old to say.
 paths_of() {
 	local kv out
 	out=$("$1" __paths 2>/dev/null | tr '\0' '\036') || return 1
-	P_SHIMS='' P_DATA='' P_STORE='' P_CACHE='' P_CONFIG='' P_RUNTIME='' AGENTS=()
+	P_SHIMS='' P_DATA='' P_STORE='' P_CACHE='' P_CONFIG='' P_RUNTIME=''
 	while IFS= read -r -d $'\036' kv; do
 		case $kv in
 		shims=*) P_SHIMS=${kv#*=} ;;
@@ -234,7 +227,6 @@ paths_of() {
 		cache=*) P_CACHE=${kv#*=} ;;
 		config=*) P_CONFIG=${kv#*=} ;;
 		runtime=*) P_RUNTIME=${kv#*=} ;;
-		agent=*) AGENTS+=("${kv#*=}") ;;
 		esac
 	done <<<"$out"
 	[ -n "$P_STORE" ] && [ -n "$P_CACHE" ] && [ -n "$P_SHIMS" ]
@@ -254,7 +246,6 @@ paths_here() {
 	if [ -z "${FLEETCOM_RUNTIME_DIR:-}" ]; then
 		case ${XDG_RUNTIME_DIR:-} in /*) P_RUNTIME=$XDG_RUNTIME_DIR/fleetcom ;; *) P_RUNTIME=$P_CACHE ;; esac
 	fi
-	AGENTS=()
 }
 
 # xdg prints an XDG variable's value when it is an absolute path, else the

@@ -34,6 +34,36 @@ main() {
 	mkdir "$tmp/hello"
 	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
 	(cd -- "$tmp/hello" && CGO_ENABLED=0 go build -trimpath -o "$tmp/hello-go" main.go)
+	# status counts a run only while its CLI is the child of its shim, a
+	# fleetcom: the sleeps stand for the CLIs, and this holder, named
+	# fleetcom, for their shims.
+	mkdir "$tmp/holder"
+	cat >"$tmp/holder/main.go" <<-'EOF'
+		package main
+
+		import (
+			"fmt"
+			"os"
+			"os/exec"
+			"os/signal"
+			"syscall"
+		)
+
+		func main() {
+			c := make(chan os.Signal, 1)
+			signal.Notify(c, syscall.SIGTERM, syscall.SIGINT)
+			for i := 0; i < 50; i++ {
+				cmd := exec.Command("sleep", "3600")
+				if cmd.Start() != nil {
+					os.Exit(1)
+				}
+				fmt.Println(cmd.Process.Pid)
+			}
+			os.Stdout.Close()
+			<-c
+		}
+	EOF
+	(cd -- "$tmp/holder" && CGO_ENABLED=0 go build -trimpath -o "$tmp/holder/fleetcom" main.go)
 
 	local live="$tmp/state/fleetcom/live" plain="$tmp/plain/fleetcom/live" boot b8 pane
 	mkdir -p "$live" "$plain" "$tmp/home/.claude" "$tmp/home/.codex" "$tmp/home/.grok"
@@ -43,15 +73,20 @@ main() {
 	pane=$(tmux -S "$tmp/tmux.sock" display-message -p '#{pane_id}')
 	local tools=(claude codex grok) states=(working waiting needs-you starting)
 	echo "writing 50 live runs"
+	"$tmp/holder/fleetcom" >"$tmp/holder/pids" 2>/dev/null &
+	local holder=$!
+	pids+=("$holder")
+	while (($(wc -l <"$tmp/holder/pids") < 50)); do sleep 0.1; done
+	local runs
+	mapfile -t runs <"$tmp/holder/pids"
+	pids+=("${runs[@]}")
 	for i in $(seq 0 49); do
-		sleep 3600 >/dev/null 2>&1 &
-		local pid=$! start tmuxjson=null
-		pids+=("$pid")
+		local pid=${runs[i]} start tmuxjson=null
 		start=$(cut -d' ' -f22 "/proc/$pid/stat")
 		((i < 10)) && tmuxjson="{\"socket\":\"$tmp/tmux.sock\",\"pane\":\"$pane\",\"target\":\"\"}"
 		for dir in "$live" "$plain"; do
-			printf '{"tool":"%s","id":"0f8b2c3e-4d5a-4b6c-8d7e-%012d","cwd":"/srv/project-%d","home":"%s/home/.%s","state":"%s","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":1,"tty":"/dev/pts/%d","tmux":%s}\n' \
-				"${tools[i % 3]}" "$i" "$i" "$tmp" "${tools[i % 3]}" "${states[i % 4]}" "$i" "$pid" "$start" "$boot" "$i" "$tmuxjson" \
+			printf '{"tool":"%s","id":"0f8b2c3e-4d5a-4b6c-8d7e-%012d","cwd":"/srv/project-%d","home":"%s/home/.%s","state":"%s","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":%s,"tty":"/dev/pts/%d","tmux":%s}\n' \
+				"${tools[i % 3]}" "$i" "$i" "$tmp" "${tools[i % 3]}" "${states[i % 4]}" "$i" "$pid" "$start" "$boot" "$holder" "$i" "$tmuxjson" \
 				>"$dir/$b8-$pid-$start.json"
 			tmuxjson=null
 		done

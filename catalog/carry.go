@@ -241,7 +241,8 @@ func copyFile(src, dst string, f partFile, edit func([]byte) []byte) error {
 	}
 	var want []byte
 	if edit != nil {
-		data, err := io.ReadAll(io.LimitReader(in, maxMovedFile+1))
+		var data []byte
+		data, err = io.ReadAll(io.LimitReader(in, maxMovedFile+1))
 		if err == nil && len(data) > maxMovedFile {
 			err = fmt.Errorf("%s is larger than %d MiB", src, maxMovedFile>>20)
 		}
@@ -265,7 +266,10 @@ func copyFile(src, dst string, f partFile, edit func([]byte) []byte) error {
 	}
 	if want != nil {
 		got, err := safe.ReadFile(dst, int64(len(want))+1, safe.NoFollow)
-		if err != nil || !bytes.Equal(got, want) {
+		if err != nil {
+			return fmt.Errorf("read back %s: %w", dst, err)
+		}
+		if !bytes.Equal(got, want) {
 			return fmt.Errorf("%s does not read back as written", dst)
 		}
 		return nil
@@ -285,15 +289,36 @@ func sameFiles(a, b string) error {
 		return err
 	}
 	defer fb.Close()
-	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
-	for {
-		na, ea := io.ReadFull(fa, ba)
-		nb, eb := io.ReadFull(fb, bb)
-		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+	if err := sameContent(fa, fb); err != nil {
+		if errors.Is(err, errDiffer) {
 			return fmt.Errorf("%s does not read back as %s", b, a)
 		}
+		return err
+	}
+	return nil
+}
+
+// errDiffer is sameContent's answer for two readers that differ.
+var errDiffer = errors.New("contents differ")
+
+// sameContent compares two readers to their ends. Only the end of both
+// ends the comparison: a read that fails, after however many equal bytes,
+// is that failure.
+func sameContent(a, b io.Reader) error {
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, ea := io.ReadFull(a, ba)
+		nb, eb := io.ReadFull(b, bb)
+		for _, err := range []error{ea, eb} {
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				return err
+			}
+		}
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return errDiffer
+		}
 		if ea != nil || eb != nil {
-			return nil
+			return nil // both ended: equal counts short of a full buffer
 		}
 	}
 }

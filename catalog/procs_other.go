@@ -5,10 +5,15 @@ package catalog
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/bounded"
 )
 
 // scanProcesses asks what the system offers where there is no /proc:
@@ -40,7 +45,10 @@ func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder,
 					args = append(args, p)
 				}
 			}
-			b, _ := exec.Command(lsof, args...).Output() // exit 1: nothing open
+			b, err := ask(lsof, args...) // exit 1: nothing open
+			if err != nil && !isExit(err) {
+				unchecked = append(unchecked, "which processes have its files open (lsof did not answer)")
+			}
 			for _, l := range bytes.Split(b, []byte("\n")) {
 				pid, err := strconv.Atoi(strings.TrimPrefix(string(l), "p"))
 				if err != nil || !bytes.HasPrefix(l, []byte("p")) || pid == self {
@@ -55,7 +63,7 @@ func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder,
 
 // psCommands maps each process to its command line.
 func psCommands() (map[int]string, bool) {
-	b, err := exec.Command("ps", "-axww", "-o", "pid=", "-o", "command=").Output()
+	b, err := ask("ps", "-axww", "-o", "pid=", "-o", "command=")
 	if err != nil {
 		return nil, false
 	}
@@ -74,9 +82,27 @@ func psCommands() (map[int]string, bool) {
 
 // commandOf is a process's command line, for people.
 func commandOf(pid int) string {
-	b, err := exec.Command("ps", "-ww", "-o", "command=", "-p", strconv.Itoa(pid)).Output()
+	b, err := ask("ps", "-ww", "-o", "command=", "-p", strconv.Itoa(pid))
 	if err != nil {
 		return ""
 	}
 	return commandLine(strings.Fields(string(b)))
+}
+
+// askWait bounds ps and lsof: lsof +D walks a folder, and a file system
+// that does not answer (a hung network mount) must not hold a move.
+const askWait = 30 * time.Second
+
+// ask runs a program that only reads, bounded (bounded.Output), and
+// returns what it printed, up to 16 MiB.
+func ask(name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), askWait)
+	defer cancel()
+	return bounded.Output(exec.CommandContext(ctx, name, args...), 16<<20)
+}
+
+// isExit reports a program that ran and exited with a status of its own.
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && ee.Exited()
 }

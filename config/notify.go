@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Notify is the [notify] table. Notices are off unless one way is chosen.
@@ -90,7 +91,7 @@ func (c *Config) status(t map[string]any) error {
 			}
 			for _, h := range hosts {
 				if !ValidHost(h) {
-					return fmt.Errorf("status.hosts: %q is not a host name ssh can be given", h)
+					return refuse("status", k, fmt.Errorf("status.hosts: %w", HostError(h)))
 				}
 			}
 			c.Hosts = hosts
@@ -101,19 +102,19 @@ func (c *Config) status(t map[string]any) error {
 	return nil
 }
 
-// ValidHost reports whether h can be handed to ssh as a destination: not an
-// option, no spaces or control characters, of a sane length.
-func ValidHost(h string) bool {
-	if h == "" || len(h) > 255 || strings.HasPrefix(h, "-") {
-		return false
-	}
-	for _, c := range []byte(h) {
-		if c <= ' ' || c == 0x7f {
-			return false
-		}
-	}
-	return true
+// ErrHost is the error of a host name ssh must not be given.
+var ErrHost = errors.New("not a host name")
+
+// HostError says why h is refused, wrapping ErrHost.
+func HostError(h string) error {
+	return fmt.Errorf("%q is %w ssh is given: letters, digits, '.', '_' and '-', "+
+		"with an optional user@ (a port, an option or a URL belongs in ~/.ssh/config)", h, ErrHost)
 }
+
+// ValidHost reports whether h can be handed to ssh as a destination: a
+// host name of letters, digits, '.', '_' and '-', with an optional user@
+// of the same (safe.Host).
+func ValidHost(h string) bool { return safe.Host(h) }
 
 // stringList reads an array of strings.
 func stringList(v any) ([]string, error) {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,9 +83,22 @@ func TestNotifyRejects(t *testing.T) {
 }
 
 func TestValidHost(t *testing.T) {
-	for h, want := range map[string]bool{"box": true, "me@box.example:22": true, "": false, "-oX": false, "a b": false, "a\x1b": false} {
+	for h, want := range map[string]bool{"box": true, "me@box.example": true, "me@box.example:22": false, "": false, "-oX": false,
+		"a b": false, "a\x1b": false, "a;b": false, "x`id`@box": false, "%h": false, "ssh://u@h:2222": false} {
 		if ValidHost(h) != want {
 			t.Errorf("ValidHost(%q) = %v", h, !want)
+		}
+	}
+}
+
+// A host in [status] that is more than a name is refused, said where, and
+// recognisable as such (status refuses to run with it).
+func TestStatusHostRefused(t *testing.T) {
+	for _, h := range []string{"a;b", "x`id`@box", "%h", "ssh://u@h:2222"} {
+		doc := "[status]\nhosts = [\"box\", " + strconv.Quote(h) + "]\n"
+		_, err := Load(write(t, doc))
+		if !errors.Is(err, ErrHost) || !strings.Contains(err.Error(), "line 2: status.hosts: ") {
+			t.Errorf("Load(%q) = %v", doc, err)
 		}
 	}
 }

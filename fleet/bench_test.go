@@ -21,7 +21,12 @@ func BenchmarkRunning50(b *testing.B) {
 	}
 	d := OpenDir(filepath.Join(b.TempDir(), "live"))
 	home := b.TempDir()
-	names := harness.Names()
+	var names []string // the agents whose IDs are UUIDs
+	for _, a := range harness.All() {
+		if a.ValidID(uid) {
+			names = append(names, a.Name)
+		}
+	}
 	for i := range 50 {
 		cmd := exec.Command("sleep", "600")
 		if err := cmd.Start(); err != nil {
@@ -33,7 +38,7 @@ func BenchmarkRunning50(b *testing.B) {
 			b.Fatal("no identity")
 		}
 		r := Run{Tool: names[i%len(names)], ID: fmt.Sprintf("0f8b2c3e-4d5a-4b6c-8d7e-%012x", i), Cwd: "/srv/p",
-			Home: home, State: harness.Working, Since: time.Now(), Started: time.Now(), Proc: p, TTY: "/dev/pts/1"}
+			Home: home, State: harness.Working, Since: time.Now(), Started: time.Now(), Proc: p, Shim: os.Getpid(), TTY: "/dev/pts/1"}
 		if err := d.Write(&r); err != nil {
 			b.Fatal(err)
 		}

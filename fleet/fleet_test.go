@@ -164,7 +164,7 @@ func TestAliveAndRunning(t *testing.T) {
 	if !ok || !Alive(p) {
 		t.Fatalf("a running process: %+v %v", p, ok)
 	}
-	run := Run{Tool: tool, ID: uid, Cwd: "/p", State: harness.Working, Since: t0, Started: t0, Proc: p,
+	run := Run{Tool: tool, ID: uid, Cwd: "/p", State: harness.Working, Since: t0, Started: t0, Proc: p, Shim: os.Getpid(),
 		Tmux: &Tmux{Socket: "/tmp/tmux-1/default", Pane: "%3"}}
 	if err := d.Write(&run); err != nil {
 		t.Fatal(err)

@@ -126,7 +126,8 @@ func (d Dir) Remove(r *Run) error {
 
 // check is the validation boundary of a live file, written or read: a
 // registered agent, an ID of its grammar (or none yet), a known state, a
-// process.
+// process, an absolute directory, a terminal and a tmux pane of the forms
+// the shim writes.
 func (r *Run) check() error {
 	a, ok := harness.Lookup(r.Tool)
 	switch {
@@ -138,9 +139,11 @@ func (r *Run) check() error {
 		return fmt.Errorf("invalid state %q", r.State)
 	case r.PID <= 0:
 		return errors.New("no process")
-	case !filepath.IsAbs(r.Cwd):
+	case !absolute(r.Cwd):
 		return fmt.Errorf("directory %q is not absolute", r.Cwd)
-	case r.Tmux != nil && (!tmuxPane(r.Tmux.Pane) || !filepath.IsAbs(r.Tmux.Socket)):
+	case !validTTY(r.TTY):
+		return fmt.Errorf("invalid terminal %q", r.TTY)
+	case r.Tmux != nil && (!tmuxPane(r.Tmux.Pane) || !tmuxSocket(r.Tmux.Socket)):
 		return fmt.Errorf("invalid tmux pane %q on %q", r.Tmux.Pane, r.Tmux.Socket)
 	case r.End != "" && r.End != EndHangup && r.End != EndSignal:
 		return fmt.Errorf("invalid end %q", r.End)
@@ -158,9 +161,34 @@ func tmuxPane(s string) bool {
 	return err == nil
 }
 
+// ErrNotPrivate is Private's error for a folder someone else could write
+// to: a live file planted there could name any process and any tmux
+// server.
+var ErrNotPrivate = errors.New("session store is not private")
+
+// Private checks the live folder and the store it is in, as the store
+// checks its own folders: directories (not symlinks) of this user that
+// group and others cannot write to. A folder not made yet is no runs, and
+// no risk.
+func (d Dir) Private() error {
+	for _, p := range []string{filepath.Dir(d.path), d.path} {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err := safe.Private(p); err != nil {
+			return fmt.Errorf("%w: %w", ErrNotPrivate, err)
+		}
+	}
+	return nil
+}
+
 // Read returns every live file that passes check, alive or not, and the
-// names of those that did not. A missing folder is no runs.
+// names of those that did not. A missing folder is no runs, and so is one
+// that is not private (Private).
 func (d Dir) Read() ([]Run, []string) {
+	if d.Private() != nil {
+		return nil, nil
+	}
 	entries, err := os.ReadDir(d.path)
 	if err != nil {
 		return nil, nil

@@ -57,3 +57,32 @@ func BootID() string {
 	boot.once.Do(func() { boot.id = readBootID() })
 	return boot.id
 }
+
+// Live reports whether r's CLI is running now under r's shim: its process
+// is alive (Alive), and its parent is the shim, or the session leader the
+// shim put between them (a clone of the shim: the same program, the
+// shim's child), and the shim is a fleetcom. A live file naming any other
+// process, alive or not, is not a run: it never passes for one that holds
+// its conversation.
+func Live(r Run) bool {
+	if r.PID <= 0 || r.Start == "" || r.Boot == "" || r.Boot != BootID() || r.Shim <= 0 || r.Shim == r.PID {
+		return false
+	}
+	start, parent, ok := procOf(r.PID)
+	if !ok || start != r.Start || !exists(r.PID) {
+		return false
+	}
+	shim, ok := image(r.Shim)
+	if !ok || !fleetcomImage(shim) {
+		return false
+	}
+	if parent == r.Shim {
+		return true
+	}
+	_, grand, ok := procOf(parent)
+	if !ok || grand != r.Shim {
+		return false
+	}
+	leader, ok := image(parent)
+	return ok && leader != "" && leader == shim
+}

@@ -1,8 +1,11 @@
 package fleet
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -43,3 +46,40 @@ func BootTime() time.Time {
 	}
 	return time.Time{}
 }
+
+// procOf is a process's start time (as startTime) and parent.
+func procOf(pid int) (start string, parent int, ok bool) {
+	p, ok := safe.ReadProc(pid)
+	if !ok || p.State == "Z" || p.State == "X" || p.PPID <= 0 {
+		return "", 0, false
+	}
+	return p.Start, p.PPID, true
+}
+
+// image is the program a process runs, as /proc shows it: readable for
+// this user's own processes only.
+func image(pid int) (string, bool) {
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil || exe == "" {
+		return "", false
+	}
+	// A program replaced since it started (an upgrade) is still itself.
+	return strings.TrimSuffix(exe, " (deleted)"), true
+}
+
+// fleetcomImage reports a program that is fleetcom: of the name this one
+// has (the same binary, or another install of it), or of fleetcom's own
+// name.
+func fleetcomImage(exe string) bool {
+	name := filepath.Base(exe)
+	return name == "fleetcom" || name == selfName()
+}
+
+// selfName is the base name of this program's file.
+var selfName = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(exe)
+})

@@ -13,3 +13,10 @@ func readBootID() string { return "" }
 
 // BootTime is when this boot began: unknown here.
 func BootTime() time.Time { return time.Time{} }
+
+// procOf: not read here (Live says no).
+func procOf(int) (string, int, bool) { return "", 0, false }
+
+func image(int) (string, bool) { return "", false }
+
+func fleetcomImage(string) bool { return false }

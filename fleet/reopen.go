@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/bounded"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -128,10 +128,10 @@ func (w Window) Open() error {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxStart)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", w.Args()...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(errb.String()); msg != "" {
+	errb := &bounded.Tail{Limit: 4 << 10}
+	cmd.Stderr = errb
+	if err := bounded.Run(cmd); err != nil {
+		if msg := strings.TrimSpace(string(errb.Bytes)); msg != "" {
 			return fmt.Errorf("tmux: %s", msg)
 		}
 		return fmt.Errorf("tmux: %w", err)
@@ -144,5 +144,5 @@ func (w Window) Open() error {
 func HasSession(name string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxWait)
 	defer cancel()
-	return exec.CommandContext(ctx, "tmux", "has-session", "-t", "="+name).Run() == nil
+	return bounded.Run(exec.CommandContext(ctx, "tmux", "has-session", "-t", "="+name)) == nil
 }

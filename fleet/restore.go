@@ -81,16 +81,16 @@ func (d Dir) Lost(since time.Time, ended func(tool, id string) time.Time) []Lost
 		return nil
 	}
 	runs, _ := d.Read()
-	return lost(runs, Alive, boot, since, ended)
+	return lost(runs, Live, boot, since, ended)
 }
 
 // lost is Lost over runs read already, with the liveness test and boot
 // given.
-func lost(runs []Run, alive func(Proc) bool, boot string, since time.Time, ended func(tool, id string) time.Time) []Lost {
+func lost(runs []Run, alive func(Run) bool, boot string, since time.Time, ended func(tool, id string) time.Time) []Lost {
 	running := map[string]bool{}
 	var dead []Lost
 	for _, r := range runs {
-		if alive(r.Proc) {
+		if alive(r) {
 			running[convKey(r)] = true
 			continue
 		}
@@ -177,7 +177,7 @@ func (d Dir) Tidy(r *Run) {
 	runs, _ := d.Read()
 	mine, now := r.name(), time.Now()
 	for _, o := range runs {
-		if o.name() == mine || Alive(o.Proc) {
+		if o.name() == mine || Live(o) {
 			continue
 		}
 		same := r.ID != "" && o.Tool == r.Tool && o.ID == r.ID

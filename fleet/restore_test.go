@@ -54,7 +54,7 @@ func TestLost(t *testing.T) {
 		r.End, r.EndAt = why, t0.Add(at)
 		return r
 	}
-	alive := func(p Proc) bool { return p.PID == 1 }
+	alive := func(r Run) bool { return r.PID == 1 }
 	runs := []Run{
 		run(uid, boot, 1, time.Hour),                            // running now
 		run(uid, boot, 2, 30*time.Minute),                       // an earlier run of it, killed: it runs again

@@ -36,7 +36,7 @@ func (d Dir) Running() []Run {
 	runs, _ := d.Read()
 	out := runs[:0]
 	for _, r := range runs {
-		if Alive(r.Proc) {
+		if Live(r) {
 			out = append(out, Fresh(r))
 		}
 	}

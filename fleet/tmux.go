@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/fleetcom/fleetcom/internal/bounded"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -37,25 +39,33 @@ func TmuxOf(getenv func(string) string) *Tmux {
 }
 
 // tmuxWait bounds one question to a tmux server: a server that does not
-// answer must not hold status.
+// answer must not hold status. The tmux client hands its output to the
+// server, so a frozen server keeps it open after the client is killed;
+// bounded.Run ends that wait too (bounded.Grace later).
 const tmuxWait = 2 * time.Second
 
+// maxPanes bounds what list-panes may print: a line per pane, of a few
+// dozen bytes.
+const maxPanes = 1 << 20
+
 // ListPanes asks the tmux server at socket for its panes: pane ID to
-// session:window.pane. A server that is gone answers nothing.
-func ListPanes(socket string) (map[string]string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), tmuxWait)
+// session:window.pane. A server that is gone answers nothing; one that
+// does not answer within tmuxWait, or ctx's end, is left.
+func ListPanes(ctx context.Context, socket string) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, tmuxWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", "-S", socket, "list-panes", "-a", "-F",
 		"#{pane_id} #{session_name}:#{window_index}.#{pane_index}")
-	out, err := cmd.Output()
+	out, err := bounded.Output(cmd, maxPanes)
 	if err != nil {
 		return nil, err
 	}
 	return parsePanes(out), nil
 }
 
-// parsePanes reads list-panes' lines; a session name is printed as it is
-// (control characters made visible), anything malformed is skipped.
+// parsePanes reads list-panes' lines; a session name is kept as it is,
+// but for its control characters (C0, DEL, C1: '?'); anything malformed is
+// skipped.
 func parsePanes(out []byte) map[string]string {
 	m := map[string]string{}
 	for _, line := range bytes.Split(out, []byte{'\n'}) {
@@ -64,7 +74,7 @@ func parsePanes(out []byte) map[string]string {
 			continue
 		}
 		m[id] = strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f {
+			if unicode.IsControl(r) {
 				return '?'
 			}
 			return r

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -115,6 +116,10 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &stdout
 	cmd.Stderr = out
+	// Once fzf has exited, its choice is in: a process it started (a
+	// preview, an execute binding) that still holds the pipe must not
+	// hold the picker.
+	cmd.WaitDelay = time.Second
 
 	// fzf restores the terminal itself when it is signalled. Signals sent
 	// to this process alone are passed on, so that fzf never outlives it
@@ -145,6 +150,9 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	}
 	if caught != nil {
 		return -1, &SignalError{caught.(syscall.Signal)}
+	}
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success() {
+		err = nil // fzf chose; what it left running has its output cut
 	}
 	return fzfResult(err, stdout.Bytes(), rows)
 }

@@ -5,8 +5,14 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // TestPreviewCommandInShells runs the preview template in every shell fzf
@@ -92,5 +98,46 @@ func TestFZFResult(t *testing.T) {
 		if i != c.want || (c.want < 0) != (err != nil) || c.is != nil && !errors.Is(err, c.is) {
 			t.Errorf("fzfResult(%v, %q) = %d, %v", c.err, c.out, i, err)
 		}
+	}
+}
+
+// TestFZFExitedLeavesChild: an fzf that has printed its choice and exited
+// while something it started still holds its output (an execute binding
+// left running) gives the choice at once, not when that ends.
+func TestFZFExitedLeavesChild(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fzf")
+	script := "#!/bin/sh\ncat >/dev/null\nprintf '1\\tbravo:01a22b4e-0000-7000-8000-000000000000\\tshown\\n'\nsleep 300 &\necho $! > \"$0.pid\"\nexit 0\n"
+	if err := testexec.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(fake + ".pid"); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	type result struct {
+		i   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		i, err := runFZF(fake, sample, Options{Header: sampleHeader}, null)
+		done <- result{i, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.i != 1 {
+			t.Errorf("runFZF = %d, %v", r.i, r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("runFZF still waits 30 s after fzf exited")
 	}
 }

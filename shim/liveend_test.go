@@ -67,10 +67,16 @@ func TestLiveEnd(t *testing.T) {
 		t.Errorf("lost %+v", lost)
 	}
 	// The conversation is resumed: the new run's file replaces the old.
+	// Its CLI is this process's child, as a run's is its shim's.
+	cli := exec.Command("sleep", "600")
+	if err := cli.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Process.Kill(); cli.Wait() })
 	again := newLive(d, fleet.Run{Tool: tool, Cwd: "/p", Started: time.Now()}, nil, nil, func(err error) { t.Error(err) })
-	again.start(os.Getpid(), liveID)
+	again.start(cli.Process.Pid, liveID)
 	t.Cleanup(func() { again.finish(fleet.EndQuit) })
-	if runs, _ := d.Read(); len(runs) != 1 || runs[0].PID != os.Getpid() {
+	if runs, _ := d.Read(); len(runs) != 1 || runs[0].PID != cli.Process.Pid {
 		t.Errorf("after the resume: %+v", runs)
 	}
 	if lost := d.Lost(time.Time{}, nil); len(lost) != 0 {

@@ -2,6 +2,7 @@ package shim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/fleet"
+	"github.com/fleetcom/fleetcom/internal/bounded"
 )
 
 // notifier tells the user of a notice, in the ways [notify] chose: the
@@ -61,19 +63,20 @@ func (n *notifier) send(x fleet.Notice) {
 }
 
 // start runs argv in the background, with stdin from the given bytes (or
-// nothing), its output discarded, and reaps it.
+// nothing), its output discarded, and reaps it: in a process group of its
+// own, killed whole after notifyWait (bounded.Start).
 func (n *notifier) start(argv []string, stdin []byte) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	ctx, cancel := context.WithTimeout(context.Background(), notifyWait)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	if err := bounded.Start(cmd); err != nil {
+		cancel()
 		n.warn(err)
 		return
 	}
 	go func() {
-		t := time.AfterFunc(notifyWait, func() { cmd.Process.Kill() })
-		cmd.Wait()
-		t.Stop()
+		defer cancel()
+		bounded.Wait(cmd)
 	}()
 }
 

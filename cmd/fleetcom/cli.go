@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -354,10 +355,37 @@ func editDistance(a, b string) int {
 }
 
 // writeJSON prints v for scripts: indented, and with & < > as they are
-// (a resume line holds "&&").
+// (a resume line holds "&&"), but the C1 controls escaped (c1Escape).
 func writeJSON(v any) error {
-	enc := json.NewEncoder(stdout)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := stdout.Write(c1Escape(b.Bytes()))
+	return err
+}
+
+// c1Escape writes the C1 controls (U+0080 to U+009F) of encoded JSON as
+// \u0080 to \u009f. Go escapes only U+0000 to U+001F, and a terminal
+// that shows the JSON reads a raw C1 control as one (U+009B is CSI): text
+// from files and other hosts must not drive it. The encoder's output is
+// valid UTF-8, in which the bytes C2 80 to C2 9F are exactly these runes,
+// always inside strings.
+func c1Escape(j []byte) []byte {
+	if !bytes.Contains(j, []byte{0xc2}) {
+		return j
+	}
+	out := make([]byte, 0, len(j)+64)
+	for i := 0; i < len(j); i++ {
+		if j[i] == 0xc2 && i+1 < len(j) && j[i+1] >= 0x80 && j[i+1] <= 0x9f {
+			out = fmt.Appendf(out, `\u%04x`, j[i+1])
+			i++
+			continue
+		}
+		out = append(out, j[i])
+	}
+	return out
 }

@@ -37,6 +37,9 @@ type doctorCheck struct {
 	Detail string `json:"detail"`
 	Path   string `json:"path,omitempty"` // the file or directory the check is about
 	Hint   string `json:"hint,omitempty"` // the command that fixes it
+	// cause is the startup-file line behind a PATH problem: the text
+	// report shows the checks it breaks as one problem (oneCause).
+	cause pathCause
 }
 
 // doctorReport is what `fleetcom doctor --json` prints.
@@ -65,11 +68,20 @@ func cmdDoctor(in input) error {
 			return err
 		}
 	} else {
-		// Each hint stands under the check it fixes, once. On a terminal
-		// the status words are coloured, so problems stand out.
+		// Each hint stands under the check it fixes, once, and the checks
+		// one startup line breaks are one problem. On a terminal the status
+		// words are coloured, so problems stand out.
 		on := colourOn(stdout)
 		hinted := map[string]bool{}
-		for _, c := range rep.Checks {
+		folded := map[pathCause]bool{}
+		for i, c := range rep.Checks {
+			if c.cause != (pathCause{}) {
+				if folded[c.cause] {
+					continue
+				}
+				folded[c.cause] = true
+				c = oneCause(c, rep.Checks[i+1:])
+			}
 			word := paint(on, statusColour(c.Status), c.Status)
 			fmt.Fprintf(stdout, "%s%*s %s: %s\n", word, 8-len(c.Status), "", c.Name, printable(c.Detail, false))
 			if c.Hint != "" && !hinted[c.Hint] {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/internal/rcfile"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -47,7 +48,7 @@ func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck
 		c.Path, c.Detail = first, first+" comes before the shim on PATH"
 		front = filepath.Dir(first)
 	}
-	c.Detail, c.Hint = pathFix(c.Detail, front, shimDir, exe)
+	c.Detail, c.Hint, c.cause = pathFix(c.Detail, front, shimDir, exe)
 	return c
 }
 
@@ -74,27 +75,54 @@ func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) docto
 //   - A later line replaces the prompt hook: the init line goes below it.
 //   - The init line is there but did not run here: a new shell runs it.
 //   - There is no init line: add one.
-func pathFix(detail, front, shimDir, exe string) (string, string) {
-	shell, h := userShell(), newShellHome()
+//
+// The cause is set in the first case only.
+func pathFix(detail, front, shimDir, exe string) (string, string, pathCause) {
+	shell, h := userShell(), shellHome()
 	if front != "" && onPath(shimDir) {
-		if init, culprit, ok := blame(shell, h, front); ok {
-			detail += ": " + culprit.where() + " puts " + front + " in front after the init line (" + init.where() + ")"
-			file := culprit.file
-			if !strings.HasPrefix(file, h.home+string(filepath.Separator)) {
-				file = rcFile(shell, h)
-			}
-			return detail, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe)
+		if init, culprit, ok := rcfile.Blame(shell, h, front); ok {
+			file := rcfile.After(shell, h, culprit)
+			why := culprit.Where() + " puts " + front + " in front after the init line (" + init.Where() + ")"
+			return detail + ": " + why, "add this line at the end of " + file + ", then open a new shell: " + initLineFor(shell, file, exe),
+				pathCause{front, why}
 		}
 	}
-	lines := initLines(shell, h)
+	lines := rcfile.InitLines(shell, h)
 	if len(lines) == 0 {
-		return detail, initHint(exe)
+		return detail, initHint(exe), pathCause{}
 	}
-	if l, ok := hookDropped(shell, h); ok {
-		return detail, "move the init line (" + lines[len(lines)-1].where() + ") below " + l.where() +
-			", which replaces the prompt hook that keeps the shims first, then open a new shell"
+	if l, ok := rcfile.HookDropped(shell, h); ok {
+		return detail, "move the init line (" + lines[len(lines)-1].Where() + ") below " + l.Where() +
+			", which replaces the prompt hook that keeps the shims first, then open a new shell", pathCause{}
 	}
-	return detail, "open a new shell: the init line (" + lines[len(lines)-1].where() + ") puts the shims first at every prompt"
+	return detail, "open a new shell: the init line (" + lines[len(lines)-1].Where() + ") puts the shims first at every prompt", pathCause{}
+}
+
+// pathCause is the startup-file line behind a PATH problem: the directory
+// it puts in front of the shims, and the words that say so.
+type pathCause struct{ dir, why string }
+
+// oneCause folds, for the text report, the PATH checks that one startup
+// line breaks into the first of them: one problem, named by each check,
+// under which the one fix stands. rest are the checks after first.
+func oneCause(first doctorCheck, rest []doctorCheck) doctorCheck {
+	names, tools := []string{first.Name}, []string{strings.TrimSuffix(first.Name, ".path")}
+	for _, c := range rest {
+		if c.cause == first.cause {
+			names = append(names, c.Name)
+			tools = append(tools, strings.TrimSuffix(c.Name, ".path"))
+		}
+	}
+	if len(names) > 1 {
+		first.Name = strings.Join(names, ", ")
+		first.Detail = strings.Join(tools, ", ") + " in " + first.cause.dir + " come before the shims on PATH: " + first.cause.why
+	}
+	return first
+}
+
+// shellHome is what the user's startup files expand against.
+func shellHome() rcfile.Home {
+	return rcfile.NewHome(homeDir(), xdgDir("XDG_CONFIG_HOME", ".config"), os.Getenv("ZDOTDIR"))
 }
 
 // userShell is the login shell doctor gives advice for.
@@ -116,34 +144,6 @@ func initLineFor(shell, file, exe string) string {
 		return `[ -z "$BASH_VERSION" ] || eval "$(` + safe.Quote(exe) + ` init bash)"`
 	}
 	return `eval "$(` + safe.Quote(exe) + ` init ` + shell + `)"`
-}
-
-// hookDropped finds a line, after the last init line, that sets the
-// prompt hooks anew without keeping what was there (PROMPT_COMMAND=…,
-// precmd_functions=(…)): the init line's hook is gone from then on.
-func hookDropped(shell string, h shellHome) (startupLine, bool) {
-	variable := map[string]string{"bash": "PROMPT_COMMAND", "zsh": "precmd_functions"}[shell]
-	if variable == "" {
-		return startupLine{}, false
-	}
-	for _, seq := range startupSequences(shell, h) {
-		at := lastInit(seq)
-		if at < 0 {
-			continue
-		}
-		for _, l := range seq[at+1:] {
-			code := stripComment(l.text)
-			if strings.Contains(code, "$"+variable) || strings.Contains(code, "${"+variable) {
-				continue
-			}
-			for _, w := range words(code) {
-				if strings.HasPrefix(w, variable+"=") {
-					return l, true
-				}
-			}
-		}
-	}
-	return startupLine{}, false
 }
 
 // onPath reports whether dir is one of PATH's directories.

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -16,9 +19,11 @@ import (
 // "add the init line" when it is already there.
 
 // TestDoctorNamesTheLine drives a login bash with a Debian ~/.profile, the
-// init line in ~/.bashrc and claude in ~/.local/bin, where a command runs
-// before any prompt (bash -lc): doctor names ~/.profile's line, and the
-// line its hint gives, added where it says, puts the shims first.
+// init line in ~/.bashrc and every agent's CLI in ~/.local/bin, where a
+// command runs before any prompt (bash -lc): doctor names ~/.profile's line
+// as one problem, for all the CLIs it puts first, with one fix; the line
+// its hint gives, added where it says, puts the shims first. --json keeps
+// a check per CLI.
 func TestDoctorNamesTheLine(t *testing.T) {
 	t.Parallel() // shells and processes: it waits more than it works
 	needShell(t, "bash")
@@ -28,14 +33,19 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	shims := filepath.Join(home, ".local", "share", "fleetcom", "shims")
 	env := append(shellEnv(home, filepath.Join(home, ".local", "state")), "SHELL=/bin/bash", "BIN="+bin,
 		"XDG_RUNTIME_DIR="+t.TempDir())
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("../../internal/rcfile/testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}
 	profile := filepath.Join(home, ".profile")
 	initLine := `eval "$(` + quoteForShell(bin) + ` init bash)"`
-	for name, content := range map[string]string{".profile": string(debian), ".bashrc": "HISTSIZE=1000\n" + initLine + "\n",
-		".local/bin/claude": "#!/bin/sh\necho real claude\n"} {
+	files := map[string]string{".profile": string(debian), ".bashrc": "HISTSIZE=1000\n" + initLine + "\n"}
+	var checks []string
+	for _, name := range harness.Names() {
+		files[".local/bin/"+name] = "#!/bin/sh\necho real " + name + "\n"
+		checks = append(checks, name+".path")
+	}
+	for name, content := range files {
 		p := filepath.Join(home, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := testexec.WriteFile(p, []byte(content), 0o755); err != nil {
@@ -55,14 +65,37 @@ func TestDoctorNamesTheLine(t *testing.T) {
 		return string(out)
 	}
 	out := login(`"$BIN" doctor`)
-	wantDetail := "problem  claude.path: " + filepath.Join(localBin, "claude") + " comes before the shim on PATH: " +
-		profile + ":22 puts " + localBin + " in front after the init line (" + filepath.Join(home, ".bashrc") + ":2)"
+	why := profile + ":22 puts " + localBin + " in front after the init line (" + filepath.Join(home, ".bashrc") + ":2)"
+	wantDetail := "problem  " + strings.Join(checks, ", ") + ": " + strings.Join(harness.Names(), ", ") + " in " + localBin +
+		" come before the shims on PATH: " + why + "\n"
 	if !strings.Contains(out, wantDetail) {
-		t.Errorf("doctor does not name the line:\nwant %q\n got:\n%s", wantDetail, out)
+		t.Errorf("doctor does not name the line as one problem:\nwant %q\n got:\n%s", wantDetail, out)
 	}
-	m := regexp.MustCompile(`hint: add this line at the end of (\S+), then open a new shell: (.*)`).FindStringSubmatch(out)
-	if m == nil || m[1] != profile {
-		t.Fatalf("doctor's hint does not say where the line goes:\n%s", out)
+	if n := strings.Count(out, "problem  "); n != 1 {
+		t.Errorf("doctor reports %d problems, want the one:\n%s", n, out)
+	}
+	m := regexp.MustCompile(`\n {9}hint: add this line at the end of (\S+), then open a new shell: (.*)`).FindStringSubmatch(out)
+	if m == nil || m[1] != profile || !strings.Contains(out, wantDetail+m[0][1:]) {
+		t.Fatalf("doctor's one hint does not stand under the problem and say where the line goes:\n%s", out)
+	}
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(login(`"$BIN" doctor --json`)), &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, c := range rep.Checks {
+		if !slices.Contains(checks, c.Name) {
+			continue
+		}
+		seen++
+		tool := strings.TrimSuffix(c.Name, ".path")
+		if c.Status != statusProblem || c.Detail != filepath.Join(localBin, tool)+" comes before the shim on PATH: "+why ||
+			c.Path != filepath.Join(localBin, tool) || c.Hint != "add this line at the end of "+m[1]+", then open a new shell: "+m[2] {
+			t.Errorf("doctor --json: %+v", c)
+		}
+	}
+	if seen != len(checks) || rep.Healthy {
+		t.Errorf("doctor --json has %d of the %d PATH checks, healthy %v", seen, len(checks), rep.Healthy)
 	}
 	if strings.Contains(out, "add this line to ~/.bashrc") {
 		t.Errorf("doctor asks for the init line ~/.bashrc already has:\n%s", out)
@@ -73,11 +106,14 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	}
 	f.WriteString(m[2] + "\n")
 	f.Close()
-	if got := login(`command -v claude`); got != filepath.Join(shims, "claude")+"\n" {
-		t.Errorf("after the hint's fix, a login bash runs %q", got)
-	}
-	if got := login(`"$BIN" doctor`); !strings.Contains(got, "ok       claude.path: the shim comes first") {
-		t.Errorf("doctor after the fix:\n%s", got)
+	after := login(`"$BIN" doctor`)
+	for _, name := range harness.Names() {
+		if got := login(`command -v ` + name); got != filepath.Join(shims, name)+"\n" {
+			t.Errorf("after the hint's fix, a login bash runs %q for %s", got, name)
+		}
+		if !strings.Contains(after, "ok       "+name+".path: the shim comes first") {
+			t.Errorf("doctor after the fix:\n%s", after)
+		}
 	}
 	// sh reads ~/.profile too: the line the hint gave does nothing there.
 	cmd = exec.Command("sh", "-c", ". ./.profile && command -v claude")

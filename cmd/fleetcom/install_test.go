@@ -107,38 +107,69 @@ func TestInstallScript(t *testing.T) {
 		f.Close()
 	}
 
-	// Run again, with the init line in
-	// place, a Debian ~/.profile and Claude's native install in
-	// ~/.local/bin: it says the line is there instead of asking for it,
-	// and warns that ~/.profile puts ~/.local/bin, holding claude, first.
+	// Run again, with the init line in place, a Debian ~/.profile and
+	// every agent's CLI in ~/.local/bin (where Claude Code's native
+	// installer puts claude): it says the line is there instead of asking
+	// for it, and warns once that ~/.profile puts ~/.local/bin, and the
+	// CLIs in it, first, with the line that fixes it and where it goes.
 	home := filepath.Join(tmp, "home")
 	initLine := `eval "$('` + bin + `' init bash)"`
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("../../internal/rcfile/testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}
 	localBin := filepath.Join(home, ".local", "bin")
 	os.MkdirAll(localBin, 0o755)
-	for name, content := range map[string]string{".bashrc": "export EDITOR=vi\n" + initLine + "\n", ".profile": string(debian),
-		".local/bin/claude": "#!/bin/sh\n"} {
+	files := map[string]string{".bashrc": "export EDITOR=vi\n" + initLine + "\n", ".profile": string(debian)}
+	for _, name := range harness.Names() {
+		files[filepath.Join(".local", "bin", name)] = "#!/bin/sh\n"
+	}
+	for name, content := range files {
 		if err := testexec.WriteFile(filepath.Join(home, name), []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	profile := filepath.Join(home, ".profile")
+	fix := `[ -z "$BASH_VERSION" ] || eval "$('` + bin + `' init bash)"`
 	out = install()
 	for _, want := range []string{
 		filepath.Join(home, ".bashrc") + ":2 already runs fleetcom init",
-		"install.sh: warning: " + filepath.Join(home, ".profile") + ":22 puts " + localBin + " in front of the shims after the init line, and it holds claude",
+		"install.sh: warning: until its first prompt, a shell runs these agent CLIs unrecorded:\n" +
+			"    " + profile + ":22 puts " + localBin + " in front of the shims after the init line: " + strings.Join(harness.Names(), ", ") + "\n" +
+			"  to fix it, add this line at the end of " + profile + ", then open a new shell:\n" +
+			"    " + fix + "\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("install.sh, run again, lacks %q:\n%s", want, out)
 		}
 	}
+	if n := strings.Count(out, "warning:"); n != 1 {
+		t.Errorf("install.sh, run again, warns %d times, want once:\n%s", n, out)
+	}
 	if strings.Contains(out, "Add this line") {
 		t.Errorf("install.sh asks for the rc line that is already there:\n%s", out)
 	}
-	os.Remove(filepath.Join(home, ".profile"))
-	os.Remove(filepath.Join(localBin, "claude"))
+	// The fix, done as the warning says, puts the shims first in a login
+	// shell before its first prompt, and the warning goes.
+	f, err := os.OpenFile(profile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(fix + "\n")
+	f.Close()
+	login := append(append([]string{}, env...), "BIN="+bin)
+	for _, name := range harness.Names() {
+		if got := runShell(t, tmp, login, "bash", "-lc", "command -v "+name); got != filepath.Join(shims, name)+"\n" {
+			t.Errorf("after the warning's fix, a login bash runs %q for %s", got, name)
+		}
+	}
+	if got := runShell(t, tmp, login, "bash", "-c", `"$BIN" __ahead bash`); got != "" {
+		t.Errorf("after the fix, install.sh would still warn:\n%s", got)
+	}
+	os.Remove(profile)
+	for _, name := range harness.Names() {
+		os.Remove(filepath.Join(localBin, name))
+	}
 	for tool, before := range links {
 		after, err := os.Lstat(filepath.Join(shims, tool))
 		if err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {

@@ -171,7 +171,7 @@ func liveNow(dir string) map[string]bool {
 	runs, _ := fleet.OpenDir(dir).Read()
 	live := map[string]bool{}
 	for _, r := range runs {
-		if r.ID != "" && fleet.Alive(r.Proc) {
+		if r.ID != "" && fleet.Live(r) {
 			live[r.Tool+"-"+r.ID] = true
 		}
 	}

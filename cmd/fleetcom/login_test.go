@@ -20,7 +20,7 @@ import (
 func TestLoginShellKeepsShimsFirst(t *testing.T) {
 	t.Parallel() // shells and processes: it waits more than it works
 	bin := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("../../internal/rcfile/testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,3 @@
-// Command fleetcom keeps agent CLI conversations resumable. Run under the
-// name of an agent (through a shim symlink named after the agent's program)
-// it is that agent's shim; under any other name it is the fleetcom command.
 package main
 
 import (

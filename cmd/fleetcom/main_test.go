@@ -118,7 +118,7 @@ func setupScript(env *testscript.Env) error {
 	if err := installFakes(work, vars["REAL"]); err != nil {
 		return err
 	}
-	if err := linkShims(vars["FLEETCOM_SHIM_DIR"]); err != nil {
+	if err := linkShims(vars["FLEETCOM_SHIM_DIR"], env.Getenv("PATH")); err != nil {
 		return err
 	}
 	env.Setenv("PATH", vars["FLEETCOM_SHIM_DIR"]+string(os.PathListSeparator)+vars["REAL"]+
@@ -176,11 +176,22 @@ func installFakes(work, real string) error {
 	return nil
 }
 
-// linkShims points every agent's shim in dir at the test binary.
-func linkShims(dir string) error {
+// linkShims points every agent's shim in dir at the test binary: at the
+// copy of it a script runs as fleetcom when the script's PATH has one, as
+// shims installed by `fleetcom shims install` are the fleetcom on PATH
+// (status counts a run only under a shim that is a fleetcom).
+func linkShims(dir string, path ...string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	for _, p := range path {
+		for _, d := range filepath.SplitList(p) {
+			if fc := filepath.Join(d, "fleetcom"); filepath.IsAbs(d) && isExecutable(fc) {
+				exe = fc
+				break
+			}
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -191,4 +202,10 @@ func linkShims(dir string) error {
 		}
 	}
 	return nil
+}
+
+// isExecutable reports a regular file someone may execute.
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }

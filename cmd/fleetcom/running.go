@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/fleetcom/fleetcom/fleet"
 )
@@ -14,7 +16,12 @@ import (
 func runningNow(r fleet.Run, switchTo bool) error {
 	target := ""
 	if r.Tmux != nil {
-		if panes, err := fleet.ListPanes(r.Tmux.Socket); err == nil {
+		ctx, signalled := interruptible()
+		panes, err := fleet.ListPanes(ctx, r.Tmux.Socket)
+		if code := signalled(); code != 0 {
+			return exitStatus(code)
+		}
+		if err == nil {
 			target = panes[r.Tmux.Pane]
 		}
 	}
@@ -34,11 +41,22 @@ func runningNow(r fleet.Run, switchTo bool) error {
 	if os.Getenv("TMUX") == "" {
 		return notFoundError{msg: msg + "; --switch works from inside tmux", hint: hint}
 	}
+	// tmux's own descriptors: nothing to wait for once the client is
+	// gone, which a server that does not answer within switchWait makes
+	// it. In this process's group, as the terminal's: switch-client may
+	// ask the terminal which client it is.
+	ctx, cancel := context.WithTimeout(context.Background(), switchWait)
+	defer cancel()
 	args := fleet.SwitchArgs(r.Tmux)
-	cmd := exec.Command(args[0], args[1:]...)
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stderr, os.Stderr
+	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
 		return notFoundError{msg: fmt.Sprintf("%s; tmux could not switch there: %v", msg, err), hint: hint}
 	}
 	return nil
 }
+
+// switchWait bounds tmux switch-client: a server that does not answer must
+// not hold resume.
+const switchWait = 5 * time.Second

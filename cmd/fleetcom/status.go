@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -37,7 +41,10 @@ for you to trust them), else from the activity on its terminal.
 
 --watch redraws in place until q or Ctrl-C. --host asks other machines,
 over your own ssh (BatchMode), for theirs: one table with a host column; a
-host that does not answer is one line, not a failure.
+host that does not answer within 15 s is one line, not a failure. A host
+is letters, digits, '.', '_' and '-', with an optional user@ (a port or an
+option belongs in ~/.ssh/config). --watch keeps one ssh connection to each
+host while it runs.
 
   fleetcom status
   fleetcom ps --json
@@ -48,22 +55,39 @@ func cmdStatus(in input) error {
 	if len(in.args) > 0 {
 		return usagef("status takes no arguments")
 	}
+	// A host in the config that ssh must not be given stops status, as
+	// one on the command line does; any other fault of the config is a
+	// warning (settings).
+	if _, err := config.Load(resolvePaths().ConfigFile); errors.Is(err, config.ErrHost) {
+		return usageError{msg: err.Error(), hint: "fix [status] hosts of the config"}
+	}
 	hosts := slices.Clone(settings().Hosts)
 	for _, h := range in.all("--host") {
 		if !config.ValidHost(h) {
-			return usagef("%q is not a host name ssh can be given", h)
+			return usageError{msg: "--host: " + config.HostError(h).Error()}
 		}
 		if !slices.Contains(hosts, h) {
 			hosts = append(hosts, h)
 		}
 	}
-	if in.has("--watch") {
-		if in.has("--json") {
-			return usagef("use either --json or --watch")
-		}
-		return watchStatus(hosts)
+	if in.has("--watch") && in.has("--json") {
+		return usagef("use either --json or --watch")
 	}
-	v := gather(hosts)
+	// A live folder others could write to is refused, as the store is by
+	// every other command: a file planted there could name any process
+	// and any tmux server.
+	live := fleet.OpenDir(resolvePaths().LiveDir)
+	if err := live.Private(); err != nil {
+		return err
+	}
+	if in.has("--watch") {
+		return watchStatus(live, hosts)
+	}
+	ctx, signalled := interruptible()
+	v := gather(ctx, live, hosts)
+	if code := signalled(); code != 0 {
+		return exitStatus(code)
+	}
 	if in.has("--json") {
 		for _, f := range v.failed {
 			warnf("%s: %s", f.host, f.err)
@@ -79,6 +103,31 @@ func cmdStatus(in input) error {
 	return nil
 }
 
+// interruptible is a context that ends when a signal that would end
+// fleetcom comes (Ctrl-C, SIGTERM, SIGHUP), so that what status asks (tmux,
+// ssh, each in a process group of its own, which the terminal's Ctrl-C
+// does not reach) is killed first; signalled is then the exit status the
+// signal stands for, 0 while none came.
+func interruptible() (ctx context.Context, signalled func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	var got atomic.Int32
+	go func() {
+		if s, ok := <-sigs; ok {
+			got.Store(int32(s.(syscall.Signal)))
+			cancel()
+		}
+	}()
+	return ctx, func() int {
+		signal.Stop(sigs)
+		if n := got.Load(); n != 0 {
+			return 128 + int(n)
+		}
+		return 0
+	}
+}
+
 // view is what status shows: the running conversations, and the hosts
 // that did not answer.
 type view struct {
@@ -88,45 +137,67 @@ type view struct {
 	local  string // this machine's name in the host column ("" without)
 }
 
+// hostError is a host without an answer to show: err says why, "" while
+// it is being asked (--watch).
 type hostError struct{ host, err string }
+
+// localRuns reads this machine's live runs, their tmux panes asked within
+// ctx.
+func localRuns(ctx context.Context, live fleet.Dir) []fleet.Status {
+	panes := func(socket string) (map[string]string, error) { return fleet.ListPanes(ctx, socket) }
+	return fleet.Statuses(live.Running(), panes)
+}
 
 // gather reads this machine's live runs and asks each host for its own, at
 // once.
-func gather(hosts []string) view {
-	runs := fleet.OpenDir(resolvePaths().LiveDir).Running()
-	v := view{all: fleet.Statuses(runs, fleet.ListPanes), hosts: len(hosts) > 0}
-	if !v.hosts {
-		return v
+func gather(ctx context.Context, live fleet.Dir, hosts []string) view {
+	if len(hosts) == 0 {
+		return view{all: localRuns(ctx, live)}
 	}
-	v.local, _ = os.Hostname()
-	if i := strings.IndexByte(v.local, '.'); i > 0 {
-		v.local = v.local[:i]
-	}
-	if v.local == "" {
-		v.local = "localhost"
-	}
-	for i := range v.all {
-		v.all[i].Host = v.local
-	}
-	results := make([][]fleet.Status, len(hosts))
-	errs := make([]error, len(hosts))
+	answers := make([]answer, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = fleet.Remote(context.Background(), h)
+			runs, err := fleet.Remote(ctx, h)
+			answers[i] = answer{runs: runs, err: err, done: true}
 		}()
 	}
+	local := localRuns(ctx, live)
 	wg.Wait()
-	for i, h := range hosts {
-		if errs[i] != nil {
-			v.failed = append(v.failed, hostError{h, errs[i].Error()})
-			continue
-		}
-		v.all = append(v.all, results[i]...)
+	return merge(local, hosts, answers)
+}
+
+// answer is what one host said last: its runs, or why it did not answer;
+// done is false while it has not said anything yet.
+type answer struct {
+	runs []fleet.Status
+	err  error
+	done bool
+}
+
+// merge makes one view of this machine's runs and the hosts' answers, in
+// one order across the machines, as on one.
+func merge(local []fleet.Status, hosts []string, answers []answer) view {
+	v := view{all: local, hosts: len(hosts) > 0}
+	if !v.hosts {
+		return v
 	}
-	// One order across the machines, as on one.
+	v.local = localName()
+	for i := range v.all {
+		v.all[i].Host = v.local
+	}
+	for i, h := range hosts {
+		switch a := answers[i]; {
+		case !a.done:
+			v.failed = append(v.failed, hostError{h, ""})
+		case a.err != nil:
+			v.failed = append(v.failed, hostError{h, a.err.Error()})
+		default:
+			v.all = append(v.all, a.runs...)
+		}
+	}
 	slices.SortStableFunc(v.all, func(a, b fleet.Status) int {
 		an, bn := a.State == harness.NeedsYou, b.State == harness.NeedsYou
 		switch {
@@ -138,6 +209,19 @@ func gather(hosts []string) view {
 		return b.Since.Compare(a.Since)
 	})
 	return v
+}
+
+// localName is this machine's name in the host column: its host name up
+// to the first dot.
+func localName() string {
+	name, _ := os.Hostname()
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		name = "localhost"
+	}
+	return name
 }
 
 // printStatus prints the table: a header, one row per run (per failed
@@ -172,6 +256,10 @@ func printStatus(out io.Writer, v view, width int, now time.Time) {
 		}
 	}
 	for _, f := range v.failed {
+		if f.err == "" {
+			rows = append(rows, []string{f.host, "(asking)"})
+			continue
+		}
 		rows = append(rows, []string{f.host, "(no answer: " + f.err + ")"})
 	}
 	var b strings.Builder

@@ -371,3 +371,17 @@ func TestPrivate(t *testing.T) {
 		}
 	}
 }
+
+func TestHost(t *testing.T) {
+	for h, want := range map[string]bool{
+		"box": true, "box1.example.com": true, "me@box": true, "a_b-c.d": true, "192.168.1.10": true,
+		"": false, "-oProxyCommand=x": false, "me@-x": false, "@box": false, "me@": false,
+		"a;b": false, "x`id`@box": false, "%h": false, "ssh://u@h:2222": false, "box:22": false,
+		"a b": false, "a\x1b": false, "a@b@c": false, "[::1]": false, "box\n": false,
+		strings.Repeat("a", 256): false,
+	} {
+		if Host(h) != want {
+			t.Errorf("Host(%q) = %v", h, !want)
+		}
+	}
+}

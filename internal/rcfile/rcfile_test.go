@@ -1,4 +1,4 @@
-package main
+package rcfile
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // Reading startup-file lines: what each puts in front of PATH, what it
 // sources, whether it runs the init line.
 func TestPrepends(t *testing.T) {
-	h := shellHome{home: "/home/u", zdot: "/home/u/z", config: "/home/u/.config"}
+	h := Home{Dir: "/home/u", ZDotDir: "/home/u/z", Config: "/home/u/.config"}
 	for _, tc := range []struct {
 		shell, line string
 		want        []string
@@ -52,14 +52,14 @@ func TestIsInitLine(t *testing.T) {
 		`alias fl=fleetcom`:                                                         false,
 		`fleetcom initialize`:                                                       false,
 	} {
-		if got := isInitLine(line); got != want {
-			t.Errorf("isInitLine(%q) = %v, want %v", line, got, want)
+		if got := IsInitLine(line); got != want {
+			t.Errorf("IsInitLine(%q) = %v, want %v", line, got, want)
 		}
 	}
 }
 
 // writeHome writes startup files under a scratch home.
-func writeHome(t *testing.T, files map[string]string) shellHome {
+func writeHome(t *testing.T, files map[string]string) Home {
 	t.Helper()
 	home := t.TempDir()
 	for name, content := range files {
@@ -69,13 +69,13 @@ func writeHome(t *testing.T, files map[string]string) shellHome {
 			t.Fatal(err)
 		}
 	}
-	return shellHome{home: home, zdot: home, config: filepath.Join(home, ".config")}
+	return Home{Dir: home, ZDotDir: home, Config: filepath.Join(home, ".config")}
 }
 
 // TestBlame follows sourced files in the order the shell reads them: a line
 // before the init line is not the culprit, the last one after it is.
 func TestBlame(t *testing.T) {
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("testdata/debian.profile")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,17 +83,35 @@ func TestBlame(t *testing.T) {
 		".profile": string(debian),
 		".bashrc":  "PATH=\"$HOME/.local/bin:$PATH\"\neval \"$(fleetcom init bash)\"\n",
 	})
-	local := filepath.Join(h.home, ".local", "bin")
-	init, culprit, ok := blame("bash", h, local)
-	if !ok || culprit.where() != filepath.Join(h.home, ".profile")+":22" || init.where() != filepath.Join(h.home, ".bashrc")+":2" {
-		t.Errorf("blame: %v, culprit %s, init %s", ok, culprit.where(), init.where())
+	local := filepath.Join(h.Dir, ".local", "bin")
+	init, culprit, ok := Blame("bash", h, local)
+	if !ok || culprit.Where() != filepath.Join(h.Dir, ".profile")+":22" || init.Where() != filepath.Join(h.Dir, ".bashrc")+":2" {
+		t.Errorf("blame: %v, culprit %s, init %s", ok, culprit.Where(), init.Where())
 	}
-	if _, _, ok := blame("bash", h, "/elsewhere"); ok {
+	if _, _, ok := Blame("bash", h, "/elsewhere"); ok {
 		t.Error("blame names a line for a directory no line names")
 	}
-	got := ahead("bash", h, rcFile("bash", h))
-	if len(got) != 2 || got[1].dir != local || got[1].n != 22 || got[0].dir != filepath.Join(h.home, "bin") {
+	got := Ahead("bash", h, Of("bash", h))
+	if len(got) != 2 || got[1].Dir != local || got[1].N != 22 || got[0].Dir != filepath.Join(h.Dir, "bin") ||
+		got[0].Chain != 0 || got[1].Chain != 0 {
 		t.Errorf("ahead: %+v", got)
+	}
+	if f := After("bash", h, culprit); f != filepath.Join(h.Dir, ".profile") {
+		t.Errorf("after %s: %s, want the user's own file", culprit.Where(), f)
+	}
+	if f := After("bash", h, Line{File: "/etc/profile", N: 3}); f != filepath.Join(h.Dir, ".bashrc") {
+		t.Errorf("after a system file's line: %s, want the rc file", f)
+	}
+
+	// A line that both of bash's chains read, after the init line, is
+	// listed for each: the init line must follow it in both.
+	both := writeHome(t, map[string]string{
+		".profile": ". HOMEDIR/.bashrc\n",
+		".bashrc":  "eval \"$(fleetcom init bash)\"\nPATH=\"$HOME/bin:$PATH\"\n",
+	})
+	got = Ahead("bash", both, Of("bash", both))
+	if len(got) != 2 || got[0].Chain != 0 || got[1].Chain != 1 || got[0].Where() != got[1].Where() || got[1].N != 2 {
+		t.Errorf("ahead, a line of both chains: %+v", got)
 	}
 
 	z := writeHome(t, map[string]string{
@@ -102,24 +120,24 @@ func TestBlame(t *testing.T) {
 		".zshrc":    "source HOMEDIR/more.zsh\n",
 		"more.zsh":  "path=(/opt/late $path)\n",
 	})
-	if _, culprit, ok := blame("zsh", z, "/opt/late"); !ok || culprit.where() != filepath.Join(z.home, "more.zsh")+":1" {
-		t.Errorf("zsh blame through a sourced file: %v %s", ok, culprit.where())
+	if _, culprit, ok := Blame("zsh", z, "/opt/late"); !ok || culprit.Where() != filepath.Join(z.Dir, "more.zsh")+":1" {
+		t.Errorf("zsh blame through a sourced file: %v %s", ok, culprit.Where())
 	}
 
 	f := writeHome(t, map[string]string{
 		".config/fish/conf.d/a.fish": "fleetcom init fish | source\n",
 		".config/fish/config.fish":   "fish_add_path ~/.local/bin\n",
 	})
-	if _, culprit, ok := blame("fish", f, filepath.Join(f.home, ".local", "bin")); !ok || culprit.n != 1 ||
-		culprit.file != filepath.Join(f.home, ".config", "fish", "config.fish") {
-		t.Errorf("fish blame after conf.d: %v %s", ok, culprit.where())
+	if _, culprit, ok := Blame("fish", f, filepath.Join(f.Dir, ".local", "bin")); !ok || culprit.N != 1 ||
+		culprit.File != filepath.Join(f.Dir, ".config", "fish", "config.fish") {
+		t.Errorf("fish blame after conf.d: %v %s", ok, culprit.Where())
 	}
 }
 
 // BenchmarkBlame is what doctor's reading of the startup files costs: a
 // Debian ~/.profile that sources a 200-line ~/.bashrc.
 func BenchmarkBlame(b *testing.B) {
-	debian, err := os.ReadFile("testdata/startup/debian.profile")
+	debian, err := os.ReadFile("testdata/debian.profile")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -127,11 +145,11 @@ func BenchmarkBlame(b *testing.B) {
 	rc := strings.Repeat("alias ll='ls -l'  # a line of an ordinary rc file\n", 199) + "eval \"$(fleetcom init bash)\"\n"
 	os.WriteFile(filepath.Join(home, ".profile"), debian, 0o644)
 	os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644)
-	h := shellHome{home: home, zdot: home, config: filepath.Join(home, ".config")}
+	h := Home{Dir: home, ZDotDir: home, Config: filepath.Join(home, ".config")}
 	local := filepath.Join(home, ".local", "bin")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, ok := blame("bash", h, local); !ok {
+		if _, _, ok := Blame("bash", h, local); !ok {
 			b.Fatal("no culprit")
 		}
 	}

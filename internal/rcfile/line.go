@@ -1,9 +1,8 @@
-package main
+package rcfile
 
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -13,8 +12,6 @@ import (
 // directories it puts in front of PATH. A word is expanded only as far as
 // it is known without running anything (quotes, ~, $HOME, $ZDOTDIR,
 // $XDG_CONFIG_HOME); a directory named any other way is not guessed at.
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // stripComment drops a # comment that starts a word outside quotes.
 func stripComment(s string) string {
@@ -105,13 +102,13 @@ func commandStart(prev string) bool {
 
 // expand resolves a word to a path, or ok false when that needs running
 // something.
-func expand(w string, h shellHome) (string, bool) {
+func expand(w string, h Home) (string, bool) {
 	if strings.HasPrefix(w, "~/") || w == "~" {
-		w = h.home + w[1:]
+		w = h.Dir + w[1:]
 	}
 	w = strings.NewReplacer(`"`, "", `'`, "").Replace(w)
 	for _, v := range []struct{ name, val string }{
-		{"HOME", h.home}, {"ZDOTDIR", h.zdot}, {"XDG_CONFIG_HOME", h.config}} {
+		{"HOME", h.Dir}, {"ZDOTDIR", h.ZDotDir}, {"XDG_CONFIG_HOME", h.Config}} {
 		w = strings.ReplaceAll(w, "${"+v.name+"}", v.val)
 		w = strings.ReplaceAll(w, "$"+v.name, v.val)
 	}
@@ -123,7 +120,7 @@ func expand(w string, h shellHome) (string, bool) {
 
 // sourced is the file a line sources (`. FILE`, `source FILE`), when it is
 // named literally and exists.
-func sourced(text, shell string, h shellHome) string {
+func sourced(text, shell string, h Home) string {
 	ws := words(stripComment(text))
 	for i := 0; i+1 < len(ws); i++ {
 		prev := ""
@@ -143,7 +140,7 @@ func sourced(text, shell string, h shellHome) string {
 
 // prepends lists the directories a line puts in front of PATH (for a line
 // that sets PATH without keeping the old value: every directory it names).
-func prepends(text, shell string, h shellHome) []string {
+func prepends(text, shell string, h Home) []string {
 	code := stripComment(text)
 	if strings.Contains(code, "shellenv") && strings.Contains(code, "brew") {
 		return brewDirs(code)
@@ -263,7 +260,7 @@ func pathHelperDirs() []string {
 	more, _ := filepath.Glob("/etc/paths.d/*")
 	var out []string
 	for _, f := range append(files, more...) {
-		data, err := safe.ReadFile(f, maxStartupFile, 0)
+		data, err := safe.ReadFile(f, maxFile, 0)
 		if err != nil {
 			continue
 		}
