@@ -24,9 +24,10 @@ import (
 // counts (a conversation that long stays resumable).
 //
 // A session has Messages only while it holds a prompt or a reply, as
-// Exists decides: one quit before its first prompt, and the two-line file
-// a resume in a later minute leaves, have none, and give no times either,
-// so the stub's later start never dates the conversation. Title is the
+// Exists decides. A file that never held one (a session quit before its
+// first prompt, the two-line file a resume in a later minute leaves)
+// gives nothing: the stub names the conversation's ID, and would keep it
+// in the index after Gemini's cleanup deleted the file that holds it. Title is the
 // first prompt, Summary the summary Gemini writes into the file when a
 // later session starts in the directory; the directory is the one the
 // slug's .project_root (else projects.json) names.
@@ -76,6 +77,8 @@ const (
 	gsSession = 1 << iota // the first line named a session of this file
 	gsOther               // the first line did not: not a session file
 	gsTitled              // the first prompt was seen
+	gsSide                // a subagent's session
+	gsHad                 // a prompt or a reply was seen
 )
 
 // entry flags: the low bits of a message's entry; the rest is its id's hash.
@@ -211,19 +214,27 @@ func (gemini) Read(path string, c Cursor, l Limits) (Delta, Cursor, error) {
 		r.s = s
 	}
 	turns0, msgs0 := r.s.totals()
+	had := r.s.flags&gsHad != 0
 	off, err := ReadOn(path, c.Offset, l.Line, r.line)
 	next := Cursor{Offset: off, State: r.s.encode()}
 	if r.s.flags&gsSession == 0 {
 		return nil, next, err
 	}
+	turns, msgs := r.s.totals()
+	if r.s.flags&gsHad == 0 {
+		// No conversation yet: a session before its first prompt, or
+		// the stub of a resume, which must not keep the conversation in
+		// the index once Gemini deleted the file that held it.
+		return nil, next, err
+	}
 	out := r.out
 	out.ID = r.s.id
-	turns, msgs := r.s.totals()
 	out.Turns, out.Messages = turns-turns0, msgs-msgs0
+	out.Side = r.s.flags&gsSide != 0
 	if msgs > 0 {
 		out.Started, out.Active = geminiMillis(r.s.start), geminiMillis(r.s.last)
 	}
-	if c.Offset == 0 {
+	if !had {
 		out.Cwd = geminiCwdOf(path)
 	}
 	return Delta{out}, next, err
@@ -309,7 +320,7 @@ func (r *geminiRead) head(line []byte) {
 	}
 	r.s.flags, r.s.id = gsSession, x.SessionID
 	if x.Kind == "subagent" {
-		r.out.Side = true
+		r.s.flags |= gsSide
 	}
 	r.meta(x)
 }
@@ -429,6 +440,9 @@ func (r *geminiRead) put(m geminiIndexMsg, texted map[uint32]bool, say bool) {
 	if say && flags&geTexted == 0 && flags&(gePrompt|geReply) != 0 && text != "" && r.l.Text {
 		r.out.Texts = append(r.out.Texts, clipText(text, r.l.Message))
 		flags |= geTexted
+	}
+	if flags&(gePrompt|geReply) != 0 {
+		r.s.flags |= gsHad
 	}
 	if flags&gePrompt != 0 && r.s.flags&gsTitled == 0 {
 		r.out.Title = CleanTitle(text)
