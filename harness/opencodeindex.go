@@ -22,9 +22,10 @@ import (
 // two: H, the newest time seen (every message created up to it is
 // counted, every change of a session up to it seen), and L <= H, below
 // which every message is complete and read (the creation time of the
-// oldest message still being written, less one, while there is one). A read looks at the sessions changed after L
-// (their time_updated, or a message created since: EXISTS on the
-// message index, no count of every message), counts their messages
+// oldest message still being written, less one, while there is one). A
+// read looks at the sessions whose time_updated moved after L, or moved
+// in the opencodeTurn before it and that got a message since (EXISTS on
+// the message index: no count of every message), counts their messages
 // created after H, and reads the complete ones created after L up to the
 // new L. L lags H by at most opencodeMaxGap: a message still being
 // written after that long is read as it is then.
@@ -34,6 +35,14 @@ const (
 	// opencodeStale is how long a message nothing writes to may stay
 	// incomplete before it is read as it is: opencode stopped mid-turn.
 	opencodeStale = 10 * time.Minute
+	// opencodeTurn bounds how long the reader follows a turn as it runs.
+	// opencode moves a session's time_updated when a prompt is sent (after
+	// writing it) and when the turn ends, not as the turn's later steps
+	// write their messages: a session is looked at for new messages while
+	// its time_updated is at most this much older than L, not every
+	// session every time (an EXISTS costs about 4 µs a session: 20 ms a
+	// read for 5,000).
+	opencodeTurn = 7 * 24 * time.Hour
 	// opencodeGapBits is what the mark keeps of H - L.
 	opencodeGapBits = 21
 	opencodeMaxGap  = 1<<opencodeGapBits - 1 // ms: about 35 minutes
@@ -80,10 +89,11 @@ func (opencode) ListDB(q Querier) ([]string, error) {
 	return ids, err
 }
 
-// opencodeChangedSQL lists the sessions changed after a time, ? being it
-// twice.
+// opencodeChangedSQL lists the sessions changed after a time (the first
+// and third ?): updated since, or, of those updated since a while before
+// (the second), given a message since.
 const opencodeChangedSQL = `SELECT s.id, s.directory, s.title, COALESCE(s.parent_id, ''), s.time_created, s.time_updated FROM session s
- WHERE s.time_updated > ? OR EXISTS (SELECT 1 FROM message m WHERE m.session_id = s.id AND m.time_created > ?)`
+ WHERE s.time_updated > ? OR s.time_updated > ? AND EXISTS (SELECT 1 FROM message m WHERE m.session_id = s.id AND m.time_created > ?)`
 
 // opencodeNewSQL lists a session's messages created after a time.
 const opencodeNewSQL = `SELECT m.id, m.time_created, m.time_updated, m.data FROM message m
@@ -107,20 +117,24 @@ type opencodeChanged struct {
 	active int64 // the newest of those
 }
 
-// opencodeMeta is what the reader decodes of a message's data.
-type opencodeMeta struct {
-	Role string `json:"role"`
-	Time struct {
-		Completed *int64 `json:"completed"`
-	} `json:"time"`
-	Error json.RawMessage `json:"error"`
+// opencodeFinished reports a reply opencode finished: completed, or
+// failed. "completed" is a key of its time alone; a reply without it is
+// decoded to look for an error (only one being written, or cut short).
+func opencodeFinished(data string) bool {
+	if strings.Contains(data, `"completed":`) {
+		return true
+	}
+	var m struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal([]byte(data), &m) == nil && len(m.Error) > 0 && string(m.Error) != "null"
 }
 
 // ReadDB implements DBIndexer.
 func (opencode) ReadDB(q Querier, mark int64, l Limits) (Delta, int64, error) {
 	h0, l0 := opencodeMarks(mark)
 	var changed []*opencodeChanged
-	err := q.Query(opencodeChangedSQL, []any{l0, l0}, func(row []any) error {
+	err := q.Query(opencodeChangedSQL, []any{l0, l0 - opencodeTurn.Milliseconds(), l0}, func(row []any) error {
 		s := &opencodeChanged{}
 		s.id, _ = row[0].(string)
 		s.dir, _ = row[1].(string)
@@ -174,7 +188,8 @@ func (s *opencodeChanged) scan(q Querier, h0, l0, now int64, h1, hold *int64) er
 	type msg struct {
 		id               string
 		created, updated int64
-		meta             opencodeMeta
+		role             string
+		done             bool // a reply opencode finished
 	}
 	var msgs []msg
 	err := q.Query(opencodeNewSQL, []any{s.id, l0}, func(row []any) error {
@@ -186,7 +201,8 @@ func (s *opencodeChanged) scan(q Querier, h0, l0, now int64, h1, hold *int64) er
 		if m.created <= 0 || m.created > opencodeMaxTime {
 			return nil
 		}
-		json.Unmarshal([]byte(data), &m.meta)
+		m.role, _ = JSONString([]byte(data), "role")
+		m.done = m.role == "assistant" && opencodeFinished(data)
 		msgs = append(msgs, m)
 		return nil
 	})
@@ -200,9 +216,9 @@ func (s *opencodeChanged) scan(q Querier, h0, l0, now int64, h1, hold *int64) er
 		}
 		*h1 = max(*h1, m.created)
 		var done bool
-		switch m.meta.Role {
+		switch m.role {
 		case "assistant":
-			done = m.meta.Time.Completed != nil || len(m.meta.Error) > 0 && string(m.meta.Error) != "null"
+			done = m.done
 		case "user":
 			done = i < len(msgs)-1
 		default:
@@ -236,22 +252,22 @@ func (s *opencodeChanged) read(q Querier, from, to int64, l Limits, x *Learned) 
 		id, _ := row[0].(string)
 		mdata, _ := row[1].(string)
 		pdata, _ := row[2].(string)
-		var m opencodeMeta
+		role, _ := JSONString([]byte(mdata), "role")
 		var p struct {
 			Type      string `json:"type"`
 			Text      string `json:"text"`
 			Synthetic bool   `json:"synthetic"`
 			Ignored   bool   `json:"ignored"`
 		}
-		if json.Unmarshal([]byte(mdata), &m) != nil || json.Unmarshal([]byte(pdata), &p) != nil ||
-			p.Type != "text" || p.Synthetic || p.Ignored || m.Role != "user" && m.Role != "assistant" {
+		if role != "user" && role != "assistant" || json.Unmarshal([]byte(pdata), &p) != nil ||
+			p.Type != "text" || p.Synthetic || p.Ignored {
 			return nil
 		}
 		text := strings.TrimSpace(p.Text)
 		if text == "" {
 			return nil
 		}
-		if m.Role == "user" {
+		if role == "user" {
 			// One turn a prompt, however many texts it holds. The index
 			// keeps the first title it is given.
 			if prompted != id {

@@ -66,8 +66,8 @@ func newOpencodeDB(t *testing.T, home string, real bool) ocDB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
-	d := ocDB{c}
+	d := newOcDB(c)
+	t.Cleanup(d.close)
 	d.exec(t, opencodetest.Schema)
 	if real {
 		data, err := os.ReadFile(filepath.Join("testdata", "opencode", "sessions.sql"))

@@ -13,15 +13,33 @@ import (
 )
 
 // ocDB is a database open with the SQLite driver the index uses, as a
-// Querier.
-type ocDB struct{ c *sqlite3.Conn }
+// Querier: its statements prepared once, as the index's are.
+type ocDB struct {
+	c     *sqlite3.Conn
+	stmts map[string]*sqlite3.Stmt
+}
+
+func newOcDB(c *sqlite3.Conn) ocDB { return ocDB{c, map[string]*sqlite3.Stmt{}} }
+
+// close closes the statements and the connection.
+func (d ocDB) close() {
+	for _, s := range d.stmts {
+		s.Close()
+	}
+	d.c.Close()
+}
 
 func (d ocDB) Query(query string, args []any, scan func(row []any) error) error {
-	s, _, err := d.c.Prepare(query)
-	if err != nil {
-		return err
+	s, ok := d.stmts[query]
+	if !ok {
+		var err error
+		if s, _, err = d.c.Prepare(query); err != nil {
+			return err
+		}
+		d.stmts[query] = s
 	}
-	defer s.Close()
+	defer s.Reset()
+	var err error
 	for i, a := range args {
 		switch v := a.(type) {
 		case int64:
@@ -68,7 +86,8 @@ func openOpencodeReadOnly(path string) (Querier, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return ocDB{c}, func() { c.Close() }, nil
+	d := newOcDB(c)
+	return d, d.close, nil
 }
 
 // The store's reads through OpenDB answer as through the sqlite3 program.
