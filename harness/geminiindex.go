@@ -27,10 +27,10 @@ import (
 // Exists decides. A file that never held one (a session quit before its
 // first prompt, the two-line file a resume in a later minute leaves)
 // gives nothing: the stub names the conversation's ID, and would keep it
-// in the index after Gemini's cleanup deleted the file that holds it. Title is the
-// first prompt, Summary the summary Gemini writes into the file when a
-// later session starts in the directory; the directory is the one the
-// slug's .project_root (else projects.json) names.
+// in the index after Gemini's cleanup deleted the file that holds it.
+// Title is the first prompt, Summary the summary Gemini writes into the
+// file when a later session starts in the directory; the directory is the
+// one the slug's .project_root (else projects.json) names.
 //
 // A reply's tool calls carry their whole output; a reply line that has
 // them is decoded only up to them (Gemini writes its id, type and text
