@@ -120,7 +120,7 @@ func TestIndexReadsOpencode(t *testing.T) {
 	refresh(t, x)
 	const id = "ses_db6534f63ffeQ8756QBzHnf8bj"
 	c, ok, err := x.Get("opencode", id)
-	if err != nil || !ok || c.StoreCwd != "/home/me/proj a" || c.Title != `"remember HERON-12"` ||
+	if err != nil || !ok || c.StoreCwd != "/home/me/proj a" || c.Title != "ACK HERON-12 CODES HERON-12" ||
 		c.Summary != "ACK HERON-12 CODES HERON-12" || c.Turns != 3 || c.Messages != 7 {
 		t.Fatalf("%+v, %v", c, err)
 	}
@@ -136,7 +136,7 @@ func TestIndexReadsOpencode(t *testing.T) {
 		t.Fatal(err)
 	}
 	refresh(t, x)
-	if c, _, _ = x.Get("opencode", id); c.Turns != 4 || c.Messages != 9 || c.Title != `"remember HERON-12"` {
+	if c, _, _ = x.Get("opencode", id); c.Turns != 4 || c.Messages != 9 || c.Title != "ACK HERON-12 CODES HERON-12" {
 		t.Errorf("after a turn: %+v", c)
 	}
 	if got := found(t, x, "cliff"); len(got) != 1 || got[0] != id {

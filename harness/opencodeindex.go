@@ -11,6 +11,12 @@ import (
 // session's rows change while a turn runs: the user's message is written
 // before its text, a reply's row when its step starts, its text as it
 // streams, and the session's own time_updated mostly at the turn's end.
+// The title is opencode's own for the session (it asks the model for one
+// with the first prompt), else the first prompt, as opencode's Titler
+// decides: the index keeps the first title it is given, the one a read
+// gives when it has one; opencode's title is the Summary too, which a
+// later rename replaces.
+//
 // The reader counts a message once, when it first sees its row (so a
 // session has Messages as soon as Exists says it is there), and takes its
 // text (and, for a prompt, a turn and maybe the title) once, when the
@@ -169,7 +175,10 @@ func (opencode) ReadDB(q Querier, mark int64, l Limits) (Delta, int64, error) {
 		x := Learned{ID: s.id, Cwd: s.dir, Side: s.parent != "", Started: opencodeMillis(s.created),
 			Messages: s.count, Active: opencodeMillis(s.active)}
 		if t := strings.TrimSpace(s.title); t != "" && !opencodeDefaultTitle(t) {
+			// opencode's own title, which its Titler prefers: the title
+			// too when the index has none yet.
 			x.Summary = CleanTitle(t)
+			x.Title = x.Summary
 		}
 		if l1 > l0 {
 			if err := s.read(q, l0, l1, l, &x); err != nil {

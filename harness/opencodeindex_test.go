@@ -143,8 +143,10 @@ func TestOpencodeReadDBRealSessions(t *testing.T) {
 	defer done()
 	o, mark := readOpencode(t, q, ocLimits)
 	s := o[ocToolSession]
+	// The title is opencode's own, as its Titler says (the fake model's
+	// answer to opencode's request for one).
 	if s == nil || s.Cwd != "/home/me/proj a" || s.Side || s.Summary != "ACK HERON-12 CODES HERON-12" ||
-		s.Title != `"remember HERON-12"` || s.Turns != 3 || s.Messages != 7 {
+		s.Title != s.Summary || s.Turns != 3 || s.Messages != 7 {
 		t.Fatalf("tool session: %+v", s)
 	}
 	want := []string{`"remember HERON-12"`, "ACK HERON-12 CODES HERON-12", `"PERMIT run it"`, "ACK it CODES HERON-12",
@@ -156,7 +158,7 @@ func TestOpencodeReadDBRealSessions(t *testing.T) {
 		t.Errorf("started %v, active %v", s.Started, s.Active)
 	}
 	s = o[ocTUISession]
-	if s == nil || s.Cwd != "/home/me/other project" || s.Title != "remember PELICAN-4821" || s.Turns != 2 || s.Messages != 4 ||
+	if s == nil || s.Cwd != "/home/me/other project" || s.Title != "ACK PELICAN-4821 CODES PELICAN-4821" || s.Turns != 2 || s.Messages != 4 ||
 		!slices.Equal(s.Texts, []string{"remember PELICAN-4821", "ACK PELICAN-4821 CODES PELICAN-4821", "which codes now", "ACK now CODES PELICAN-4821"}) {
 		t.Errorf("TUI session: %+v", s)
 	}
@@ -209,11 +211,7 @@ func TestOpencodeReadDBAgreesWithTheStore(t *testing.T) {
 			continue
 		}
 		title := opencodeTitle(home, s)
-		got := g.Summary
-		if got == "" {
-			got = g.Title
-		}
-		if (g.Messages > 0) != s.conversation() || got != title || g.Side != (s.Parent != "") ||
+		if (g.Messages > 0) != s.conversation() || g.Title != title || g.Side != (s.Parent != "") ||
 			!g.Active.Equal(opencodeMillis(s.Last)) || !g.Started.Equal(opencodeMillis(s.Created)) || g.Cwd != s.Directory {
 			t.Errorf("%s: read %+v; the store: %+v, title %q", s.ID, g, s, title)
 		}
@@ -238,14 +236,20 @@ type ocEvent struct {
 // opencodeWrites replays the real sessions as opencode wrote them, each row
 // as it came and then as it ended: a message row before its parts, a
 // reply without its completion until the end of its step, a text part
-// empty until it is done, the session's time moving last.
+// empty until it is done, the session's title once its first prompt is
+// written, its time moving last.
 func opencodeWrites(t *testing.T) []ocEvent {
 	src := newOpencodeDB(t, t.TempDir(), true)
 	var ev []ocEvent
-	src.Query(`SELECT id, project_id, slug, directory, title, version, time_created, time_updated FROM session`, nil, func(r []any) error {
+	src.Query(`SELECT s.id, s.project_id, s.slug, s.directory, s.title, s.version, s.time_created, s.time_updated,
+		(SELECT min(p.time_created) FROM part p WHERE p.session_id = s.id) FROM session s`, nil, func(r []any) error {
+		// The title comes back from its own request while the first
+		// answer is asked for.
+		titled := r[8].(int64) + 1
 		ev = append(ev, ocEvent{r[6].(int64), `INSERT INTO session(id, project_id, slug, directory, title, version, time_created, time_updated)
 			VALUES (?, ?, ?, ?, 'New session - 2026-12-06T04:40:00.000Z', ?, ?, ?)`, []any{r[0], r[1], r[2], r[3], r[5], r[6], r[6]}},
-			ocEvent{r[7].(int64), `UPDATE session SET title = ?, time_updated = ? WHERE id = ?`, []any{r[4], r[7], r[0]}})
+			ocEvent{titled, `UPDATE session SET title = ?, time_updated = ? WHERE id = ?`, []any{r[4], titled, r[0]}},
+			ocEvent{r[7].(int64), `UPDATE session SET time_updated = ? WHERE id = ?`, []any{r[7], r[0]}})
 		return nil
 	})
 	src.Query(`SELECT id, session_id, time_created, time_updated, data FROM message`, nil, func(r []any) error {
@@ -325,7 +329,8 @@ func TestOpencodeReadDBWaitsForTheTurn(t *testing.T) {
 	q, done, _ := openOpencodeReadOnly(opencodeDB(home))
 	defer done()
 	for _, s := range []string{"ses_aaaaaaaaaaaaQ8756QBzHnf8bj", "ses_bbbbbbbbbbbbQ8756QBzHnf8bj"} {
-		d.exec(t, `INSERT INTO session(id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'g', 's', '/p', 't', 'v', 1000, 1000)`, s)
+		d.exec(t, `INSERT INTO session(id, project_id, slug, directory, title, version, time_created, time_updated)
+			VALUES (?, 'g', 's', '/p', 'New session - 2026-12-06T04:40:00.000Z', 'v', 1000, 1000)`, s)
 	}
 	msg := func(id, ses string, at int64, data string) {
 		d.exec(t, `INSERT INTO message VALUES (?, ?, ?, ?, ?)`, id, ses, at, at, data)
@@ -382,7 +387,7 @@ func TestOpencodeReadDBWithoutText(t *testing.T) {
 	defer done()
 	atClock(t, 1796540000000)
 	o, _ := readOpencode(t, q, Limits{})
-	if s := o[ocToolSession]; len(s.Texts) != 0 || s.Turns != 3 || s.Title != `"remember HERON-12"` {
+	if s := o[ocToolSession]; len(s.Texts) != 0 || s.Turns != 3 || s.Title != "ACK HERON-12 CODES HERON-12" {
 		t.Errorf("text off: %+v", s)
 	}
 }
