@@ -161,7 +161,13 @@ func (opencode) Excerpt(home, cwd, id string, n, m int) Excerpt {
 // store, and whether it is the one opencode uses.
 func (opencode) Diagnose(home string) []Note {
 	store := Note{Name: "opencode.store", OK: true, Detail: "fleetcom reads opencode's sessions from " + opencodeDB(home) + " with sqlite3"}
-	if _, err := opencodeSQLite(); err != nil {
+	var missing error
+	if OpenDB == nil {
+		_, missing = opencodeSQLite()
+	} else {
+		store.Detail = "fleetcom reads opencode's sessions from " + opencodeDB(home)
+	}
+	if missing != nil {
 		store.OK = false
 		store.Detail = "fleetcom reads opencode's sessions with the sqlite3 program, which is not on PATH: without it " +
 			"opencode conversations have no titles, are not found when started without fleetcom, and are not " +

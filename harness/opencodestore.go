@@ -21,11 +21,12 @@ import (
 // parent_id, directory, title, time_created, time_updated, time_archived,
 // …}, message {id, session_id, time_created, data} and part {id,
 // message_id, session_id, data}; data is JSON, a message's role in it, a
-// text part's text). fleetcom reads it with the sqlite3 program, which it
-// starts only where it reads the store (at a run's end, for list, resume,
-// completion, doctor), never on a shim's way to the child: a SQLite driver
-// linked into the binary runs its initialisation on every shim start
-// (measured, README "Dependencies"). sqlite3 opens the database read-only
+// text part's text). fleetcom reads it through OpenDB where the program
+// set it, else with the sqlite3 program, which it starts only where it
+// reads the store (at a run's end, for list, resume, completion, doctor),
+// never on a shim's way to the child: a SQLite driver linked into the
+// binary runs its initialisation on every shim start (measured, README
+// "Dependencies"). sqlite3 opens the database read-only
 // (-readonly), with no startup file of the user's (-init /dev/null) and a
 // busy timeout of opencodeBusy: in WAL mode a reader takes no lock that
 // makes opencode wait, and what opencode is writing at that moment is not
@@ -58,9 +59,9 @@ type opencodeSession struct {
 	Parent    string `json:"parent"`
 	Created   int64  `json:"created"`
 	Archived  int64  `json:"archived"`
-	Messages  int    `json:"messages"`
-	First     int64  `json:"first"` // the first message's time, ms
-	Last      int64  `json:"last"`  // the last message's time, ms
+	Messages  int    `json:"messages"` // 1 for some, 0 for none
+	First     int64  `json:"first"`    // the first message's time, ms
+	Last      int64  `json:"last"`     // the last message's time, ms
 }
 
 // conversation reports a session with a message: opencode writes none
@@ -72,14 +73,18 @@ func (s opencodeSession) of(cwd string) bool {
 	return safe.SameDir(s.Directory, cwd)
 }
 
-// opencodeSessionsSQL lists every session with its messages' count and
-// times (message has an index on session_id, time_created).
+// opencodeSessionsSQL lists every session with whether it has messages
+// (EXISTS stops at the first: a count walks them all) and their times
+// (message has an index on session_id, time_created).
 const opencodeSessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS title,
  COALESCE(s.parent_id, '') AS parent, s.time_created AS created, COALESCE(s.time_archived, 0) AS archived,
- (SELECT COUNT(*) FROM message m WHERE m.session_id = s.id) AS messages,
+ EXISTS (SELECT 1 FROM message m WHERE m.session_id = s.id) AS messages,
  COALESCE((SELECT MIN(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS first,
  COALESCE((SELECT MAX(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS last
  FROM session s`
+
+// opencodeSessionCols name its columns.
+var opencodeSessionCols = []string{"id", "directory", "title", "parent", "created", "archived", "messages", "first", "last"}
 
 // opencodeCache keeps the last listing of each database while its files
 // are unchanged: one run's end asks several questions of one conversation.
@@ -105,7 +110,7 @@ func opencodeSessions(home string) ([]opencodeSession, error) {
 		return list, nil
 	}
 	opencodeCache.Unlock()
-	out, err := opencodeQuery(db, opencodeSessionsSQL)
+	out, err := opencodeQuery(db, opencodeSessionsSQL, opencodeSessionCols...)
 	if err != nil {
 		return nil, err
 	}
@@ -166,8 +171,12 @@ func opencodeAbsent(err error) bool { return errors.Is(err, ErrNoConversation) }
 var opencodeSQLite = sync.OnceValues(func() (string, error) { return exec.LookPath("sqlite3") })
 
 // opencodeQuery runs one query on the database db, read-only, and returns
-// what sqlite3 printed: JSON rows, or nothing for none.
-func opencodeQuery(db, query string) ([]byte, error) {
+// what sqlite3 printed: JSON rows, or nothing for none. cols name the
+// columns, for OpenDB, which reads the database itself when it is set.
+func opencodeQuery(db, query string, cols ...string) ([]byte, error) {
+	if OpenDB != nil {
+		return opencodeQueryDB(db, query, cols)
+	}
 	bin, err := opencodeSQLite()
 	if err != nil {
 		return nil, fmt.Errorf("%w: fleetcom reads it with the sqlite3 program, which is not on PATH", errOpencodeUnread)
@@ -238,7 +247,7 @@ func opencodeTexts(home, id string) ([]opencodeText, error) {
 	if _, ok := opencodeSignature(opencodeDB(home)); !ok {
 		return nil, nil
 	}
-	out, err := opencodeQuery(opencodeDB(home), fmt.Sprintf(opencodeMessagesSQL, id))
+	out, err := opencodeQuery(opencodeDB(home), fmt.Sprintf(opencodeMessagesSQL, id), "message", "part")
 	if err != nil || len(bytes.TrimSpace(out)) == 0 {
 		return nil, err
 	}

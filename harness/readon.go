@@ -91,3 +91,15 @@ func JSONString(data []byte, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// clipText cuts text to at most n bytes (n <= 0: no limit), on a rune
+// boundary.
+func clipText(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
