@@ -166,8 +166,8 @@ func configSilent(name string, options bool) bool {
 }
 
 // find is the shim's PATH lookup without a hop record: the first tool on
-// PATH that is an executable regular file, neither this program nor in the
-// shim directory. "" when there is none, or this
+// PATH that is an executable regular file this process may run, neither
+// this program nor in the shim directory. "" when there is none, or this
 // program's own file cannot be told.
 func find(tool, pathVar, shimDir string) string {
 	if pathVar == "" {
@@ -191,7 +191,7 @@ func find(tool, pathVar, shimDir string) string {
 				di, ok := stat(dir)
 				inShim = ok && di.same(shim)
 			}
-			if !inShim {
+			if !inShim && runnable(cand) {
 				return cand
 			}
 		}
@@ -220,6 +220,14 @@ func (f fileID) same(g fileID) bool { return f.dev == g.dev && f.ino == g.ino }
 func (f fileID) executable() bool {
 	return f.mode&syscall.S_IFMT == syscall.S_IFREG && f.mode&0o111 != 0
 }
+
+// runnable reports that this process may execute name: not on a noexec
+// mount, permitted to this user (access(2), X_OK), as the shell's PATH
+// search asks.
+func runnable(name string) bool { return syscall.Access(name, xOK) == nil }
+
+// xOK is access(2)'s X_OK, which package syscall does not name.
+const xOK = 1
 
 // argsPrint is the shim's fingerprint of the arguments after the program
 // word: FNV-1a (64 bits) over each one and a NUL, in base 36.

@@ -20,9 +20,15 @@ func init() {
 	// says so.
 }
 
-// exec replaces the process with real; it returns only when that failed.
+// exec replaces the process with real, as execvp(3) runs a file: one the
+// kernel does not take as a program (ENOEXEC: a script without "#!") is
+// run by /bin/sh. It returns only when that failed.
 func exec(real string, argv, env []string) {
-	syscall.Exec(real, argv, env)
+	err := syscall.Exec(real, argv, env)
+	if err == syscall.ENOEXEC {
+		sh := append([]string{"/bin/sh", real}, argv[1:]...)
+		syscall.Exec("/bin/sh", sh, env)
+	}
 }
 
 // split reads NUL-terminated strings (/proc/self/cmdline). One that does
