@@ -78,10 +78,16 @@ fi
 say "spawnprobe: $(file -L "$T/bin/spawnprobe" | grep -o 'statically linked' || echo 'NOT static')"
 BASE=""
 if [ -n "$FC" ] && [ -n "${FLEETCOM_BASE:-}" ]; then
-	BASE=$FLEETCOM_BASE
+	# Two files of the same bytes have started up to 9 % apart here, one
+	# of them long in the page cache: both builds run from fresh copies.
+	BASE=$T/bin/fleetcom-base
+	cp "$FLEETCOM_BASE" "$BASE"
+	cp "$FC" "$T/bin/fleetcom-run"
+	FC=$T/bin/fleetcom-run
+	ln -sf "$FC" "$T/shims/claude"
 	mkdir -p "$T/shims-base"
 	ln -s "$BASE" "$T/shims-base/claude"
-	say "base: $BASE"
+	say "base: $FLEETCOM_BASE"
 fi
 
 PAIR=$T/bin/pair
@@ -106,8 +112,8 @@ pairwith() {
 }
 
 # pairbase ARGS... -- FLEETCOM-ARGS: pairwith, and with FLEETCOM_BASE the
-# base binary's shim too, as the last command ("base"); the labels must end
-# in fleetcom.
+# base binary's shim too, as the last command ("base"), every round in a
+# random order; the labels must end in fleetcom.
 pairbase() {
 	if [[ -z $BASE ]]; then
 		pairwith "$@"
@@ -125,7 +131,7 @@ pairbase() {
 	for i in "${!args[@]}"; do
 		[[ ${args[$i]} == -labels ]] && args[i+1]+=,base
 	done
-	"$PAIR" -vs base "${args[@]:0:last}" -- "${FCENV[@]}" "${fcargs[@]}" -- "${baseenv[@]}" "${fcargs[@]}"
+	"$PAIR" -vs base -shuffle "${args[@]:0:last}" -- "${FCENV[@]}" "${fcargs[@]}" -- "${baseenv[@]}" "${fcargs[@]}"
 }
 
 if want a; then

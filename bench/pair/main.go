@@ -17,13 +17,16 @@
 // at "q". With -rusage pair also reports CPU time (user+system of the command
 // and the children it waited for) and peak RSS. With -vs LABEL the table
 // also gives each command's ratios to the command of that label (a build
-// paired against the one before it, beside their common anchor).
+// paired against the one before it, beside their common anchor); with
+// -shuffle each round runs its commands in a random order, so that no
+// command always follows the same one.
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,6 +60,7 @@ func run() int {
 	rusage := flag.Bool("rusage", false, "report CPU time and peak RSS")
 	title := flag.String("title", "", "heading printed before the table")
 	vs := flag.String("vs", "", "label of a second command to give ratios to")
+	shuffle := flag.Bool("shuffle", false, "run each round's commands in a random order")
 	flag.Parse()
 	cmds, err := parse(flag.Args(), *labels)
 	if err != nil {
@@ -77,8 +81,16 @@ func run() int {
 		return keystrokes(cmds, *keys, *warm)
 	}
 	res := make([][]sample, len(cmds))
+	order := make([]int, len(cmds))
+	for i := range order {
+		order[i] = i
+	}
 	for round := -*warm; round < *n; round++ {
-		for i, c := range cmds {
+		if *shuffle {
+			rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		for _, i := range order {
+			c := cmds[i]
 			s, err := runOnce(c, *usePTY)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "pair: %s: %v\n", c.label, err)
