@@ -59,7 +59,7 @@ func Resume(a harness.Agent, program, id, dir string, options []string, o Option
 	}
 	real, err := resolveProgram(a, program, dir, cfg, o)
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
+		return noReal(a, err)
 	}
 	prev, chained := parseHop(os.Getenv(a.HopVar()))
 	next := hop{pid: os.Getpid(), depth: 1, skip: []string{real}}

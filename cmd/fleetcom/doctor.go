@@ -220,6 +220,10 @@ func checkReal(a harness.Agent, cfg config.Config, shimDir, cfgFile string) doct
 	case errors.Is(err, shim.ErrNoReal):
 		c.Status, c.Detail = statusNote, "not installed"
 		c.Hint = "install " + tool + ", or set " + variable + " to its path"
+	case errors.Is(err, fs.ErrPermission) && os.Getenv(variable) == "" && cfg.Bin(tool) == "":
+		// Only a PATH candidate this user may not run was found.
+		c.Status, c.Detail = statusProblem, err.Error()
+		c.Hint = "install " + tool + " where this user may run it, or set " + variable + " to one it may"
 	default:
 		c.Status, c.Detail = statusProblem, err.Error()
 		if os.Getenv(variable) != "" {

@@ -13,7 +13,10 @@ import (
 )
 
 // Only this package reads the environment for locations: it resolves every
-// one once and hands the other packages plain paths (CONTRACT.md §2).
+// one once and hands the other packages plain paths. The XDG base
+// directories are the specification's, on every system (os.UserConfigDir
+// and os.UserCacheDir answer macOS's Library folders instead, and refuse a
+// relative variable where the specification ignores it).
 
 // xdgDir is an XDG base directory: the variable when it holds an absolute
 // path (the specification says to ignore a relative one), else the default

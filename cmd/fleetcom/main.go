@@ -5,15 +5,9 @@ import (
 	"path/filepath"
 
 	"github.com/fleetcom/fleetcom/harness"
-	"github.com/fleetcom/fleetcom/internal/stack"
 )
 
-func main() {
-	// One copy of a shallow stack now instead of several deep ones on the
-	// way to the child (internal/stack).
-	stack.Reserve()
-	os.Exit(run(os.Args))
-}
+func main() { os.Exit(run(os.Args)) }
 
 // run dispatches on the name the binary was started under and returns the
 // exit status; it is the only caller of os.Exit's argument.

@@ -1,7 +1,8 @@
 //go:build ignore
 
 // gen_agents writes agents_gen.go, the table of agents that package early
-// carries: it may import nothing, so it cannot ask the harness at run time.
+// carries: importing the harness would put its initialisers, and all of
+// theirs, before early's (doc.go), so it cannot ask the harness at run time.
 // Run by `go generate ./internal/early` after an agent is added or its
 // resume spelling or dropped options change (a test says when).
 package main
