@@ -50,13 +50,13 @@ func (c *Catalog) Settle(p *Plan) error {
 // adopt checks that a found conversation may be resumed from its directory
 // and records it. Nothing is written unless every guard passed.
 func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
-	if err := a.CheckID(e.ID); err != nil {
+	if err := a.ValidateID(e.ID); err != nil {
 		return store.Record{}, invalid("%v", err)
 	}
 	refused := func(hint, format string, args ...any) error {
 		return notFound(hint, "cannot adopt %s conversation %s: %s", e.Tool, e.ID, fmt.Sprintf(format, args...))
 	}
-	if err := a.Check(e.Home, e.Cwd, e.ID); err != nil {
+	if err := a.Adoptable(e.Home, e.Cwd, e.ID); err != nil {
 		return store.Record{}, refused(listHint, "%v", err)
 	}
 	if fi, err := os.Stat(e.Cwd); err != nil || !fi.IsDir() {

@@ -188,7 +188,7 @@ func (d *bundleDecoder) tool(name string) error {
 }
 
 func (d *bundleDecoder) checkID(id string) error {
-	if err := d.agent.CheckID(id); err != nil {
+	if err := d.agent.ValidateID(id); err != nil {
 		return invalid("the bundle's id: %v", err)
 	}
 	return nil

@@ -88,8 +88,8 @@ func TestMoveGeminiNewDirectory(t *testing.T) {
 		t.Errorf("projects.json changed:\n%s", after)
 	}
 	a, _ := harness.Lookup("gemini")
-	if err := a.Check(home, dir, id); err != nil {
-		t.Errorf("Check in the new directory: %v", err)
+	if err := a.Adoptable(home, dir, id); err != nil {
+		t.Errorf("Adoptable in the new directory: %v", err)
 	}
 }
 

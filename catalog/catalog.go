@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -256,6 +255,3 @@ func foundEntry(f harness.Found) Entry {
 func prefixed(entries []Entry, ref string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return !strings.HasPrefix(e.ID, ref) })
 }
-
-// errorsOf joins discovery errors for callers that report them.
-func errorsOf(errs []error) error { return errors.Join(errs...) }

@@ -89,7 +89,7 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w", b.Tool, b.ID, err)
 		}
-		if err := a.Check(home, dir, b.ID); err != nil {
+		if err := a.Adoptable(home, dir, b.ID); err != nil {
 			unwrite(place, made)
 			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: the agent would not take it: %w", b.Tool, b.ID, err)
@@ -231,7 +231,7 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 		}
 		done = append(done, d)
 	}
-	if err := a.Check(home, dir, e.ID); err != nil {
+	if err := a.Adoptable(home, dir, e.ID); err != nil {
 		undo()
 		return Moved{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
 	}

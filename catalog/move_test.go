@@ -68,7 +68,7 @@ func TestImportRoundTrip(t *testing.T) {
 		}
 	}
 	claude, _ := harness.Lookup("claude")
-	if err := claude.Check(home, dir, id); err != nil {
+	if err := claude.Adoptable(home, dir, id); err != nil {
 		t.Errorf("claude would not take the imported transcript: %v", err)
 	}
 }

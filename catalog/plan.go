@@ -199,12 +199,12 @@ func describe(e Entry) string {
 // of a missing conversation would kill the CLI at start.
 //
 // The conversation must be where the record's directory says it is, by the
-// agent's own rules (Finder.Check), not anywhere in the store: the CLI
+// agent's own rules (Finder.Adoptable), not anywhere in the store: the CLI
 // resumes it from that directory.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
-	if err := p.Agent.Check(home, e.Cwd, e.ID); err != nil {
+	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
 			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)
 	}

@@ -308,9 +308,9 @@ func ValidPrefix(s string, min int) bool {
 // ValidID reports whether id is an ID of this agent's grammar.
 func (a *Spec) ValidID(id string) bool { return a.ID.Valid(id) }
 
-// CheckID returns an error naming the value when id is not one of the
+// ValidateID returns an error naming the value when id is not one of the
 // agent's IDs.
-func (a *Spec) CheckID(id string) error {
+func (a *Spec) ValidateID(id string) error {
 	if !a.ID.Valid(id) {
 		return fmt.Errorf("invalid session id %q: %s wants %s", id, a.Name, a.ID.Name)
 	}
@@ -369,13 +369,13 @@ func (a *Spec) Detect(args []string) (Form, bool) {
 
 // ResumeArgs returns the arguments after the program word that resume id.
 func (a *Spec) ResumeArgs(id string) ([]string, error) {
-	if err := a.CheckID(id); err != nil {
+	if err := a.ValidateID(id); err != nil {
 		return nil, err
 	}
 	return a.Resume.Args(id), nil
 }
 
-// Proven reports whether the real-CLI suite passed on version.
+// ProvenOn reports whether the real-CLI suite passed on version.
 func (a *Spec) ProvenOn(version string) bool { return slices.Contains(a.Proven, version) }
 
 // newID returns a pinned ID from run.NewID, or a v4 UUID.

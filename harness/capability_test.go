@@ -43,8 +43,8 @@ func TestOptionalCapabilities(t *testing.T) {
 	if _, err := a.Lookup(home, id); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Lookup error = %v, want ErrNoConversation", err)
 	}
-	if err := a.Check(home, cwd, id); !errors.Is(err, ErrNoConversation) {
-		t.Errorf("Check error = %v, want ErrNoConversation", err)
+	if err := a.Adoptable(home, cwd, id); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Adoptable error = %v, want ErrNoConversation", err)
 	}
 	if _, ok := a.Behaviour.(Mover); ok {
 		t.Error("a bare agent is a Mover")
@@ -61,8 +61,8 @@ func (fullAgent) Holders(string, string) []int               { return []int{7} }
 func (fullAgent) Discover(string, string, string) ([]Found, error) {
 	return []Found{{ID: "discover"}}, nil
 }
-func (fullAgent) Lookup(string, string) (Found, error) { return Found{ID: "lookup"}, nil }
-func (fullAgent) Check(string, string, string) error   { return nil }
+func (fullAgent) Lookup(string, string) (Found, error)   { return Found{ID: "lookup"}, nil }
+func (fullAgent) Adoptable(string, string, string) error { return nil }
 func (fullAgent) Excerpt(string, string, string, int, int) Excerpt {
 	return Excerpt{Total: 1}
 }
@@ -74,7 +74,7 @@ func TestCapabilitiesReachCallers(t *testing.T) {
 	found, _ := a.Discover("", "", "")
 	looked, _ := a.Lookup("", "")
 	got := []any{a.ParseCapture(nil, Capture{}), a.Correlate("", "", time.Time{}), a.Title("", "", ""),
-		a.Holders("", "")[0], a.Excerpt("", "", "", 1, 1).Total, found[0].ID, looked.ID, a.Check("", "", "")}
+		a.Holders("", "")[0], a.Excerpt("", "", "", 1, 1).Total, found[0].ID, looked.ID, a.Adoptable("", "", "")}
 	want := []any{"capture", "correlate", "title", 7, 1, "discover", "lookup", nil}
 	for i := range want {
 		if got[i] != want[i] {

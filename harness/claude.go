@@ -65,7 +65,7 @@ func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
 			Env:    run.captureEnv(),
 			Pinned: f.Resume,
 			States: run.Hooks != HooksOff,
-		}, claudeSpec.CheckID(f.Resume)
+		}, claudeSpec.ValidateID(f.Resume)
 	}
 	id, err := run.newID(claudeSpec.ID)
 	if err != nil {

@@ -110,7 +110,7 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 // Lookup implements Finder: the single projects/*/<id>.jsonl, which must hold
 // a conversation whose recorded cwd is a directory of that project folder.
 func (claude) Lookup(home, id string) (Found, error) {
-	if err := claudeSpec.CheckID(id); err != nil {
+	if err := claudeSpec.ValidateID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
@@ -139,10 +139,10 @@ func (claude) Lookup(home, id string) (Found, error) {
 	return h.found(home, id, safe.PhysicalOf(cwd), modTime(path)), nil
 }
 
-// Check implements Finder: a transcript of id in dir's project folders with a
+// Adoptable implements Finder: a transcript of id in dir's project folders with a
 // conversation line recording dir.
-func (c claude) Check(home, dir, id string) error {
-	if err := claudeSpec.CheckID(id); err != nil {
+func (c claude) Adoptable(home, dir, id string) error {
+	if err := claudeSpec.ValidateID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
 	var first error

@@ -97,15 +97,15 @@ func TestClaudeDiscoverLongSlug(t *testing.T) {
 	if err != nil || f.Cwd != long {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := (claudeA()).Check(home, long, mine); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := (claudeA()).Adoptable(home, long, mine); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
-	if err := (claudeA()).Check(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check for the sibling: %v", err)
+	if err := (claudeA()).Adoptable(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable for the sibling: %v", err)
 	}
 }
 
-func TestClaudeLookupAndCheck(t *testing.T) {
+func TestClaudeLookupAndAdoptable(t *testing.T) {
 	home := t.TempDir()
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
@@ -152,15 +152,15 @@ func TestClaudeLookupAndCheck(t *testing.T) {
 		{real, mustID(t), ErrNoConversation},
 		{real, "not-an-id", ErrNoConversation},
 	} {
-		if err := h.Check(home, c.dir, c.id); !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
-			t.Errorf("Check(%s, %s) = %v, want %v", c.dir, c.id, err, c.want)
+		if err := h.Adoptable(home, c.dir, c.id); !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Errorf("Adoptable(%s, %s) = %v, want %v", c.dir, c.id, err, c.want)
 		}
 	}
 	// A transcript recorded under a symlinked path belongs to its target.
 	viaLink := mustID(t)
 	writeTranscriptAt(t, home, ClaudeSlug(real), link, viaLink, "via link", time.Now())
-	if err := h.Check(home, real, viaLink); err != nil {
-		t.Errorf("Check through a symlink: %v", err)
+	if err := h.Adoptable(home, real, viaLink); err != nil {
+		t.Errorf("Adoptable through a symlink: %v", err)
 	}
 }
 

@@ -37,7 +37,7 @@ func (claude) Pack(home, cwd, id string) ([]File, error) {
 // Place implements Mover: the transcript in dir's project folder, each
 // line's cwd rewritten.
 func (claude) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := claudeSpec.CheckID(id); err != nil {
+	if err := claudeSpec.ValidateID(id); err != nil {
 		return Placement{}, err
 	}
 	if len(files) != 1 || files[0].Name != claudeTranscriptFile {
@@ -72,7 +72,7 @@ func claudeRewrite(from, dir, side, sideTo string) func(data []byte) []byte {
 // Carry implements Mover: the transcript into dir's project folder and the
 // folder beside it, whole, each transcript in either rewritten.
 func (claude) Carry(home, from, dir, id string) (Carry, error) {
-	if err := claudeSpec.CheckID(id); err != nil {
+	if err := claudeSpec.ValidateID(id); err != nil {
 		return Carry{}, err
 	}
 	p, ok := claudeTranscript(home, from, id)

@@ -58,7 +58,7 @@ const codexNotifyAsset = "codex-notify.sh"
 // asked for them, and never over hooks of the user's own launch options.
 func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
-		if err := codexSpec.CheckID(f.Resume); err != nil {
+		if err := codexSpec.ValidateID(f.Resume); err != nil {
 			return Instrumentation{}, err
 		}
 	}

@@ -94,8 +94,8 @@ func (codex) Lookup(home, id string) (Found, error) {
 	return f, nil
 }
 
-// Check implements Finder: a user's rollout whose session_meta names dir.
-func (codex) Check(home, dir, id string) error {
+// Adoptable implements Finder: a user's rollout whose session_meta names dir.
+func (codex) Adoptable(home, dir, id string) error {
 	p, meta, err := codexUsers(home, id)
 	if err != nil {
 		return err
@@ -108,7 +108,7 @@ func (codex) Check(home, dir, id string) error {
 
 // codexUsers finds the rollout of a thread a user can resume.
 func codexUsers(home, id string) (string, codexMeta, error) {
-	if err := codexSpec.CheckID(id); err != nil {
+	if err := codexSpec.ValidateID(id); err != nil {
 		return "", codexMeta{}, refuse(ErrNoConversation, "%v", err)
 	}
 	p, meta, ok := codexRollout(home, id)

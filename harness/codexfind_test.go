@@ -115,7 +115,7 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 	}
 }
 
-func TestCodexLookupAndCheck(t *testing.T) {
+func TestCodexLookupAndAdoptable(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	_, partial := codexHome(t, home, cwd)
 	user := v7At(time.Now().Add(-time.Hour))
@@ -139,15 +139,15 @@ func TestCodexLookupAndCheck(t *testing.T) {
 		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
 			t.Errorf("Lookup(%s) = %v, want %v", c.id, err, c.want)
 		}
-		if err := h.Check(home, cwd, c.id); !errors.Is(err, c.want) {
-			t.Errorf("Check(%s) = %v, want %v", c.id, err, c.want)
+		if err := h.Adoptable(home, cwd, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Adoptable(%s) = %v, want %v", c.id, err, c.want)
 		}
 	}
-	if err := h.Check(home, cwd, user); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := h.Adoptable(home, cwd, user); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
-	if err := h.Check(home, "/other", user); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check elsewhere: %v", err)
+	if err := h.Adoptable(home, "/other", user); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable elsewhere: %v", err)
 	}
 	if h.Holders(home, user) != nil {
 		t.Error("codex has no holders")

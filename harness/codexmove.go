@@ -34,7 +34,7 @@ func (codex) Pack(home, _ string, id string) ([]File, error) {
 // Place implements Mover: the rollout under the day of its session_meta's
 // timestamp (today when it has none), each cwd rewritten.
 func (codex) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := codexSpec.CheckID(id); err != nil {
+	if err := codexSpec.ValidateID(id); err != nil {
 		return Placement{}, err
 	}
 	if len(files) != 1 || files[0].Name != codexRolloutFile {

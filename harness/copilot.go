@@ -66,7 +66,7 @@ var _ interface {
 func (copilot) Instrument(f Form, run Run) (Instrumentation, error) {
 	in := Instrumentation{Pinned: f.Resume}
 	if f.Resume != "" {
-		if err := copilotSpec.CheckID(f.Resume); err != nil {
+		if err := copilotSpec.ValidateID(f.Resume); err != nil {
 			return Instrumentation{}, err
 		}
 	} else {

@@ -243,11 +243,11 @@ func TestCopilotStore(t *testing.T) {
 	if _, err := a.Lookup(home, other); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Lookup of nothing: %v", err)
 	}
-	if err := a.Check(home, proj, uid); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := a.Adoptable(home, proj, uid); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
-	if err := a.Check(home, proj, there); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check of another directory's: %v", err)
+	if err := a.Adoptable(home, proj, there); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable of another directory's: %v", err)
 	}
 	if got := a.Correlate(home, proj, at.Add(-time.Second)); got != uid {
 		t.Errorf("Correlate = %q", got)

@@ -58,7 +58,7 @@ func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
 // Lookup implements Finder: the folder of id, in the directory its
 // workspace.yaml names.
 func (copilot) Lookup(home, id string) (Found, error) {
-	if err := copilotSpec.CheckID(id); err != nil {
+	if err := copilotSpec.ValidateID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	dir, ok := copilotSessionDir(home, id)
@@ -77,8 +77,8 @@ func (copilot) Lookup(home, id string) (Found, error) {
 	return copilotFound(home, s, safe.PhysicalOf(s.cwd)), nil
 }
 
-// Check implements Finder: a session holding a prompt, of dir.
-func (c copilot) Check(home, dir, id string) error {
+// Adoptable implements Finder: a session holding a prompt, of dir.
+func (c copilot) Adoptable(home, dir, id string) error {
 	f, err := c.Lookup(home, id)
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func (copilot) Pack(home, cwd, id string) ([]File, error) {
 // Place implements Mover: the session folder, its directory fields
 // rewritten.
 func (copilot) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := copilotSpec.CheckID(id); err != nil {
+	if err := copilotSpec.ValidateID(id); err != nil {
 		return Placement{}, err
 	}
 	if _, ok := yamlQuote(dir); !ok {
@@ -89,7 +89,7 @@ func (copilot) Place(home, dir, id, from string, files []File) (Placement, error
 // fields rewritten in place, the directory as the session recorded it too
 // when that is another name of from (a path through a symlink).
 func (copilot) Carry(home, from, dir, id string) (Carry, error) {
-	if err := copilotSpec.CheckID(id); err != nil {
+	if err := copilotSpec.ValidateID(id); err != nil {
 		return Carry{}, err
 	}
 	s, ok := copilotOf(home, from, id)

@@ -39,10 +39,10 @@ type Finder interface {
 	// with its own directory. The error wraps ErrNoConversation,
 	// ErrEmptyConversation, ErrElsewhere or ErrNotUsers.
 	Lookup(home, id string) (Found, error)
-	// Check is the precondition of adopting id for the physical directory
+	// Adoptable is the precondition of adopting id for the physical directory
 	// dir: the conversation is on disk, holds at least one message where the
 	// tool keeps them, and belongs to dir. Same errors as Lookup.
-	Check(home, dir, id string) error
+	Adoptable(home, dir, id string) error
 }
 
 // Reasons a conversation cannot be adopted.

@@ -58,7 +58,7 @@ var _ interface {
 // to --session-id, which refuses an ID that exists.
 func (gemini) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
-		return Instrumentation{Pinned: f.Resume}, geminiSpec.CheckID(f.Resume)
+		return Instrumentation{Pinned: f.Resume}, geminiSpec.ValidateID(f.Resume)
 	}
 	id, err := run.newID(geminiSpec.ID)
 	if err != nil {

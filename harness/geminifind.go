@@ -57,7 +57,7 @@ func geminiFound(home, cwd, path string, c geminiChat) Found {
 // Lookup implements Finder: the single folder holding conversation id, in
 // the directory its marker (or projects.json entry) names.
 func (gemini) Lookup(home, id string) (Found, error) {
-	if err := geminiSpec.CheckID(id); err != nil {
+	if err := geminiSpec.ValidateID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	var paths []string
@@ -87,9 +87,9 @@ func (gemini) Lookup(home, id string) (Found, error) {
 	return geminiFound(home, cwd, paths[0], chats[0]), nil
 }
 
-// Check implements Finder: a conversation in dir's folder.
-func (g gemini) Check(home, dir, id string) error {
-	if err := geminiSpec.CheckID(id); err != nil {
+// Adoptable implements Finder: a conversation in dir's folder.
+func (g gemini) Adoptable(home, dir, id string) error {
+	if err := geminiSpec.ValidateID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
 	files := geminiFiles(geminiChats(home, dir), id)

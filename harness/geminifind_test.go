@@ -120,20 +120,20 @@ func TestGeminiStub(t *testing.T) {
 	if len(found) != 1 || found[0].ID != uid || found[0].Title != "remember PELICAN-4821" || found[0].Cwd != cwd {
 		t.Errorf("Discover = %+v", found)
 	}
-	if err := a.Check(home, cwd, uid); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := a.Adoptable(home, cwd, uid); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
 	// Gemini's cleanup deleted the conversation and kept the stub.
 	os.Remove(real)
 	if a.Exists(home, cwd, uid) {
 		t.Error("a stub alone is taken for a conversation")
 	}
-	if err := a.Check(home, cwd, uid); !errors.Is(err, ErrEmptyConversation) {
-		t.Errorf("Check of a stub: %v", err)
+	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Adoptable of a stub: %v", err)
 	}
 	os.Remove(stub)
-	if err := a.Check(home, cwd, uid); !errors.Is(err, ErrNoConversation) {
-		t.Errorf("Check of nothing: %v", err)
+	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Adoptable of nothing: %v", err)
 	}
 }
 
@@ -147,8 +147,8 @@ func TestGeminiLookup(t *testing.T) {
 	if err != nil || f.Cwd != "/a/proj" || f.Title != "hi there" || !f.Started.Equal(at) {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := a.Check(home, "/b", uid); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check from elsewhere: %v", err)
+	if err := a.Adoptable(home, "/b", uid); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable from elsewhere: %v", err)
 	}
 	if _, err := a.Lookup(home, other); !errors.Is(err, ErrEmptyConversation) {
 		t.Errorf("Lookup of an empty session: %v", err)

@@ -168,7 +168,7 @@ func (gemini) Pack(home, cwd, id string) ([]File, error) {
 // Place implements Mover: the session file, under its own name, in dir's
 // chats folder, its projectHash rewritten.
 func (gemini) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := geminiSpec.CheckID(id); err != nil {
+	if err := geminiSpec.ValidateID(id); err != nil {
 		return Placement{}, err
 	}
 	if len(files) != 1 {
@@ -193,7 +193,7 @@ func (gemini) Place(home, dir, id, from string, files []File) (Placement, error)
 // Carry implements Mover: the session file and whatever Gemini keeps of the
 // session beside it, into dir's folder.
 func (gemini) Carry(home, from, dir, id string) (Carry, error) {
-	if err := geminiSpec.CheckID(id); err != nil {
+	if err := geminiSpec.ValidateID(id); err != nil {
 		return Carry{}, err
 	}
 	p, ok := geminiSession(home, from, id)

@@ -56,7 +56,7 @@ var _ interface {
 // Instrument implements Behaviour.
 func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
-		return Instrumentation{Pinned: f.Resume}, grokSpec.CheckID(f.Resume)
+		return Instrumentation{Pinned: f.Resume}, grokSpec.ValidateID(f.Resume)
 	}
 	if run.Binary != "" && !grokSessionFlag(run.Binary, run.CacheDir) {
 		return Instrumentation{}, nil

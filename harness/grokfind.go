@@ -42,7 +42,7 @@ func grokFound(home, cwd, id, dir string) Found {
 // Lookup implements Finder: the single sessions/*/<id> directory, in the
 // directory its folder name encodes.
 func (grok) Lookup(home, id string) (Found, error) {
-	if err := grokSpec.CheckID(id); err != nil {
+	if err := grokSpec.ValidateID(id); err != nil {
 		return Found{}, refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
@@ -68,9 +68,9 @@ func (grok) Lookup(home, id string) (Found, error) {
 	return grokFound(home, cwd, id, dirs[0]), nil
 }
 
-// Check implements Finder: a conversation under dir's folder.
-func (g grok) Check(home, dir, id string) error {
-	if err := grokSpec.CheckID(id); err != nil {
+// Adoptable implements Finder: a conversation under dir's folder.
+func (g grok) Adoptable(home, dir, id string) error {
+	if err := grokSpec.ValidateID(id); err != nil {
 		return refuse(ErrNoConversation, "%v", err)
 	}
 	p := filepath.Join(grokFolder(home, dir), id)

@@ -60,8 +60,8 @@ func TestGrokEmptySession(t *testing.T) {
 	if found, _ := h.Discover(home, cwd, ""); len(found) != 1 || found[0].ID != real {
 		t.Errorf("Discover = %v", ids(found))
 	}
-	if err := h.Check(home, cwd, empty); !errors.Is(err, ErrEmptyConversation) {
-		t.Errorf("Check of an empty session: %v", err)
+	if err := h.Adoptable(home, cwd, empty); !errors.Is(err, ErrEmptyConversation) {
+		t.Errorf("Adoptable of an empty session: %v", err)
 	}
 	if _, err := h.Lookup(home, empty); !errors.Is(err, ErrEmptyConversation) {
 		t.Errorf("Lookup of an empty session: %v", err)
@@ -87,7 +87,7 @@ func TestGrokTitle(t *testing.T) {
 	}
 }
 
-func TestGrokLookupAndCheck(t *testing.T) {
+func TestGrokLookupAndAdoptable(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/100%/a b"
 	id := mustID(t)
@@ -97,17 +97,17 @@ func TestGrokLookupAndCheck(t *testing.T) {
 	if err != nil || f.Cwd != cwd || f.Title != "hello grok" {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := h.Check(home, cwd, id); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := h.Adoptable(home, cwd, id); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
-	if err := h.Check(home, "/work/other", id); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check elsewhere: %v", err)
+	if err := h.Adoptable(home, "/work/other", id); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable elsewhere: %v", err)
 	}
 	if _, err := h.Lookup(home, mustID(t)); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Lookup of an unknown ID: %v", err)
 	}
-	if err := h.Check(home, cwd, mustID(t)); !errors.Is(err, ErrNoConversation) {
-		t.Errorf("Check of an unknown ID: %v", err)
+	if err := h.Adoptable(home, cwd, mustID(t)); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Adoptable of an unknown ID: %v", err)
 	}
 	// A folder name that does not decode to a directory.
 	odd := mustID(t)

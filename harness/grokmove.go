@@ -58,7 +58,7 @@ func (grok) Pack(home, cwd, id string) ([]File, error) {
 // Place implements Mover: the session directory under dir's folder, the
 // three directory fields and grok_home rewritten.
 func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := grokSpec.CheckID(id); err != nil {
+	if err := grokSpec.ValidateID(id); err != nil {
 		return Placement{}, err
 	}
 	p := Placement{Path: filepath.Join(grokFolder(home, dir), id), Dir: true}
@@ -90,7 +90,7 @@ func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
 // with whatever it holds (attachments, notes, files of a newer Grok), the
 // three directory fields rewritten.
 func (grok) Carry(home, from, dir, id string) (Carry, error) {
-	if err := grokSpec.CheckID(id); err != nil {
+	if err := grokSpec.ValidateID(id); err != nil {
 		return Carry{}, err
 	}
 	src, ok := grokSession(home, from, id)

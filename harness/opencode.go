@@ -98,7 +98,7 @@ func opencodeIDPrefix(s string, min int) bool {
 func (opencode) Instrument(f Form, run Run) (Instrumentation, error) {
 	in := Instrumentation{Pinned: f.Resume}
 	if f.Resume != "" {
-		if err := opencodeSpec.CheckID(f.Resume); err != nil {
+		if err := opencodeSpec.ValidateID(f.Resume); err != nil {
 			return Instrumentation{}, err
 		}
 	}
@@ -186,7 +186,7 @@ func (opencode) ScrapeExit(tail []byte) string {
 // Exists implements Behaviour: a session of cwd (any, with no cwd) with at
 // least one message. A store fleetcom cannot read (no sqlite3, a database
 // it cannot open) cannot tell: the conversation is taken to be there, so
-// that nothing is dropped on a guess (prune), and Check, which a resume
+// that nothing is dropped on a guess (prune), and Adoptable, which a resume
 // passes first, says why it cannot be resumed.
 func (opencode) Exists(home, cwd, id string) bool {
 	s, err := opencodeFind(home, id)

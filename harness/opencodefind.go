@@ -112,8 +112,8 @@ func (opencode) Lookup(home, id string) (Found, error) {
 	return s.found(home), nil
 }
 
-// Check implements Finder: a session of dir with a message.
-func (o opencode) Check(home, dir, id string) error {
+// Adoptable implements Finder: a session of dir with a message.
+func (o opencode) Adoptable(home, dir, id string) error {
 	f, err := o.Lookup(home, id)
 	if err != nil {
 		return err

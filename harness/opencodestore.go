@@ -142,7 +142,7 @@ func opencodeSignature(db string) (string, bool) {
 // opencodeFind returns session id of home's database; an error wrapping
 // ErrNoConversation when the database has no such session.
 func opencodeFind(home, id string) (opencodeSession, error) {
-	if err := opencodeSpec.CheckID(id); err != nil {
+	if err := opencodeSpec.ValidateID(id); err != nil {
 		return opencodeSession{}, refuse(ErrNoConversation, "%v", err)
 	}
 	list, err := opencodeSessions(home)

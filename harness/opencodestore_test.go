@@ -147,11 +147,11 @@ func TestOpencodeStore(t *testing.T) {
 			t.Errorf("Lookup(%s) = %v, want %v", id, err, kind)
 		}
 	}
-	if err := a.Check(home, proj, ocID1); err != nil {
-		t.Errorf("Check: %v", err)
+	if err := a.Adoptable(home, proj, ocID1); err != nil {
+		t.Errorf("Adoptable: %v", err)
 	}
-	if err := a.Check(home, other, ocID1); !errors.Is(err, ErrElsewhere) {
-		t.Errorf("Check from another directory: %v", err)
+	if err := a.Adoptable(home, other, ocID1); !errors.Is(err, ErrElsewhere) {
+		t.Errorf("Adoptable from another directory: %v", err)
 	}
 
 	x := a.Excerpt(home, proj, ocID1, 1, 2)
@@ -179,8 +179,8 @@ func TestOpencodeStore(t *testing.T) {
 	if f, err := a.Discover(none, proj, ""); err != nil || len(f) != 0 {
 		t.Errorf("Discover without a database: %v, %v", f, err)
 	}
-	if err := a.Check(none, proj, ocID1); !errors.Is(err, ErrNoConversation) {
-		t.Errorf("Check without a database: %v", err)
+	if err := a.Adoptable(none, proj, ocID1); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Adoptable without a database: %v", err)
 	}
 }
 
@@ -213,8 +213,8 @@ func TestOpencodeStoreUnread(t *testing.T) {
 	if !a.Exists(home, proj, ocID1) || !a.Exists(home, proj, ocID2) {
 		t.Error("Exists with an unreadable store: want true (cannot tell)")
 	}
-	if err := a.Check(home, proj, ocID1); err == nil || !strings.Contains(err.Error(), "sqlite3") {
-		t.Errorf("Check = %v, want a refusal naming sqlite3", err)
+	if err := a.Adoptable(home, proj, ocID1); err == nil || !strings.Contains(err.Error(), "sqlite3") {
+		t.Errorf("Adoptable = %v, want a refusal naming sqlite3", err)
 	}
 	if _, err := a.Discover(home, proj, ""); err == nil {
 		t.Error("Discover with an unreadable store: no error")
