@@ -37,8 +37,9 @@ type Spec struct {
 	// kind than $HOME (opencode: $XDG_DATA_HOME/opencode, else
 	// ~/.local/share/opencode).
 	HomeDefault string
-	// ID is the exact grammar of the agent's conversation IDs.
-	ID Grammar
+	// ID is the exact grammar of the agent's conversation IDs (a pointer,
+	// so that a Spec that names a shared grammar is static data).
+	ID *Grammar
 	// Resume is how the canonical resume line names a conversation, which
 	// is also the accepted resume form.
 	Resume Spelling
@@ -378,8 +379,9 @@ func (a *Spec) ResumeArgs(id string) ([]string, error) {
 // ProvenOn reports whether the real-CLI suite passed on version.
 func (a *Spec) ProvenOn(version string) bool { return slices.Contains(a.Proven, version) }
 
-// newID returns a pinned ID from run.NewID, or a v4 UUID.
-func (r Run) newID(g Grammar) (string, error) {
+// PinID returns an ID to pin a new conversation to: one from r.NewID,
+// checked against the agent's grammar g, or a v4 UUID.
+func (r Run) PinID(g *Grammar) (string, error) {
 	if r.NewID == nil {
 		return safe.NewUUID(), nil
 	}
@@ -393,8 +395,9 @@ func (r Run) newID(g Grammar) (string, error) {
 	return id, nil
 }
 
-// captureEnv is the environment every instrumented run gets.
-func (r Run) captureEnv() []string {
+// CaptureEnv is the environment every instrumented run gets: where its
+// capture file is.
+func (r Run) CaptureEnv() []string {
 	return []string{EnvCapture + "=" + r.Capture}
 }
 

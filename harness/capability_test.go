@@ -19,7 +19,7 @@ func (bareAgent) Exists(_, _, id string) bool { return id != "" }
 // TestOptionalCapabilities: an agent without a capability answers
 // "nothing" through Agent, and wrote no stub for it.
 func TestOptionalCapabilities(t *testing.T) {
-	a := Agent{Spec: &Spec{Name: "bare", ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: bareAgent{}}
+	a := Agent{Spec: &Spec{Name: "bare", ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: bareAgent{}}
 	id := mustID(t)
 	home, cwd := t.TempDir(), t.TempDir()
 	if got := a.ParseCapture([]byte(`{"session_id":"`+id+`"}`+"\n"), Capture{Home: home, Cwd: cwd, PID: 1}); got != "" {
@@ -70,7 +70,7 @@ func (fullAgent) Excerpt(string, string, string, int, int) Excerpt {
 // TestCapabilitiesReachCallers: an agent's capabilities answer through
 // Agent's methods.
 func TestCapabilitiesReachCallers(t *testing.T) {
-	a := Agent{Spec: &Spec{Name: "full", ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: fullAgent{}}
+	a := Agent{Spec: &Spec{Name: "full", ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: fullAgent{}}
 	found, _ := a.Discover("", "", "")
 	looked, _ := a.Lookup("", "")
 	got := []any{a.ParseCapture(nil, Capture{}), a.Correlate("", "", time.Time{}), a.Title("", "", ""),

@@ -20,7 +20,7 @@ var claudeSpec = &Spec{
 	Display: "Claude Code",
 	HomeVar: "CLAUDE_CONFIG_DIR",
 	HomeDir: ".claude",
-	ID:      UUID,
+	ID:      &UUID,
 	Resume:  Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print", "--name", "-n"},
 	Proven:  []string{"2.1.197", "2.1.332"},
@@ -62,23 +62,23 @@ func (claude) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
 		return Instrumentation{
 			Args:   []string{"--settings", settings},
-			Env:    run.captureEnv(),
+			Env:    run.CaptureEnv(),
 			Pinned: f.Resume,
 			States: run.Hooks != HooksOff,
 		}, claudeSpec.ValidateID(f.Resume)
 	}
-	id, err := run.newID(claudeSpec.ID)
+	id, err := run.PinID(claudeSpec.ID)
 	if err != nil {
 		return Instrumentation{}, err
 	}
-	if hasOption(f.Options, "--settings") {
+	if HasOption(f.Options, "--settings") {
 		// The user brings their own settings: ours would compete with them,
 		// so the run is pinned but not hooked.
 		return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 	}
 	return Instrumentation{
 		Args:   []string{"--session-id", id, "--settings", settings},
-		Env:    run.captureEnv(),
+		Env:    run.CaptureEnv(),
 		Pinned: id,
 		States: run.Hooks != HooksOff,
 	}, nil
@@ -107,13 +107,13 @@ func (claude) ParseCapture(data []byte, _ Capture) string {
 	return id
 }
 
-var claudeHint = hintMatcher{program: "claude", words: [][]string{{"--resume"}}, valid: claudeSpec.ID.Valid, banner: "Resume this session with:"}
+var claudeHint = Hint{Spec: claudeSpec, Words: [][]string{{"--resume"}}, Banner: "Resume this session with:"}
 
 // ScrapeExit implements Behaviour: the last `claude --resume <id>`, which
 // Claude prints under "Resume this session with:" at exit; from 2.1.332 it
 // may repeat launch options before --resume, read there only.
 func (claude) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, claudeHint.last)
+	return ScrapeTail(tail, claudeHint.Last)
 }
 
 // ClaudeSlug is the project folder name Claude derives from a working
@@ -188,7 +188,7 @@ func (l claudeLine) isConversation() bool {
 	case "assistant":
 		return true
 	case "user":
-		return !l.IsMeta && isPrompt(promptText(l.Message.Content))
+		return !l.IsMeta && isPrompt(PromptText(l.Message.Content))
 	}
 	return false
 }
@@ -204,7 +204,7 @@ func isPrompt(text string) bool {
 func claudeConversation(path string) (claudeLine, bool) {
 	var found claudeLine
 	ok := false
-	eachLine(path, func(line []byte) bool {
+	EachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
 			return true
 		}
@@ -237,7 +237,7 @@ func (claude) Title(home, cwd, id string) string {
 		return ""
 	}
 	title := ""
-	eachLine(p, func(line []byte) bool {
+	EachLine(p, func(line []byte) bool {
 		title = claudePrompt(line)
 		return title == ""
 	})
@@ -254,7 +254,7 @@ func claudePrompt(line []byte) string {
 	if json.Unmarshal(line, &l) != nil || l.Type != "user" || l.IsMeta {
 		return ""
 	}
-	if t := promptText(l.Message.Content); isPrompt(t) {
+	if t := PromptText(l.Message.Content); isPrompt(t) {
 		return CleanTitle(t)
 	}
 	return ""
@@ -276,14 +276,14 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-spawnSlack)) {
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		l, ok := claudeConversation(filepath.Join(dir, e.Name()))
 		if !ok || l.Cwd != cwd {
 			continue
 		}
-		if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err != nil || ts.Before(spawn.Add(-spawnSlack)) {
+		if ts, err := time.Parse(time.RFC3339Nano, l.Timestamp); err != nil || ts.Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		if found != "" {
@@ -297,12 +297,12 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 // Excerpt implements Excerpter: the prompts the user typed and the text of
 // Claude's answers.
 func (claude) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	p, ok := claudeTranscript(home, cwd, id)
 	if !ok {
-		return x.result()
+		return x.Excerpt()
 	}
-	eachLine(p, func(line []byte) bool {
+	EachLine(p, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
 			return true
 		}
@@ -310,8 +310,8 @@ func (claude) Excerpt(home, cwd, id string, n, m int) Excerpt {
 		if json.Unmarshal(line, &l) != nil || !l.isConversation() {
 			return true
 		}
-		x.add(l.Type, promptText(l.Message.Content))
+		x.Add(l.Type, PromptText(l.Message.Content))
 		return true
 	})
-	return x.result()
+	return x.Excerpt()
 }

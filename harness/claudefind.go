@@ -59,7 +59,7 @@ type claudeHead struct {
 
 func readClaudeHead(path string) claudeHead {
 	var h claudeHead
-	eachLine(path, func(line []byte) bool {
+	EachLine(path, func(line []byte) bool {
 		if !h.ok && (bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`))) {
 			var l claudeLine
 			if json.Unmarshal(line, &l) == nil && l.isConversation() {
@@ -103,7 +103,7 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 			out = append(out, h.found(home, id, cwd, fi.ModTime()))
 		}
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 
@@ -111,7 +111,7 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 // a conversation whose recorded cwd is a directory of that project folder.
 func (claude) Lookup(home, id string) (Found, error) {
 	if err := claudeSpec.ValidateID(id); err != nil {
-		return Found{}, refuse(ErrNoConversation, "%v", err)
+		return Found{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
 	var paths []string
@@ -122,28 +122,28 @@ func (claude) Lookup(home, id string) (Found, error) {
 	}
 	switch {
 	case len(paths) == 0:
-		return Found{}, refuse(ErrNoConversation, "no claude transcript %s.jsonl in %s", id, filepath.Join(home, "projects"))
+		return Found{}, Refuse(ErrNoConversation, "no claude transcript %s.jsonl in %s", id, filepath.Join(home, "projects"))
 	case len(paths) > 1:
-		return Found{}, refuse(ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
+		return Found{}, Refuse(ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
 	}
 	path := paths[0]
 	h := readClaudeHead(path)
 	if !h.ok {
-		return Found{}, refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+		return Found{}, Refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
 	}
 	cwd := h.first.Cwd
 	folder := filepath.Base(filepath.Dir(path))
 	if !filepath.IsAbs(cwd) || !claudeFolderOf(folder, cwd) && !claudeFolderOf(folder, safe.PhysicalOf(cwd)) {
-		return Found{}, refuse(ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
+		return Found{}, Refuse(ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
 	}
-	return h.found(home, id, safe.PhysicalOf(cwd), modTime(path)), nil
+	return h.found(home, id, safe.PhysicalOf(cwd), ModTime(path)), nil
 }
 
 // Adoptable implements Finder: a transcript of id in dir's project folders with a
 // conversation line recording dir.
 func (c claude) Adoptable(home, dir, id string) error {
 	if err := claudeSpec.ValidateID(id); err != nil {
-		return refuse(ErrNoConversation, "%v", err)
+		return Refuse(ErrNoConversation, "%v", err)
 	}
 	var first error
 	for _, folder := range claudeFolders(home, dir) {
@@ -154,9 +154,9 @@ func (c claude) Adoptable(home, dir, id string) error {
 		h := readClaudeHead(path)
 		switch {
 		case !h.ok:
-			first = refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+			first = Refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
 		case !safe.SameDir(h.first.Cwd, dir):
-			first = refuse(ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
+			first = Refuse(ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
 		default:
 			return nil
 		}
@@ -168,7 +168,7 @@ func (c claude) Adoptable(home, dir, id string) error {
 	if err != nil {
 		return err
 	}
-	return refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
+	return Refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
 // Holders implements Holder: the interactive sessions whose
@@ -188,7 +188,7 @@ func (claude) Holders(home, id string) []int {
 			SessionID string `json:"sessionId"`
 			ProcStart string `json:"procStart"`
 		}
-		if readSmallJSON(filepath.Join(dir, e.Name()), &s) && s.SessionID == id && s.PID == pid &&
+		if ReadSmallJSON(filepath.Join(dir, e.Name()), &s) && s.SessionID == id && s.PID == pid &&
 			(s.ProcStart == "" || startedAt(pid, s.ProcStart)) {
 			pids = append(pids, pid)
 		}
@@ -213,7 +213,7 @@ func (claude) Active(home, cwd, id string) time.Time {
 		return time.Time{}
 	}
 	var at time.Time
-	lastLine(p, func(line []byte) bool {
+	FindLastLine(p, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
 			return false
 		}

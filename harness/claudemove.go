@@ -25,9 +25,9 @@ const claudeTranscriptFile = "transcript.jsonl"
 func (claude) Pack(home, cwd, id string) ([]File, error) {
 	p, ok := claudeTranscript(home, cwd, id)
 	if !ok {
-		return nil, refuse(ErrNoConversation, "no claude transcript %s.jsonl for %s", id, cwd)
+		return nil, Refuse(ErrNoConversation, "no claude transcript %s.jsonl for %s", id, cwd)
 	}
-	data, err := safe.ReadFile(p, maxConversationFile, safe.NoFollow)
+	data, err := safe.ReadFile(p, MaxConversationFile, safe.NoFollow)
 	if err != nil {
 		return nil, err
 	}
@@ -59,10 +59,10 @@ func (claude) Place(home, dir, id, from string, files []File) (Placement, error)
 // persistedOutputPath of the tool results kept in it.
 func claudeRewrite(from, dir, side, sideTo string) func(data []byte) []byte {
 	return func(data []byte) []byte {
-		return rewriteLines(data, func(l []byte) []byte {
-			l = rewriteField(rewriteField(l, "cwd", from, dir), "workingDirectory", from, dir)
+		return RewriteLines(data, func(l []byte) []byte {
+			l = RewriteField(RewriteField(l, "cwd", from, dir), "workingDirectory", from, dir)
 			if side != "" && side != sideTo {
-				l = rewritePathPrefix(l, "persistedOutputPath", side, sideTo)
+				l = RewritePathPrefix(l, "persistedOutputPath", side, sideTo)
 			}
 			return l
 		})
@@ -77,7 +77,7 @@ func (claude) Carry(home, from, dir, id string) (Carry, error) {
 	}
 	p, ok := claudeTranscript(home, from, id)
 	if !ok {
-		return Carry{}, refuse(ErrNoConversation, "no claude transcript %s.jsonl for %s", id, from)
+		return Carry{}, Refuse(ErrNoConversation, "no claude transcript %s.jsonl for %s", id, from)
 	}
 	folder := filepath.Join(home, "projects", ClaudeSlug(dir))
 	side, sideTo := strings.TrimSuffix(p, ".jsonl"), filepath.Join(folder, id)

@@ -73,7 +73,7 @@ func lastClaudeName(data []byte) (string, bool) {
 			CustomTitle string `json:"customTitle"`
 		}
 		if json.Unmarshal(line, &l) == nil && l.Type == "custom-title" {
-			name, ok = cleanName(l.CustomTitle), true
+			name, ok = CleanName(l.CustomTitle), true
 		}
 	}
 	return name, ok
@@ -86,18 +86,9 @@ func lastClaudeName(data []byte) (string, bool) {
 
 // HintByName implements HintNamer.
 func (claude) HintByName(tail []byte) bool {
-	if len(tail) > scrapeWindow {
-		tail = tail[len(tail)-scrapeWindow:]
-	}
-	text := plainText(tail)
-	b := lastPhrase(text, claudeHint.banner)
-	if b < 0 {
+	line, ok := BannerLine(tail, claudeHint.Banner)
+	if !ok {
 		return false
-	}
-	p, _ := skipSpace(text, b)
-	line := text[p:]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
 	}
 	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " "), []byte("claude --resume \""))
 	return ok && len(rest) > 1 && rest[len(rest)-1] == '"'

@@ -57,7 +57,7 @@ func claudeState(e claudeEvent) (StateEvent, bool) {
 	case "Stop":
 		return StateEvent{State: Waiting}, true
 	case "SessionEnd":
-		return StateEvent{State: Waiting, Ended: true, Why: printableWord(e.Reason)}, true
+		return StateEvent{State: Waiting, Ended: true, Why: PrintableWord(e.Reason)}, true
 	}
 	return StateEvent{}, false
 }

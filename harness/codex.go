@@ -17,7 +17,7 @@ var codexSpec = &Spec{
 	Display: "Codex",
 	HomeVar: "CODEX_HOME",
 	HomeDir: ".codex",
-	ID:      UUID,
+	ID:      &UUID,
 	Resume:  Spelling{Words: []string{"resume"}},
 	// resume, fork and exec are subcommands: bare words, which the second
 	// survival rule drops with the ID or prompt after them.
@@ -66,12 +66,12 @@ func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 	plan, trusted := codexConfigPlan(run.Home)
 	if plan.Inject && !setsConfig(f.Options, "notify") {
 		in.Args = []string{"-c", CodexNotifyOverride(run.Assets[codexNotifyAsset])}
-		in.Env = append(run.captureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
+		in.Env = append(run.CaptureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
 	}
 	if (run.Hooks == HooksOn || run.Hooks == HooksAuto && trusted) && !setsConfig(f.Options, "hooks") {
 		in.Args = append(in.Args, codexHookArgs()...)
 		if in.Env == nil {
-			in.Env = run.captureEnv()
+			in.Env = run.CaptureEnv()
 		}
 		in.States = true
 	}
@@ -188,13 +188,13 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 // session, run:" or "To reconnect, run:" blocks, and the older
 // `codex resume, then select <name> (<id>)`.
 var (
-	codexHint       = hintMatcher{program: "codex", words: [][]string{{"resume"}}, valid: codexSpec.ID.Valid}
-	codexSelectHint = hintMatcher{program: "codex", words: [][]string{{"resume,"}, {"then"}, {"select"}}, valid: codexSpec.ID.Valid, id: lastParenID}
+	codexHint       = Hint{Spec: codexSpec, Words: [][]string{{"resume"}}}
+	codexSelectHint = Hint{Spec: codexSpec, Words: [][]string{{"resume,"}, {"then"}, {"select"}}, ReadID: lastParenID}
 )
 
 // ScrapeExit implements Behaviour: whichever of the two hint shapes comes last.
 func (codex) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, func(text []byte) string {
+	return ScrapeTail(tail, func(text []byte) string {
 		id, at := codexHint.lastAt(text)
 		if old, oldAt := codexSelectHint.lastAt(text); oldAt > at {
 			id = old

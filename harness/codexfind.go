@@ -60,7 +60,7 @@ func codexScan(home, cwd string) []Found {
 			out = append(out, f)
 		}
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out
 }
 
@@ -85,11 +85,11 @@ func (codex) Lookup(home, id string) (Found, error) {
 		return Found{}, err
 	}
 	if !filepath.IsAbs(meta.Payload.Cwd) {
-		return Found{}, refuse(ErrElsewhere, "codex rollout %s names no directory", p)
+		return Found{}, Refuse(ErrElsewhere, "codex rollout %s names no directory", p)
 	}
 	f, ok := codexFound(home, safe.PhysicalOf(meta.Payload.Cwd), id, p)
 	if !ok {
-		return Found{}, refuse(ErrNoConversation, "codex rollout %s is gone", p)
+		return Found{}, Refuse(ErrNoConversation, "codex rollout %s is gone", p)
 	}
 	return f, nil
 }
@@ -101,7 +101,7 @@ func (codex) Adoptable(home, dir, id string) error {
 		return err
 	}
 	if !safe.SameDir(meta.Payload.Cwd, dir) {
-		return refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, dir)
+		return Refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, dir)
 	}
 	return nil
 }
@@ -109,14 +109,14 @@ func (codex) Adoptable(home, dir, id string) error {
 // codexUsers finds the rollout of a thread a user can resume.
 func codexUsers(home, id string) (string, codexMeta, error) {
 	if err := codexSpec.ValidateID(id); err != nil {
-		return "", codexMeta{}, refuse(ErrNoConversation, "%v", err)
+		return "", codexMeta{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	p, meta, ok := codexRollout(home, id)
 	if !ok {
-		return "", codexMeta{}, refuse(ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
+		return "", codexMeta{}, Refuse(ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
 	}
 	if meta.subagent() {
-		return "", codexMeta{}, refuse(ErrNotUsers, "codex thread %s was started by a subagent", id)
+		return "", codexMeta{}, Refuse(ErrNotUsers, "codex thread %s was started by a subagent", id)
 	}
 	return p, meta, nil
 }
@@ -273,7 +273,7 @@ func probeRollout(home, rel string, buf []byte) (codexProbe, []byte) {
 	n := 0
 	for {
 		if n == len(buf) {
-			if len(buf) >= maxLine {
+			if len(buf) >= MaxLine {
 				return other, buf
 			}
 			buf = append(buf, make([]byte, len(buf))...)
@@ -324,7 +324,7 @@ func (codex) Active(home, cwd, id string) time.Time {
 		return time.Time{}
 	}
 	var at time.Time
-	lastLine(p, func(line []byte) bool {
+	FindLastLine(p, func(line []byte) bool {
 		var l struct {
 			Timestamp string `json:"timestamp"`
 		}

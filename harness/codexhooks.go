@@ -118,7 +118,7 @@ func (codex) States(data []byte) []StateEvent {
 		case "Stop", "Interrupt":
 			out = append(out, StateEvent{State: Waiting})
 		case "SessionEnd":
-			out = append(out, StateEvent{State: Waiting, Ended: true, Why: printableWord(e.Reason)})
+			out = append(out, StateEvent{State: Waiting, Ended: true, Why: PrintableWord(e.Reason)})
 		}
 	}
 	return out

@@ -377,7 +377,7 @@ func (ix *codexIndex) query(cwd string) ([]Found, error) {
 		}
 		out = append(out, f)
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 

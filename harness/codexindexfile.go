@@ -259,7 +259,7 @@ func readIndexFile(p, kind string) (string, []string, error) {
 		return "", nil, errIndexDamaged
 	}
 	var lines []string
-	if err := scanLines(io.LimitReader(f, maxIndexFile), func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
+	if err := ScanLines(io.LimitReader(f, maxIndexFile), func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
 		return "", nil, errIndexDamaged
 	}
 	if len(lines) < 2 {

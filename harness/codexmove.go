@@ -22,9 +22,9 @@ const codexRolloutFile = "rollout.jsonl"
 func (codex) Pack(home, _ string, id string) ([]File, error) {
 	p, _, ok := codexRollout(home, id)
 	if !ok {
-		return nil, refuse(ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
+		return nil, Refuse(ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
 	}
-	data, err := safe.ReadFile(p, maxConversationFile, safe.NoFollow)
+	data, err := safe.ReadFile(p, MaxConversationFile, safe.NoFollow)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (codex) Place(home, dir, id, from string, files []File) (Placement, error) 
 		return Placement{}, fmt.Errorf("the rollout does not begin with the session_meta of %s", id)
 	}
 	if meta.subagent() {
-		return Placement{}, refuse(ErrNotUsers, "codex thread %s was started by a subagent", id)
+		return Placement{}, Refuse(ErrNotUsers, "codex thread %s was started by a subagent", id)
 	}
 	at := time.Now()
 	if t, err := time.Parse(time.RFC3339Nano, meta.Payload.Timestamp); err == nil {
@@ -55,7 +55,7 @@ func (codex) Place(home, dir, id, from string, files []File) (Placement, error) 
 	}
 	at = at.Local()
 	if from != dir {
-		data = rewriteLines(data, func(l []byte) []byte { return rewriteField(l, "cwd", from, dir) })
+		data = RewriteLines(data, func(l []byte) []byte { return RewriteField(l, "cwd", from, dir) })
 	}
 	name := "rollout-" + at.Format("2006-01-02T15-04-05") + "-" + id + ".jsonl"
 	place := Placement{
@@ -76,10 +76,10 @@ func (codex) Carry(home, from, dir, id string) (Carry, error) {
 		return Carry{}, err
 	}
 	if !safe.SameDir(meta.Payload.Cwd, from) {
-		return Carry{}, refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, from)
+		return Carry{}, Refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, from)
 	}
 	rewrite := func(data []byte) []byte {
-		return rewriteLines(data, func(l []byte) []byte { return rewriteField(l, "cwd", meta.Payload.Cwd, dir) })
+		return RewriteLines(data, func(l []byte) []byte { return RewriteField(l, "cwd", meta.Payload.Cwd, dir) })
 	}
 	c := Carry{Parts: []Part{{From: p, To: p, Edit: func(string) func([]byte) []byte { return rewrite }}}}
 	if codexStateKnows(home, id) {

@@ -53,13 +53,13 @@ func codexIndexNames(path string) map[string]string {
 	}
 	names := map[string]string{}
 	if fi.Size() <= codexNamesMax {
-		scanLines(f, func(line []byte) bool {
+		ScanLines(f, func(line []byte) bool {
 			var l struct {
 				ID   string `json:"id"`
 				Name string `json:"thread_name"`
 			}
 			if json.Unmarshal(line, &l) == nil && codexSpec.ID.Valid(l.ID) {
-				if n := cleanName(l.Name); n != "" {
+				if n := CleanName(l.Name); n != "" {
 					names[l.ID] = n
 				} else {
 					delete(names, l.ID)

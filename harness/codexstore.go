@@ -55,7 +55,7 @@ func rolloutID(name string) (string, bool) {
 // readCodexMeta reads and checks the first line of a rollout. A rollout whose
 // first line is still being written has no complete line and is skipped.
 func readCodexMeta(path, id string) (codexMeta, bool) {
-	line, ok := firstLine(path)
+	line, ok := FirstLine(path)
 	if !ok {
 		return codexMeta{}, false
 	}
@@ -146,11 +146,15 @@ func (codex) Correlate(home, cwd string, spawn time.Time) string {
 	return id
 }
 
+// correlationWindow is how long after the spawn a rollout's v7 ID may be
+// stamped: Codex stamps its IDs when the session starts.
+const correlationWindow = 30 * time.Second
+
 func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 	var st scanStats
 	found := ""
 	day := spawn.UTC()
-	from, to := spawn.Add(-spawnSlack).UnixMilli(), spawn.Add(correlationWindow).UnixMilli()
+	from, to := spawn.Add(-SpawnSlack).UnixMilli(), spawn.Add(correlationWindow).UnixMilli()
 	for off := -2; off <= 2; off++ {
 		dir := dayDir(home, day.AddDate(0, 0, off))
 		entries, err := os.ReadDir(dir)
@@ -206,7 +210,7 @@ func (codex) Title(home, _ string, id string) string {
 // codexTitle reads the title of the rollout at path.
 func codexTitle(path string) string {
 	fallback, title := "", ""
-	eachLine(path, func(line []byte) bool {
+	EachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user`)) {
 			return true
 		}
@@ -219,7 +223,7 @@ func codexTitle(path string) string {
 			title = CleanTitle(l.Payload.Message)
 			return false
 		case fallback == "" && l.Type == "response_item" && l.Payload.Role == "user":
-			if t := promptText(l.Payload.Content); t != "" && !strings.HasPrefix(t, "<") {
+			if t := PromptText(l.Payload.Content); t != "" && !strings.HasPrefix(t, "<") {
 				fallback = CleanTitle(t)
 			}
 		}
@@ -234,12 +238,12 @@ func codexTitle(path string) string {
 // Excerpt implements Excerpter: the user's and the agent's messages as the
 // rollout's events record them.
 func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	path, _, ok := codexRollout(home, id)
 	if !ok {
-		return x.result()
+		return x.Excerpt()
 	}
-	eachLine(path, func(line []byte) bool {
+	EachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"event_msg"`)) {
 			return true
 		}
@@ -249,11 +253,11 @@ func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
 		}
 		switch l.Payload.Type {
 		case "user_message":
-			x.add("user", l.Payload.Message)
+			x.Add("user", l.Payload.Message)
 		case "agent_message":
-			x.add("assistant", l.Payload.Message)
+			x.Add("assistant", l.Payload.Message)
 		}
 		return true
 	})
-	return x.result()
+	return x.Excerpt()
 }

@@ -19,7 +19,7 @@ var copilotSpec = &Spec{
 	Display: "Copilot",
 	HomeVar: "COPILOT_HOME",
 	HomeDir: ".copilot",
-	ID:      UUID,
+	ID:      &UUID,
 	// --resume=<id>, joined: the form Copilot prints and documents. The
 	// other spellings (--resume <id>, -r) stay opaque.
 	Resume: Spelling{Words: []string{"--resume"}, Joined: true},
@@ -84,7 +84,7 @@ func (copilot) Instrument(f Form, run Run) (Instrumentation, error) {
 	}
 	if p := run.Assets[asset]; p != "" {
 		in.Args = append([]string{"--plugin-dir", filepath.Dir(p)}, in.Args...)
-		in.Env = run.captureEnv()
+		in.Env = run.CaptureEnv()
 		in.States = run.Hooks != HooksOff
 	}
 	return in, nil
@@ -95,7 +95,7 @@ func (copilot) Instrument(f Form, run Run) (Instrumentation, error) {
 // gets none pinned; the capture and the hint still name the session.
 func copilotFreshID(run Run) (string, error) {
 	for range 3 {
-		id, err := run.newID(copilotSpec.ID)
+		id, err := run.PinID(copilotSpec.ID)
 		if err != nil {
 			return "", err
 		}
@@ -131,11 +131,11 @@ func (copilot) ParseCapture(data []byte, _ Capture) string {
 // copilotHint is the Resume line of Copilot's exit summary:
 // `Resume     copilot --resume=<id>`, on stderr after -p, beside the logo
 // in the TUI; none when no prompt was sent in a new session.
-var copilotHint = hintMatcher{program: "copilot", words: [][]string{{"--resume"}}, joined: true, valid: copilotSpec.ID.Valid}
+var copilotHint = Hint{Spec: copilotSpec, Words: [][]string{{"--resume"}}, Joined: true}
 
 // ScrapeExit implements Behaviour.
 func (copilot) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, copilotHint.last)
+	return ScrapeTail(tail, copilotHint.Last)
 }
 
 // Exists implements Behaviour: a session folder whose log holds a prompt,
@@ -155,12 +155,12 @@ func (copilot) Title(home, cwd, id string) string {
 
 // Excerpt implements Excerpter: the prompts and Copilot's answers.
 func (copilot) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	s, ok := copilotOf(home, cwd, id)
 	if !ok {
-		return x.result()
+		return x.Excerpt()
 	}
-	eachLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
 		if !copilotMessage(line) {
 			return true
 		}
@@ -168,14 +168,14 @@ func (copilot) Excerpt(home, cwd, id string, n, m int) Excerpt {
 		if json.Unmarshal(line, &e) == nil {
 			switch e.Type {
 			case "user.message":
-				x.add("user", e.Data.Content)
+				x.Add("user", e.Data.Content)
 			case "assistant.message":
-				x.add("assistant", e.Data.Content)
+				x.Add("assistant", e.Data.Content)
 			}
 		}
 		return true
 	})
-	return x.result()
+	return x.Excerpt()
 }
 
 // Correlate implements Correlator: the single session of cwd whose log was
@@ -191,11 +191,11 @@ func (copilot) Correlate(home, cwd string, spawn time.Time) string {
 			continue
 		}
 		dir := filepath.Join(copilotSessions(home), e.Name())
-		if copilotModified(dir).Before(spawn.Add(-spawnSlack)) {
+		if copilotModified(dir).Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		s, ok := readCopilotSession(dir, e.Name())
-		if !ok || !s.head.ok || !s.belongs(cwd) || s.head.started.Before(spawn.Add(-spawnSlack)) {
+		if !ok || !s.head.ok || !s.belongs(cwd) || s.head.started.Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		if found != "" {

@@ -51,7 +51,7 @@ func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
 		}
 		out = append(out, copilotFound(home, s, cwd))
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 
@@ -59,20 +59,20 @@ func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
 // workspace.yaml names.
 func (copilot) Lookup(home, id string) (Found, error) {
 	if err := copilotSpec.ValidateID(id); err != nil {
-		return Found{}, refuse(ErrNoConversation, "%v", err)
+		return Found{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	dir, ok := copilotSessionDir(home, id)
 	if !ok {
-		return Found{}, refuse(ErrNoConversation, "no copilot session %s in %s", id, copilotSessions(home))
+		return Found{}, Refuse(ErrNoConversation, "no copilot session %s in %s", id, copilotSessions(home))
 	}
 	s, ok := readCopilotSession(dir, id)
 	switch {
 	case !ok:
-		return Found{}, refuse(ErrElsewhere, "copilot session folder %s holds another session", dir)
+		return Found{}, Refuse(ErrElsewhere, "copilot session folder %s holds another session", dir)
 	case !s.head.ok:
-		return Found{}, refuse(ErrEmptyConversation, "copilot session %s holds no prompt (quit before the first one)", id)
+		return Found{}, Refuse(ErrEmptyConversation, "copilot session %s holds no prompt (quit before the first one)", id)
 	case !filepath.IsAbs(s.cwd):
-		return Found{}, refuse(ErrElsewhere, "copilot session %s names no directory", id)
+		return Found{}, Refuse(ErrElsewhere, "copilot session %s names no directory", id)
 	}
 	return copilotFound(home, s, safe.PhysicalOf(s.cwd)), nil
 }
@@ -84,7 +84,7 @@ func (c copilot) Adoptable(home, dir, id string) error {
 		return err
 	}
 	if !safe.SameDir(f.Cwd, dir) {
-		return refuse(ErrElsewhere, "copilot session %s belongs to %s, not %s", id, f.Cwd, dir)
+		return Refuse(ErrElsewhere, "copilot session %s belongs to %s, not %s", id, f.Cwd, dir)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (copilot) Active(home, cwd, id string) time.Time {
 		return time.Time{}
 	}
 	var at time.Time
-	lastLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
+	FindLastLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
 		if !copilotMessage(line) {
 			return false
 		}
@@ -151,5 +151,5 @@ func (copilot) ConversationName(home, cwd, id string) string {
 	if !ok || !s.ws.userNamed {
 		return ""
 	}
-	return cleanName(s.ws.name)
+	return CleanName(s.ws.name)
 }

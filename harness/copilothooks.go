@@ -78,7 +78,7 @@ func (copilot) States(data []byte) []StateEvent {
 		case "Stop":
 			out = append(out, StateEvent{State: Waiting})
 		case "SessionEnd":
-			out = append(out, StateEvent{State: Waiting, Ended: true, Why: printableWord(e.Reason)})
+			out = append(out, StateEvent{State: Waiting, Ended: true, Why: PrintableWord(e.Reason)})
 		}
 	}
 	return out

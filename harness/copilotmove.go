@@ -29,7 +29,7 @@ func copilotEdit(rel, from, dir string) func([]byte) []byte {
 	switch rel {
 	case "events.jsonl":
 		return func(d []byte) []byte {
-			return rewriteLines(d, func(l []byte) []byte { return rewriteField(l, "cwd", from, dir) })
+			return RewriteLines(d, func(l []byte) []byte { return RewriteField(l, "cwd", from, dir) })
 		}
 	case "workspace.yaml":
 		return func(d []byte) []byte { return yamlSet(d, "cwd", from, dir) }
@@ -41,11 +41,11 @@ func copilotEdit(rel, from, dir string) func([]byte) []byte {
 func (copilot) Pack(home, cwd, id string) ([]File, error) {
 	s, ok := copilotOf(home, cwd, id)
 	if !ok {
-		return nil, refuse(ErrNoConversation, "no copilot session %s for %s", id, cwd)
+		return nil, Refuse(ErrNoConversation, "no copilot session %s for %s", id, cwd)
 	}
 	var out []File
 	for _, name := range []string{"events.jsonl", "workspace.yaml"} {
-		data, err := safe.ReadFile(filepath.Join(s.dir, name), maxConversationFile, safe.NoFollow)
+		data, err := safe.ReadFile(filepath.Join(s.dir, name), MaxConversationFile, safe.NoFollow)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func (copilot) Carry(home, from, dir, id string) (Carry, error) {
 	}
 	s, ok := copilotOf(home, from, id)
 	if !ok {
-		return Carry{}, refuse(ErrNoConversation, "no copilot session %s for %s", id, from)
+		return Carry{}, Refuse(ErrNoConversation, "no copilot session %s for %s", id, from)
 	}
 	if _, ok := yamlQuote(dir); !ok {
 		return Carry{}, fmt.Errorf("copilot cannot keep the directory %q in workspace.yaml", dir)

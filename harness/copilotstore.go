@@ -75,7 +75,7 @@ type copilotHead struct {
 func readCopilotHead(dir string) copilotHead {
 	var h copilotHead
 	first := true
-	eachLine(filepath.Join(dir, "events.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(dir, "events.jsonl"), func(line []byte) bool {
 		if first {
 			first = false
 			var e copilotEvent
@@ -151,7 +151,7 @@ func (s copilotSession) belongs(dir string) bool {
 
 // copilotModified is when the conversation last changed: its log.
 func copilotModified(dir string) time.Time {
-	return modTime(filepath.Join(dir, "events.jsonl"))
+	return ModTime(filepath.Join(dir, "events.jsonl"))
 }
 
 // copilotFind reads session id of home, when it has a folder.

@@ -109,7 +109,7 @@ func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt stri
 // before its first one.
 func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
 	t.Helper()
-	dir := filepath.Join(home, "sessions", GrokDirName(cwd), id)
+	dir := filepath.Join(home, "sessions", grokDirName(cwd), id)
 	n := 0
 	history := jsonLine(t, map[string]any{"type": "system", "content": "You are Grok."}) +
 		jsonLine(t, map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})

@@ -97,7 +97,7 @@ func FuzzScrapeExit(f *testing.F) {
 			}
 			// Escape sequences are invisible, so an ID may be styled piece
 			// by piece; it must still be there in the visible text.
-			if !bytes.Contains(plainText(tail), []byte(id)) {
+			if !bytes.Contains(PlainText(tail), []byte(id)) {
 				t.Fatalf("%s scraped %q, which is not in the text", h.Name, id)
 			}
 		}
@@ -174,7 +174,7 @@ func FuzzStates(f *testing.F) {
 				if !ev.State.Valid() {
 					t.Fatalf("%s: state %q from %q", a.Name, ev.State, data)
 				}
-				if ev.Ended && ev.Why != printableWord(ev.Why) {
+				if ev.Ended && ev.Why != PrintableWord(ev.Why) {
 					t.Fatalf("%s: end reason %q", a.Name, ev.Why)
 				}
 			}

@@ -23,7 +23,7 @@ var geminiSpec = &Spec{
 	HomeVar:     "GEMINI_CLI_HOME",
 	HomeDir:     ".gemini",
 	HomeVarBase: true,
-	ID:          UUID,
+	ID:          &UUID,
 	// Only --resume is accepted; -r is an alternate spelling and stays
 	// opaque.
 	Resume: Spelling{Words: []string{"--resume"}},
@@ -60,7 +60,7 @@ func (gemini) Instrument(f Form, run Run) (Instrumentation, error) {
 	if f.Resume != "" {
 		return Instrumentation{Pinned: f.Resume}, geminiSpec.ValidateID(f.Resume)
 	}
-	id, err := run.newID(geminiSpec.ID)
+	id, err := run.PinID(geminiSpec.ID)
 	if err != nil {
 		return Instrumentation{}, err
 	}
@@ -71,14 +71,14 @@ func (gemini) Instrument(f Form, run Run) (Instrumentation, error) {
 // exit: `To resume this session: gemini --resume <id>`, with the box's
 // borders taken out first (geminiUnboxed), since a narrow terminal wraps
 // the hint inside them.
-var geminiHint = hintMatcher{program: "gemini", words: [][]string{{"--resume"}}, valid: geminiSpec.ID.Valid, id: geminiWrappedID}
+var geminiHint = Hint{Spec: geminiSpec, Words: [][]string{{"--resume"}}, ReadID: geminiWrappedID}
 
 // ScrapeExit implements Behaviour: the last `gemini --resume <id>` of the
 // exit box. Gemini prints it after every interactive run, also one quit
 // before its first prompt, whose session it deletes at exit: the store, not
 // the hint, says whether there is a conversation.
 func (gemini) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, func(text []byte) string { return geminiHint.last(geminiUnboxed(text)) })
+	return ScrapeTail(tail, func(text []byte) string { return geminiHint.Last(geminiUnboxed(text)) })
 }
 
 // boxBorder is the vertical border of Gemini's exit box (U+2502).
@@ -96,13 +96,13 @@ func geminiUnboxed(text []byte) []byte {
 // run at the start of the next line, as long as together they still begin
 // one. A complete ID never takes more characters.
 func geminiWrappedID(text []byte, p int, valid func(string) bool) string {
-	if id := idAt(text, p, valid); id != "" {
+	if id := IDAt(text, p, valid); id != "" {
 		return id
 	}
 	var id []byte
 	for range 4 {
 		end := p
-		for end < len(text) && idByte(text[end]) {
+		for end < len(text) && IDByte(text[end]) {
 			end++
 		}
 		id = append(id, text[p:end]...)

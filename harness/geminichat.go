@@ -32,7 +32,7 @@ type geminiHead struct {
 // readGeminiHead reads a session file's first line; it must name a session
 // of the agent's grammar.
 func readGeminiHead(path string) (geminiHead, bool) {
-	line, ok := firstLine(path)
+	line, ok := FirstLine(path)
 	if !ok {
 		return geminiHead{}, false
 	}
@@ -238,7 +238,7 @@ func (g *geminiReplay) line(line []byte) {
 // agent's grammar.
 func readGeminiChat(path string, keepText bool) (geminiChat, bool) {
 	g := geminiReplay{index: map[string]int{}, keepText: keepText}
-	if err := eachLine(path, func(line []byte) bool { g.line(line); return true }); err != nil {
+	if err := EachLine(path, func(line []byte) bool { g.line(line); return true }); err != nil {
 		return geminiChat{}, false
 	}
 	if !geminiSpec.ID.Valid(g.chat.SessionID) || g.chat.ProjectHash == "" {

@@ -41,13 +41,13 @@ func (gemini) Discover(home, cwd, _ string) ([]Found, error) {
 			out = append(out, geminiFound(home, cwd, p, c))
 		}
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 
 // geminiFound describes one session file.
 func geminiFound(home, cwd, path string, c geminiChat) Found {
-	f := Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: modTime(path)}
+	f := Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: ModTime(path)}
 	if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err == nil {
 		f.Started = t
 	}
@@ -58,7 +58,7 @@ func geminiFound(home, cwd, path string, c geminiChat) Found {
 // the directory its marker (or projects.json entry) names.
 func (gemini) Lookup(home, id string) (Found, error) {
 	if err := geminiSpec.ValidateID(id); err != nil {
-		return Found{}, refuse(ErrNoConversation, "%v", err)
+		return Found{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	var paths []string
 	var chats []geminiChat
@@ -73,16 +73,16 @@ func (gemini) Lookup(home, id string) (Found, error) {
 	}
 	switch {
 	case len(paths) == 0 && empty:
-		return Found{}, refuse(ErrEmptyConversation, "gemini session %s holds no prompt (quit before the first one, or only the stub a resume leaves)", id)
+		return Found{}, Refuse(ErrEmptyConversation, "gemini session %s holds no prompt (quit before the first one, or only the stub a resume leaves)", id)
 	case len(paths) == 0:
-		return Found{}, refuse(ErrNoConversation, "no gemini session %s in %s", id, filepath.Join(home, "tmp"))
+		return Found{}, Refuse(ErrNoConversation, "no gemini session %s in %s", id, filepath.Join(home, "tmp"))
 	case len(paths) > 1:
-		return Found{}, refuse(ErrElsewhere, "gemini session %s is in %d folders", id, len(paths))
+		return Found{}, Refuse(ErrElsewhere, "gemini session %s is in %d folders", id, len(paths))
 	}
 	slug := filepath.Base(filepath.Dir(filepath.Dir(paths[0])))
 	cwd := geminiDirOf(home, slug)
 	if cwd == "" {
-		return Found{}, refuse(ErrElsewhere, "gemini folder %q names no directory", slug)
+		return Found{}, Refuse(ErrElsewhere, "gemini folder %q names no directory", slug)
 	}
 	return geminiFound(home, cwd, paths[0], chats[0]), nil
 }
@@ -90,7 +90,7 @@ func (gemini) Lookup(home, id string) (Found, error) {
 // Adoptable implements Finder: a conversation in dir's folder.
 func (g gemini) Adoptable(home, dir, id string) error {
 	if err := geminiSpec.ValidateID(id); err != nil {
-		return refuse(ErrNoConversation, "%v", err)
+		return Refuse(ErrNoConversation, "%v", err)
 	}
 	files := geminiFiles(geminiChats(home, dir), id)
 	if _, _, ok := geminiConversation(files); ok {
@@ -100,7 +100,7 @@ func (g gemini) Adoptable(home, dir, id string) error {
 	if err != nil {
 		return err
 	}
-	return refuse(ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
+	return Refuse(ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
 // Title implements Titler: the summary Gemini writes (at the start of a
@@ -117,21 +117,21 @@ func (gemini) Title(home, cwd, id string) string {
 // Excerpt implements Excerpter: the prompts typed and Gemini's answers,
 // never its context blocks.
 func (gemini) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	p, ok := geminiSession(home, cwd, id)
 	if !ok {
-		return x.result()
+		return x.Excerpt()
 	}
 	c, _ := readGeminiChat(p, true)
 	for _, msg := range c.messages {
 		switch {
 		case msg.Type == "user" && msg.Resumable:
-			x.add("user", msg.Text)
+			x.Add("user", msg.Text)
 		case msg.Type == "gemini":
-			x.add("assistant", msg.Text)
+			x.Add("assistant", msg.Text)
 		}
 	}
-	return x.result()
+	return x.Excerpt()
 }
 
 // Correlate implements Correlator: the single session of cwd's folder that
@@ -148,14 +148,14 @@ func (gemini) Correlate(home, cwd string, spawn time.Time) string {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-spawnSlack)) {
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		c, ok := readGeminiChat(filepath.Join(chats, e.Name()), false)
 		if !ok || !c.resumable || c.Kind == "subagent" {
 			continue
 		}
-		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-spawnSlack)) {
+		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		if found != "" && found != c.SessionID {

@@ -99,8 +99,8 @@ func geminiPlace(home, dir string) (string, []Claim, error) {
 func geminiRewrite(from, dir string) func([]byte) []byte {
 	hf, ht := geminiHash(from), geminiHash(dir)
 	return func(data []byte) []byte {
-		return rewriteLines(data, func(l []byte) []byte {
-			l = rewriteField(l, "projectHash", hf, ht)
+		return RewriteLines(data, func(l []byte) []byte {
+			l = RewriteField(l, "projectHash", hf, ht)
 			return rewriteInList(l, "directories", from, dir)
 		})
 	}
@@ -129,7 +129,7 @@ func rewriteInList(line []byte, key, from, to string) []byte {
 	if end >= len(line) {
 		return line
 	}
-	old, new := jsonString(from), jsonString(to)
+	old, new := JSONString(from), JSONString(to)
 	var out []byte
 	list := line[start:end]
 	for len(list) > 0 {
@@ -156,9 +156,9 @@ func rewriteInList(line []byte, key, from, to string) []byte {
 func (gemini) Pack(home, cwd, id string) ([]File, error) {
 	p, ok := geminiSession(home, cwd, id)
 	if !ok {
-		return nil, refuse(ErrNoConversation, "no gemini session %s for %s", id, cwd)
+		return nil, Refuse(ErrNoConversation, "no gemini session %s for %s", id, cwd)
 	}
-	data, err := safe.ReadFile(p, maxConversationFile, safe.NoFollow)
+	data, err := safe.ReadFile(p, MaxConversationFile, safe.NoFollow)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (gemini) Place(home, dir, id, from string, files []File) (Placement, error)
 		return Placement{}, fmt.Errorf("a gemini conversation is one session file")
 	}
 	f := files[0]
-	if short, ok := geminiFileID(f.Name); !ok || short != id[:8] || !safeName(f.Name) {
+	if short, ok := geminiFileID(f.Name); !ok || short != id[:8] || !SafeFileName(f.Name) {
 		return Placement{}, fmt.Errorf("a gemini session of %s holds no file %q", id, f.Name)
 	}
 	folder, claims, err := geminiPlace(home, dir)
@@ -198,7 +198,7 @@ func (gemini) Carry(home, from, dir, id string) (Carry, error) {
 	}
 	p, ok := geminiSession(home, from, id)
 	if !ok {
-		return Carry{}, refuse(ErrNoConversation, "no gemini session %s for %s", id, from)
+		return Carry{}, Refuse(ErrNoConversation, "no gemini session %s for %s", id, from)
 	}
 	folder, claims, err := geminiPlace(home, dir)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +23,7 @@ var grokSpec = &Spec{
 	Display: "Grok",
 	HomeVar: "GROK_HOME",
 	HomeDir: ".grok",
-	ID:      UUID,
+	ID:      &UUID,
 	// Only --resume is accepted; -r is an alternate spelling and stays
 	// opaque.
 	Resume:  Spelling{Words: []string{"--resume"}},
@@ -61,7 +60,7 @@ func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
 	if run.Binary != "" && !grokSessionFlag(run.Binary, run.CacheDir) {
 		return Instrumentation{}, nil
 	}
-	id, err := run.newID(grokSpec.ID)
+	id, err := run.PinID(grokSpec.ID)
 	if err != nil {
 		return Instrumentation{}, err
 	}
@@ -109,7 +108,7 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 		if a.PID == c.PID {
 			return a.SessionID
 		}
-		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-spawnSlack)) &&
+		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-SpawnSlack)) &&
 			safe.Descends(a.PID, c.PID) {
 			candidates = append(candidates, a.SessionID)
 		}
@@ -120,53 +119,23 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	return ""
 }
 
-var grokHint = hintMatcher{program: "grok", words: [][]string{{"--resume", "-r"}}, valid: grokSpec.ID.Valid}
+var grokHint = Hint{Spec: grokSpec, Words: [][]string{{"--resume", "-r"}}}
 
 // ScrapeExit implements Behaviour: the last `grok --resume <id>` (or
 // `grok -r <id>`), which Grok prints under "Resume this session with:".
 func (grok) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, grokHint.last)
+	return ScrapeTail(tail, grokHint.Last)
 }
 
-// GrokDirName encodes a working directory the way Grok names its session
+// grokDirName encodes a working directory the way Grok names its session
 // folders: every byte outside A-Z a-z 0-9 - . _ ~ becomes %XX, capital hex.
-func GrokDirName(cwd string) string {
-	const hexdig = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(cwd); i++ {
-		c := cwd[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hexdig[c>>4])
-		b.WriteByte(hexdig[c&15])
-	}
-	return b.String()
-}
+func grokDirName(cwd string) string { return PercentEncode(cwd, "") }
 
-// grokDecode inverts GrokDirName; a folder name GrokDirName would not have
+// grokDecode inverts grokDirName; a folder name grokDirName would not have
 // produced, or one that is not an absolute clean path, is refused.
 func grokDecode(name string) (string, bool) {
-	var b []byte
-	for i := 0; i < len(name); i++ {
-		if name[i] != '%' {
-			b = append(b, name[i])
-			continue
-		}
-		if i+2 >= len(name) {
-			return "", false
-		}
-		v, err := strconv.ParseUint(name[i+1:i+3], 16, 8)
-		if err != nil {
-			return "", false
-		}
-		b = append(b, byte(v))
-		i += 2
-	}
-	cwd := string(b)
-	if !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || GrokDirName(cwd) != name {
+	cwd, ok := PercentDecode(name)
+	if !ok || !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || grokDirName(cwd) != name {
 		return "", false
 	}
 	return cwd, true
@@ -174,7 +143,7 @@ func grokDecode(name string) (string, bool) {
 
 // grokFolder is the folder of cwd's sessions.
 func grokFolder(home, cwd string) string {
-	return filepath.Join(home, "sessions", GrokDirName(cwd))
+	return filepath.Join(home, "sessions", grokDirName(cwd))
 }
 
 // grokSession finds the session directory of id: under cwd's folder only,
@@ -215,7 +184,7 @@ type grokSummary struct {
 
 func readGrokSummary(dir string) (grokSummary, bool) {
 	var s grokSummary
-	return s, readSmallJSON(filepath.Join(dir, "summary.json"), &s)
+	return s, ReadSmallJSON(filepath.Join(dir, "summary.json"), &s)
 }
 
 // grokConversation reports whether a session directory holds a
@@ -228,7 +197,7 @@ func grokConversation(dir string) bool {
 		return true
 	}
 	found := false
-	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
 		found = grokPrompt(line) != ""
 		return !found
 	})
@@ -260,14 +229,14 @@ func grokTitle(dir string) string {
 		return CleanTitle(s.GeneratedTitle)
 	}
 	title := ""
-	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
 		title = grokPrompt(line)
 		return title == ""
 	})
 	if title != "" {
 		return CleanTitle(title)
 	}
-	eachLine(filepath.Join(dir, "updates.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(dir, "updates.jsonl"), func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user_message_chunk"`)) {
 			return true
 		}
@@ -304,7 +273,7 @@ func grokPrompt(line []byte) string {
 	if json.Unmarshal(line, &m) != nil || m.PromptIndex == nil || (m.Type != "user" && m.Role != "user") {
 		return ""
 	}
-	t := promptText(m.Content)
+	t := PromptText(m.Content)
 	t = strings.TrimPrefix(t, "<user_query>")
 	t = strings.TrimSuffix(t, "</user_query>")
 	return strings.TrimSpace(t)
@@ -324,7 +293,7 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if grokModified(p).Before(spawn.Add(-spawnSlack)) || !grokConversation(p) {
+		if grokModified(p).Before(spawn.Add(-SpawnSlack)) || !grokConversation(p) {
 			continue
 		}
 		if found != "" {
@@ -338,9 +307,9 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 // grokModified is the newest change to a session: its files are appended
 // to in place.
 func grokModified(dir string) time.Time {
-	mod := modTime(dir)
+	mod := ModTime(dir)
 	for _, name := range []string{"summary.json", "chat_history.jsonl", "updates.jsonl"} {
-		if t := modTime(filepath.Join(dir, name)); t.After(mod) {
+		if t := ModTime(filepath.Join(dir, name)); t.After(mod) {
 			mod = t
 		}
 	}
@@ -368,14 +337,14 @@ func grokTime(raw json.RawMessage) time.Time {
 // Excerpt implements Excerpter: the prompts the user typed and Grok's
 // answers, as chat_history.jsonl holds them (never Grok's own context).
 func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
-		return x.result()
+		return x.Excerpt()
 	}
-	eachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
 		if p := grokPrompt(line); p != "" {
-			x.add("user", p)
+			x.Add("user", p)
 			return true
 		}
 		if !bytes.Contains(line, []byte(`"assistant"`)) {
@@ -386,9 +355,9 @@ func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(line, &msg) == nil && msg.Type == "assistant" {
-			x.add("assistant", promptText(msg.Content))
+			x.Add("assistant", PromptText(msg.Content))
 		}
 		return true
 	})
-	return x.result()
+	return x.Excerpt()
 }

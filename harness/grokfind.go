@@ -26,7 +26,7 @@ func (grok) Discover(home, cwd, _ string) ([]Found, error) {
 		}
 		out = append(out, grokFound(home, cwd, e.Name(), p))
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 
@@ -43,7 +43,7 @@ func grokFound(home, cwd, id, dir string) Found {
 // directory its folder name encodes.
 func (grok) Lookup(home, id string) (Found, error) {
 	if err := grokSpec.ValidateID(id); err != nil {
-		return Found{}, refuse(ErrNoConversation, "%v", err)
+		return Found{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "sessions", "*", id))
 	var dirs []string
@@ -54,16 +54,16 @@ func (grok) Lookup(home, id string) (Found, error) {
 	}
 	switch {
 	case len(dirs) == 0:
-		return Found{}, refuse(ErrNoConversation, "no grok session %s in %s", id, filepath.Join(home, "sessions"))
+		return Found{}, Refuse(ErrNoConversation, "no grok session %s in %s", id, filepath.Join(home, "sessions"))
 	case len(dirs) > 1:
-		return Found{}, refuse(ErrElsewhere, "grok session %s is in %d folders", id, len(dirs))
+		return Found{}, Refuse(ErrElsewhere, "grok session %s is in %d folders", id, len(dirs))
 	case !grokConversation(dirs[0]):
-		return Found{}, refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
+		return Found{}, Refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
 	}
 	folder := filepath.Base(filepath.Dir(dirs[0]))
 	cwd, ok := grokDecode(folder)
 	if !ok {
-		return Found{}, refuse(ErrElsewhere, "grok session folder %q does not name a directory", folder)
+		return Found{}, Refuse(ErrElsewhere, "grok session folder %q does not name a directory", folder)
 	}
 	return grokFound(home, cwd, id, dirs[0]), nil
 }
@@ -71,12 +71,12 @@ func (grok) Lookup(home, id string) (Found, error) {
 // Adoptable implements Finder: a conversation under dir's folder.
 func (g grok) Adoptable(home, dir, id string) error {
 	if err := grokSpec.ValidateID(id); err != nil {
-		return refuse(ErrNoConversation, "%v", err)
+		return Refuse(ErrNoConversation, "%v", err)
 	}
 	p := filepath.Join(grokFolder(home, dir), id)
 	if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
 		if !grokConversation(p) {
-			return refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
+			return Refuse(ErrEmptyConversation, "grok session %s holds no prompt (quit before the first one)", id)
 		}
 		return nil
 	}
@@ -84,7 +84,7 @@ func (g grok) Adoptable(home, dir, id string) error {
 	if err != nil {
 		return err
 	}
-	return refuse(ErrElsewhere, "grok session %s belongs to %s, not %s", id, f.Cwd, dir)
+	return Refuse(ErrElsewhere, "grok session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
 // Holders implements Holder: the processes active_sessions.json names as
@@ -114,7 +114,7 @@ func (grok) Active(home, cwd, id string) time.Time {
 		LastActive json.RawMessage `json:"last_active_at"`
 		Updated    json.RawMessage `json:"updated_at"`
 	}
-	if !readSmallJSON(filepath.Join(dir, "summary.json"), &s) {
+	if !ReadSmallJSON(filepath.Join(dir, "summary.json"), &s) {
 		return time.Time{}
 	}
 	if t := grokTime(s.LastActive); !t.IsZero() {

@@ -25,7 +25,7 @@ func TestGrokDiscover(t *testing.T) {
 	age(t, filepath.Dir(appendTo), 2*time.Hour)
 	age(t, filepath.Join(filepath.Dir(appendTo), "summary.json"), 2*time.Hour)
 
-	folder := filepath.Join(home, "sessions", GrokDirName(cwd))
+	folder := filepath.Join(home, "sessions", grokDirName(cwd))
 	writeFile(t, filepath.Join(folder, "prompt_history"), "x\n")
 	writeFile(t, filepath.Join(folder, "index.json"), "{}\n")
 	if err := os.MkdirAll(filepath.Join(folder, "not-a-session"), 0o755); err != nil {
@@ -134,7 +134,7 @@ func TestGrokDecode(t *testing.T) {
 		"work%2Fproj":        "", // not absolute
 		"%2Fwork%2Fa%20b":    "/work/a b",
 		"%2Fw%C3%BC":         "/wü",
-		"%2Fw%c3%bc":         "", // not what GrokDirName writes
+		"%2Fw%c3%bc":         "", // not what grokDirName writes
 		"%2Fa+b":             "", // + is encoded
 		"%2Fwork%2":          "",
 		"%2Fwork%2F..%2Fetc": "",

@@ -35,7 +35,7 @@ func grokFile(name string) bool {
 func (grok) Pack(home, cwd, id string) ([]File, error) {
 	dir, ok := grokSession(home, cwd, id)
 	if !ok {
-		return nil, refuse(ErrNoConversation, "no grok session %s for %s", id, cwd)
+		return nil, Refuse(ErrNoConversation, "no grok session %s for %s", id, cwd)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -46,7 +46,7 @@ func (grok) Pack(home, cwd, id string) ([]File, error) {
 		if !grokFile(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
-		data, err := safe.ReadFile(filepath.Join(dir, e.Name()), maxConversationFile, safe.NoFollow)
+		data, err := safe.ReadFile(filepath.Join(dir, e.Name()), MaxConversationFile, safe.NoFollow)
 		if err != nil {
 			return nil, err
 		}
@@ -64,17 +64,17 @@ func (grok) Place(home, dir, id, from string, files []File) (Placement, error) {
 	p := Placement{Path: filepath.Join(grokFolder(home, dir), id), Dir: true}
 	seen := map[string]bool{}
 	for _, f := range files {
-		if !grokFile(f.Name) || !safeName(f.Name) || seen[f.Name] {
+		if !grokFile(f.Name) || !SafeFileName(f.Name) || seen[f.Name] {
 			return Placement{}, fmt.Errorf("a grok session holds no file %q", f.Name)
 		}
 		seen[f.Name] = true
 		data := f.Data
 		switch f.Name {
 		case "summary.json":
-			data = rewriteField(data, "cwd", from, dir)
+			data = RewriteField(data, "cwd", from, dir)
 			data = grokRewriteHome(data, home)
 		case "prompt_context.json":
-			data = rewriteField(data, "working_directory", from, dir)
+			data = RewriteField(data, "working_directory", from, dir)
 		case "chat_history.jsonl":
 			data = grokRewriteHistory(data, from, dir)
 		}
@@ -95,7 +95,7 @@ func (grok) Carry(home, from, dir, id string) (Carry, error) {
 	}
 	src, ok := grokSession(home, from, id)
 	if !ok {
-		return Carry{}, refuse(ErrNoConversation, "no grok session %s for %s", id, from)
+		return Carry{}, Refuse(ErrNoConversation, "no grok session %s for %s", id, from)
 	}
 	if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
 		return Carry{}, fmt.Errorf("grok session %s is not a folder", src)
@@ -104,9 +104,9 @@ func (grok) Carry(home, from, dir, id string) (Carry, error) {
 		Edit: func(rel string) func([]byte) []byte {
 			switch rel {
 			case "summary.json":
-				return func(d []byte) []byte { return grokRewriteHome(rewriteField(d, "cwd", from, dir), home) }
+				return func(d []byte) []byte { return grokRewriteHome(RewriteField(d, "cwd", from, dir), home) }
 			case "prompt_context.json":
-				return func(d []byte) []byte { return rewriteField(d, "working_directory", from, dir) }
+				return func(d []byte) []byte { return RewriteField(d, "working_directory", from, dir) }
 			case "chat_history.jsonl":
 				return func(d []byte) []byte { return grokRewriteHistory(d, from, dir) }
 			}
@@ -119,7 +119,7 @@ func (grok) Carry(home, from, dir, id string) (Carry, error) {
 // that is not a prompt), and only there: a prompt that names the path is
 // what the user typed.
 func grokRewriteHistory(data []byte, from, dir string) []byte {
-	return rewriteLines(data, func(l []byte) []byte {
+	return RewriteLines(data, func(l []byte) []byte {
 		if !bytes.Contains(l, []byte("user_info")) || bytes.Contains(l, []byte(`"prompt_index"`)) {
 			return l
 		}
@@ -129,10 +129,10 @@ func grokRewriteHistory(data []byte, from, dir string) []byte {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(l, &m) != nil || m.Type != "user" && m.Role != "user" ||
-			!strings.HasPrefix(promptText(m.Content), "<user_info>") {
+			!strings.HasPrefix(PromptText(m.Content), "<user_info>") {
 			return l
 		}
-		return rewriteInString(l, "Workspace Path: ", from, dir)
+		return RewriteInString(l, "Workspace Path: ", from, dir)
 	})
 }
 
@@ -144,7 +144,7 @@ func grokRewriteHome(data []byte, home string) []byte {
 	if err := json.Unmarshal(data, &s); err != nil || s.Home == "" || s.Home == home {
 		return data
 	}
-	return rewriteField(data, "grok_home", s.Home, home)
+	return RewriteField(data, "grok_home", s.Home, home)
 }
 
 // Locate implements Mover; with no cwd, any sessions/*/<id>.

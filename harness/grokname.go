@@ -15,7 +15,7 @@ func (grok) ConversationName(home, cwd, id string) string {
 		return ""
 	}
 	if s, ok := readGrokSummary(dir); ok && s.TitleIsManual {
-		return cleanName(s.GeneratedTitle)
+		return CleanName(s.GeneratedTitle)
 	}
 	return ""
 }

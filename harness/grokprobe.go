@@ -2,9 +2,16 @@ package harness
 
 import "bytes"
 
-// grokHelpFact names, in the cache, whether grok's --help offers
-// --session-id.
-const grokHelpFact = "grok-session-id"
+const (
+	// grokHelpFact names, in the cache, whether grok's --help offers
+	// --session-id.
+	grokHelpFact = "grok-session-id"
+	// grokPackage is the npm package of the xAI Grok CLI.
+	grokPackage = "@xai-official/grok"
+	// maxHelpOutput bounds what is kept of grok --help: it is about
+	// 7.5 KiB and names --session-id in its first KiB.
+	maxHelpOutput = 32 << 10
+)
 
 // grokSessionFlag reports whether the grok binary bin is the xAI CLI, which
 // takes --session-id: its npm package or its own installer's file name says
@@ -12,24 +19,20 @@ const grokHelpFact = "grok-session-id"
 // a run without a pinned ID still starts, and Grok's live session file, its
 // hint or its session directory still identify it.
 func grokSessionFlag(bin, cacheDir string) bool {
-	if in := readInstalled(grokSpec.Name, bin); in.pkg != "" || in.named {
-		return in.pkg == grokPackage || in.named
+	if in := ReadInstalled(grokSpec.Name, bin); in.Package != "" || in.Named {
+		return in.Package == grokPackage || in.Named
 	}
-	key, ok := identity(bin)
-	if !ok {
-		return false
-	}
-	v, _ := cached(cacheDir, key, grokHelpFact)
+	v, _ := CachedFact(bin, cacheDir, grokHelpFact)
 	return v == "yes"
 }
 
-// probe implements prober: a grok its files do not name is asked for its
+// ProbeBinary implements Prober: a grok its files do not name is asked for its
 // --help, once per binary.
-func (grok) probe(bin, cacheDir string) {
-	if in := readInstalled(grokSpec.Name, bin); in.pkg != "" || in.named {
+func (grok) ProbeBinary(bin, cacheDir string) {
+	if in := ReadInstalled(grokSpec.Name, bin); in.Package != "" || in.Named {
 		return
 	}
-	probe(bin, cacheDir, grokHelpFact, []string{"--help"}, maxHelpOutput, func(out []byte) string {
+	ProbeFact(bin, cacheDir, grokHelpFact, []string{"--help"}, maxHelpOutput, func(out []byte) string {
 		if bytes.Contains(out, []byte("--session-id")) {
 			return "yes"
 		}

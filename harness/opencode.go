@@ -26,7 +26,7 @@ var opencodeSpec = &Spec{
 	HomeDir:     "opencode",
 	HomeVarBase: true,
 	HomeDefault: ".local/share/opencode",
-	ID:          opencodeGrammar,
+	ID:          &opencodeGrammar,
 	Resume:      Spelling{Words: []string{"-s"}},
 	Dropped:     []string{"-s", "--session", "-c", "--continue", "--fork", "--prompt"},
 	Assets:      []Asset{{Name: opencodePluginAsset, Mode: 0o600, Data: []byte(opencodePlugin)}},
@@ -110,7 +110,7 @@ func (opencode) Instrument(f Form, run Run) (Instrumentation, error) {
 	if !ok {
 		return in, nil
 	}
-	in.Env = append(run.captureEnv(), opencodeConfigVar+"="+content)
+	in.Env = append(run.CaptureEnv(), opencodeConfigVar+"="+content)
 	in.States = true
 	return in, nil
 }
@@ -124,7 +124,7 @@ const opencodeConfigVar = "OPENCODE_CONFIG_CONTENT"
 // when own cannot carry it: not a JSON object, or a "plugin" that is not a
 // list.
 func opencodeConfigContent(own, path string) (string, bool) {
-	spec := jsonString(fileURL(path))
+	spec := JSONString(fileURL(path))
 	if strings.TrimSpace(own) == "" {
 		// The common case, written out: no JSON decoding on the way to
 		// the child's start.
@@ -157,30 +157,14 @@ func opencodeConfigContent(own, path string) (string, bool) {
 
 // fileURL is the file:// URL of an absolute path, each byte outside the
 // unreserved set and '/' percent-encoded.
-func fileURL(path string) string {
-	const hexdig = "0123456789ABCDEF"
-	var b strings.Builder
-	b.WriteString("file://")
-	for i := 0; i < len(path); i++ {
-		c := path[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			c == '/' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hexdig[c>>4])
-		b.WriteByte(hexdig[c&15])
-	}
-	return b.String()
-}
+func fileURL(path string) string { return "file://" + PercentEncode(path, "/") }
 
-var opencodeHint = hintMatcher{program: "opencode", words: [][]string{{"-s", "--session"}}, valid: opencodeSpec.ID.Valid}
+var opencodeHint = Hint{Spec: opencodeSpec, Words: [][]string{{"-s", "--session"}}}
 
 // ScrapeExit implements Behaviour: the last `opencode -s <id>`, which the
 // TUI prints after "Continue" at exit when the session had a prompt.
 func (opencode) ScrapeExit(tail []byte) string {
-	return scrapeTail(tail, opencodeHint.last)
+	return ScrapeTail(tail, opencodeHint.Last)
 }
 
 // Exists implements Behaviour: a session of cwd (any, with no cwd) with at

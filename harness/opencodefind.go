@@ -91,7 +91,7 @@ func (opencode) Discover(home, cwd, _ string) ([]Found, error) {
 			out = append(out, s.found(home))
 		}
 	}
-	newestFound(out)
+	SortNewest(out)
 	return out, nil
 }
 
@@ -103,11 +103,11 @@ func (opencode) Lookup(home, id string) (Found, error) {
 	case err != nil && opencodeAbsent(err):
 		return Found{}, err
 	case err != nil:
-		return Found{}, refuse(ErrNoConversation, "%v", err)
+		return Found{}, Refuse(ErrNoConversation, "%v", err)
 	case s.Parent != "":
-		return Found{}, refuse(ErrNotUsers, "opencode session %s is a sub-agent's, of session %s", id, s.Parent)
+		return Found{}, Refuse(ErrNotUsers, "opencode session %s is a sub-agent's, of session %s", id, s.Parent)
 	case !s.conversation():
-		return Found{}, refuse(ErrEmptyConversation, "opencode session %s holds no message", id)
+		return Found{}, Refuse(ErrEmptyConversation, "opencode session %s holds no message", id)
 	}
 	return s.found(home), nil
 }
@@ -119,7 +119,7 @@ func (o opencode) Adoptable(home, dir, id string) error {
 		return err
 	}
 	if !safe.SameDir(f.Cwd, dir) {
-		return refuse(ErrElsewhere, "opencode session %s belongs to %s, not %s", id, f.Cwd, dir)
+		return Refuse(ErrElsewhere, "opencode session %s belongs to %s, not %s", id, f.Cwd, dir)
 	}
 	return nil
 }
@@ -133,7 +133,7 @@ func (opencode) Correlate(home, cwd string, spawn time.Time) string {
 	}
 	found := ""
 	for _, s := range list {
-		if s.Parent != "" || !s.conversation() || !s.of(cwd) || opencodeMillis(s.Created).Before(spawn.Add(-spawnSlack)) {
+		if s.Parent != "" || !s.conversation() || !s.of(cwd) || opencodeMillis(s.Created).Before(spawn.Add(-SpawnSlack)) {
 			continue
 		}
 		if found != "" {
@@ -146,15 +146,15 @@ func (opencode) Correlate(home, cwd string, spawn time.Time) string {
 
 // Excerpt implements Excerpter: the prompts and the answers' text.
 func (opencode) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := newExcerpt(n, m)
+	x := NewExcerptBuilder(n, m)
 	if s, err := opencodeFind(home, id); err != nil || cwd != "" && !s.of(cwd) {
-		return x.result()
+		return x.Excerpt()
 	}
 	texts, _ := opencodeTexts(home, id)
 	for _, t := range texts {
-		x.add(t.Role, t.Text)
+		x.Add(t.Role, t.Text)
 	}
-	return x.result()
+	return x.Excerpt()
 }
 
 // Diagnose implements Diagnoser: whether fleetcom can read opencode's

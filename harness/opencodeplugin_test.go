@@ -48,7 +48,7 @@ func runPlugin(t *testing.T, capture string) string {
 	// .mjs: node reads ES modules by that name; opencode takes the .js.
 	plugin := filepath.Join(dir, "plugin.mjs")
 	writeFile(t, plugin, opencodePlugin)
-	driver := `import { FleetcomCapture } from ` + string(jsonString(fileURL(plugin))) + `;
+	driver := `import { FleetcomCapture } from ` + string(JSONString(fileURL(plugin))) + `;
 const hooks = await FleetcomCapture({ directory: "/tmp/oc/proj4" });
 for (const event of ` + opencodeEvents + `) await hooks.event({ event });
 console.log("done");

@@ -33,12 +33,14 @@ import (
 // grammar; directories are compared here, not in SQL.
 
 // Bounds on one query: the time sqlite3 may take, SQLite's wait for a lock
-// (it waits only while opencode recovers its WAL index), and what is read
-// of its output.
+// (it waits only while opencode recovers its WAL index), what is read of
+// its output, and the wait for a grandchild that inherited the output
+// pipe, once sqlite3 itself is gone.
 const (
 	opencodeQueryTimeout = 5 * time.Second
 	opencodeBusy         = "200"
 	opencodeMaxOutput    = 64 << 20
+	opencodeWaitDelay    = 200 * time.Millisecond
 )
 
 // opencodeDB is the database in an opencode home (its data directory).
@@ -143,7 +145,7 @@ func opencodeSignature(db string) (string, bool) {
 // ErrNoConversation when the database has no such session.
 func opencodeFind(home, id string) (opencodeSession, error) {
 	if err := opencodeSpec.ValidateID(id); err != nil {
-		return opencodeSession{}, refuse(ErrNoConversation, "%v", err)
+		return opencodeSession{}, Refuse(ErrNoConversation, "%v", err)
 	}
 	list, err := opencodeSessions(home)
 	if err != nil {
@@ -154,7 +156,7 @@ func opencodeFind(home, id string) (opencodeSession, error) {
 			return s, nil
 		}
 	}
-	return opencodeSession{}, refuse(ErrNoConversation, "no opencode session %s in %s", id, opencodeDB(home))
+	return opencodeSession{}, Refuse(ErrNoConversation, "no opencode session %s in %s", id, opencodeDB(home))
 }
 
 // opencodeAbsent reports an answer of the store: the session is not there.
@@ -177,14 +179,12 @@ func opencodeQuery(db, query string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, "-readonly", "-batch", "-bail", "-init", os.DevNull,
 		"-cmd", ".timeout "+opencodeBusy, "-json", opencodeOpen(db), query)
 	cmd.Stdin = nil
-	cmd.WaitDelay = probeWaitDelay
-	var out capped
-	out.limit, out.full = opencodeMaxOutput, cancel
-	var stderr capped
-	stderr.limit, stderr.full = 4<<10, func() {}
+	cmd.WaitDelay = opencodeWaitDelay
+	out := Capped{Limit: opencodeMaxOutput, Full: cancel}
+	stderr := Capped{Limit: 4 << 10, Full: func() {}}
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil || len(out.buf) >= opencodeMaxOutput {
-		msg := strings.TrimSpace(string(stderr.buf))
+	if err := cmd.Run(); err != nil || len(out.Bytes()) >= opencodeMaxOutput {
+		msg := strings.TrimSpace(string(stderr.Bytes()))
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
@@ -196,7 +196,7 @@ func opencodeQuery(db, query string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%w: sqlite3 on %s: %s", errOpencodeUnread, db, CleanTitle(msg))
 	}
-	return out.buf, nil
+	return out.Bytes(), nil
 }
 
 // opencodeOpen is how sqlite3 is to open the database db. While opencode
@@ -233,7 +233,7 @@ const opencodeMessagesSQL = `SELECT m.data AS message, p.data AS part FROM messa
 // synthetic nor ignored.
 func opencodeTexts(home, id string) ([]opencodeText, error) {
 	if !opencodeSpec.ID.Valid(id) {
-		return nil, refuse(ErrNoConversation, "not an opencode session id")
+		return nil, Refuse(ErrNoConversation, "not an opencode session id")
 	}
 	if _, ok := opencodeSignature(opencodeDB(home)); !ok {
 		return nil, nil

@@ -56,7 +56,7 @@ func writeOpencodeDB(t testing.TB, home string, rows ...ocRow) {
 						sqlQuote(`{"type":"step-start"}`))
 				}
 				fmt.Fprintf(&b, "INSERT INTO part VALUES (%s, %s, %s, %d, %d, %s);\n", sqlQuote(mid+"_b"), sqlQuote(mid), sqlQuote(r.id), at, at,
-					sqlQuote(`{"type":"text","text":`+string(jsonString(m.text))+`}`))
+					sqlQuote(`{"type":"text","text":`+string(JSONString(m.text))+`}`))
 			}
 		}
 	}

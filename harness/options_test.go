@@ -87,7 +87,7 @@ func TestInstrumentWithOptions(t *testing.T) {
 	ns := testNamespace("/ns")
 	ns.Home = codexHomeWith(t, "")
 	in, _ := (claudeA()).Instrument(Form{Tool: "claude", Options: []string{"--settings", "mine.json"}}, ns)
-	if hasOption(in.Args, "--settings") || in.Pinned != pinned {
+	if HasOption(in.Args, "--settings") || in.Pinned != pinned {
 		t.Errorf("claude with the user's --settings: %q", in.Args)
 	}
 	for _, opts := range [][]string{{"-c", "notify=[\"x\"]"}, {"--config", "notify = []"}, {"--config=notify=[]"}, {"-cnotify=[]"}} {

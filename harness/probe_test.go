@@ -86,20 +86,20 @@ func TestInstalledVersion(t *testing.T) {
 	hostile := npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332; rm -rf ~")
 	for _, c := range []struct {
 		name, agent, bin string
-		want             installed
+		want             Installed
 	}{
-		{"claude npm", "claude", npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332"), installed{version: "2.1.332", pkg: "@anthropic-ai/claude-code"}},
-		{"codex npm", "codex", npmBinary(t, "@openai/codex", "codex", "0.171.0"), installed{version: "0.171.0", pkg: "@openai/codex"}},
-		{"grok npm", "grok", grokNPM, installed{version: "1.0.41", pkg: grokPackage}},
-		{"grok installer", "grok", grokInstaller, installed{version: "1.0.41", named: true}},
-		{"claude native", "claude", claudeNative, installed{version: "2.1.332"}},
-		{"keg", "codex", keg, installed{version: "0.171.0"}},
-		{"wrapper", "claude", wrapper, installed{}},
-		{"another command's package", "claude", stranger, installed{}},
-		{"hostile version", "claude", hostile, installed{pkg: "@anthropic-ai/claude-code"}},
-		{"missing", "claude", filepath.Join(root, "none"), installed{}},
+		{"claude npm", "claude", npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332"), Installed{Version: "2.1.332", Package: "@anthropic-ai/claude-code"}},
+		{"codex npm", "codex", npmBinary(t, "@openai/codex", "codex", "0.171.0"), Installed{Version: "0.171.0", Package: "@openai/codex"}},
+		{"grok npm", "grok", grokNPM, Installed{Version: "1.0.41", Package: grokPackage}},
+		{"grok installer", "grok", grokInstaller, Installed{Version: "1.0.41", Named: true}},
+		{"claude native", "claude", claudeNative, Installed{Version: "2.1.332"}},
+		{"keg", "codex", keg, Installed{Version: "0.171.0"}},
+		{"wrapper", "claude", wrapper, Installed{}},
+		{"another command's package", "claude", stranger, Installed{}},
+		{"hostile version", "claude", hostile, Installed{Package: "@anthropic-ai/claude-code"}},
+		{"missing", "claude", filepath.Join(root, "none"), Installed{}},
 	} {
-		if got := readInstalled(c.agent, c.bin); got != c.want {
+		if got := ReadInstalled(c.agent, c.bin); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
@@ -207,7 +207,7 @@ func TestGrokProbeGrandchild(t *testing.T) {
 	writeExec(t, p, "#!/bin/sh\n(sleep 60) &\necho '  -s, --session-id <UUID>'\n")
 	cache := filepath.Join(t.TempDir(), "fleetcom")
 	done := make(chan bool, 1)
-	go func() { grok{}.probe(p, cache); done <- grokSessionFlag(p, cache) }()
+	go func() { grok{}.ProbeBinary(p, cache); done <- grokSessionFlag(p, cache) }()
 	select {
 	case ok := <-done:
 		if !ok {

@@ -355,7 +355,7 @@ func TestRegister(t *testing.T) {
 	defer func() { registry = saved }()
 	registry = make([]Agent, 0, 4)
 	spec := func(name string) *Spec {
-		return &Spec{Name: name, ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}
+		return &Spec{Name: name, ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}
 	}
 	for _, name := range []string{"mmm", "zzz", "aaa", "nnn"} {
 		register(spec(name), nil)

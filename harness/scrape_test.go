@@ -82,7 +82,7 @@ func TestScrapeExit(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
-			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, plainText([]byte(c.tail)))
+			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, PlainText([]byte(c.tail)))
 		}
 	}
 }
@@ -102,7 +102,7 @@ func TestPlainText(t *testing.T) {
 		{"a\x1b[1;2\x00b", "a b"},
 	}
 	for _, c := range cases {
-		if got := string(plainText([]byte(c.in))); got != c.want {
+		if got := string(PlainText([]byte(c.in))); got != c.want {
 			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -186,13 +186,13 @@ func TestCodexStore(t *testing.T) {
 func TestGrokStore(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/100%/proj"
-	if got := GrokDirName(cwd); got != "%2Fwork%2F100%25%2Fproj" {
-		t.Fatalf("GrokDirName = %q", got)
+	if got := grokDirName(cwd); got != "%2Fwork%2F100%25%2Fproj" {
+		t.Fatalf("grokDirName = %q", got)
 	}
 	spawn := time.Now()
 	id := mustID(t)
 	writeGrokSession(t, home, cwd, id, "hello grok")
-	os.WriteFile(filepath.Join(home, "sessions", GrokDirName(cwd), "prompt_history"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(home, "sessions", grokDirName(cwd), "prompt_history"), []byte("x"), 0o644)
 	h := grokA()
 	if !h.Exists(home, cwd, id) || h.Exists(home, cwd, mustID(t)) {
 		t.Error("Exists is wrong")
