@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -100,7 +101,7 @@ func alive(pid int) bool {
 func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
 	var found []harness.Found
 	var refusal error
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if !a.ValidID(id) {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -40,12 +41,12 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	claude, _ := harness.Lookup("claude")
+	claude, _ := agents.Named("claude")
 	found, _ := claude.Discover(home, cwd, "")
 	if len(found) != 1 {
 		t.Fatalf("discovered %d", len(found))
 	}
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 
 // adoptFound adopts f as Settle would.
 func adoptFound(c *Catalog, f harness.Found) (store.Record, error) {
-	a, ok := harness.Lookup(f.Tool)
+	a, ok := agents.Named(f.Tool)
 	if !ok {
 		return store.Record{}, invalid("unknown tool %q", f.Tool)
 	}

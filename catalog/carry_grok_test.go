@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -39,7 +40,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 			t.Fatal(err)
 		}
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestHolders(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
 		t.Skip("no /proc: holders asks lsof and ps there")
 	}
-	grok, _ := harness.Lookup("grok")
+	grok, _ := agents.Named("grok")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "conversation.jsonl")
 	os.WriteFile(file, nil, 0o644)

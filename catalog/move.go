@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -164,7 +165,7 @@ func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
 		if !e.Resumable {
 			continue
 		}
-		a, _ := harness.Lookup(e.Tool)
+		a, _ := agents.Named(e.Tool)
 		r, err := c.move(a, e, dir, keep)
 		if err != nil {
 			errs = append(errs, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // BenchmarkRunning50 is what `fleetcom status` does with 50 live runs, tmux
@@ -21,7 +22,7 @@ func BenchmarkRunning50(b *testing.B) {
 	}
 	d := OpenDir(filepath.Join(b.TempDir(), "live"))
 	home := b.TempDir()
-	names := harness.Names()
+	names := agents.Names()
 	for i := range 50 {
 		cmd := exec.Command("sleep", "600")
 		if err := cmd.Start(); err != nil {

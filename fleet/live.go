@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -128,7 +129,7 @@ func (d Dir) Remove(r *Run) error {
 // registered agent, an ID of its grammar (or none yet), a known state, a
 // process.
 func (r *Run) check() error {
-	a, ok := harness.Lookup(r.Tool)
+	a, ok := agents.Named(r.Tool)
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown tool %q", r.Tool)

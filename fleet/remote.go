@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Other machines are asked through the user's own ssh: `fleetcom status
@@ -56,7 +56,7 @@ func Remote(ctx context.Context, host string) ([]Status, error) {
 	}
 	kept := got[:0]
 	for _, s := range got {
-		a, ok := harness.Lookup(s.Tool)
+		a, ok := agents.Named(s.Tool)
 		if !ok || (s.ID != "" && !a.ValidID(s.ID)) || !s.State.Valid() {
 			continue
 		}

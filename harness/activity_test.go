@@ -25,7 +25,7 @@ func TestLastActive(t *testing.T) {
 	f.WriteString(`{"type":"user","timestamp":"2030-01-01T00:00:00Z"`) // being written: no newline yet
 	f.Close()
 	os.Chtimes(path, time.Now(), time.Now())
-	claude, _ := Lookup("claude")
+	claude := Claude
 	if got := LastActive(claude, home, cwd, id); !got.Equal(when.Add(time.Minute)) {
 		t.Errorf("claude: %v, want %v", got, when.Add(time.Minute))
 	}
@@ -39,7 +39,7 @@ func TestLastActive(t *testing.T) {
 	f, _ = os.OpenFile(rollout, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(jsonLine(t, map[string]any{"timestamp": "2026-11-21T09:30:00.250Z", "type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "bye"}}))
 	f.Close()
-	codex, _ := Lookup("codex")
+	codex := Codex
 	if got, want := LastActive(codex, codexHome, cwd, v7), time.Date(2026, 11, 21, 9, 30, 0, 250e6, time.UTC); !got.Equal(want) {
 		t.Errorf("codex: %v, want %v", got, want)
 	}
@@ -48,7 +48,7 @@ func TestLastActive(t *testing.T) {
 	gid := mustID(t)
 	dir := writeGrokSession(t, grokHome, cwd, gid, "hi")
 	os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"info":{"id":"`+gid+`","cwd":"`+cwd+`"},"num_messages":3,"last_active_at":"2026-11-21T10:00:00Z"}`), 0o644)
-	grok, _ := Lookup("grok")
+	grok := Grok
 	if got, want := LastActive(grok, grokHome, cwd, gid), time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC); !got.Equal(want) {
 		t.Errorf("grok: %v, want %v", got, want)
 	}

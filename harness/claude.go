@@ -28,7 +28,8 @@ var claudeSpec = &Spec{
 	Naming:  "Claude Code's /rename or --name",
 }
 
-var _ = register(claudeSpec, claude{})
+// Claude is the agent.
+var Claude = Agent{Spec: claudeSpec, Behaviour: claude{}}
 
 type claude struct{}
 

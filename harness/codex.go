@@ -30,7 +30,8 @@ var codexSpec = &Spec{
 	Naming:  "a Codex thread name",
 }
 
-var _ = register(codexSpec, codex{})
+// Codex is the agent.
+var Codex = Agent{Spec: codexSpec, Behaviour: codex{}}
 
 type codex struct{}
 

@@ -37,7 +37,8 @@ var copilotSpec = &Spec{
 	Naming:  "Copilot's /rename or --name",
 }
 
-var _ = register(copilotSpec, copilot{})
+// Copilot is the agent.
+var Copilot = Agent{Spec: copilotSpec, Behaviour: copilot{}}
 
 type copilot struct{}
 

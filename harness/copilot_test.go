@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func copilotA() Agent { return mustAgent("copilot") }
+func copilotA() Agent { return Copilot }
 
 // copilotFixture writes a session folder the way Copilot 1.0.102 does:
 // workspace.yaml at once, events.jsonl (session.start, then a prompt and an
@@ -83,14 +83,14 @@ func TestCopilotForms(t *testing.T) {
 	// What a shell reads as --resume=<id>: the canonical line, the ID bare,
 	// the whole word quoted.
 	for _, s := range []string{line, "copilot --resume=" + uid, "/opt/bin/copilot --resume='" + uid + "'", "copilot '--resume=" + uid + "'"} {
-		got, f, ok := DetectCommand(s)
+		got, f, ok := DetectCommand(s, testLookup)
 		if !ok || got.Name != "copilot" || f.Resume != uid {
 			t.Errorf("DetectCommand(%q) = %s %+v %v", s, got.Name, f, ok)
 		}
 	}
 	for _, s := range []string{"copilot --resume '" + uid + "'", "copilot --resume=\"" + uid + "\"", "copilot --resume=''" + uid + "''",
 		"copilot --resume='" + uid, "copilot --resume=x'" + uid + "'"} {
-		if _, _, ok := DetectCommand(s); ok {
+		if _, _, ok := DetectCommand(s, testLookup); ok {
 			t.Errorf("DetectCommand(%q) accepted", s)
 		}
 	}

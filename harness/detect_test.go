@@ -38,21 +38,6 @@ func TestValidID(t *testing.T) {
 	}
 }
 
-func TestValidPrefix(t *testing.T) {
-	cases := []struct {
-		in   string
-		want bool
-	}{
-		{"0f8b", true}, {"0f8", false}, {"0f8b2c3e-", true}, {"0f8b2c3e4", false},
-		{"0F8B", false}, {uid, true}, {uid + "0", false}, {"0f8b2c3e-4d", true},
-	}
-	for _, c := range cases {
-		if got := ValidPrefix(c.in, 4); got != c.want {
-			t.Errorf("ValidPrefix(%q) = %v, want %v", c.in, got, c.want)
-		}
-	}
-}
-
 func TestIDTime(t *testing.T) {
 	at := time.Date(2026, 11, 30, 6, 51, 52, 123e6, time.UTC)
 	ms, ok := safe.UUIDTime(v7At(at))
@@ -99,7 +84,7 @@ func TestDetectArgv(t *testing.T) {
 		{[]string{"claude", "resume", uid}, false, "", ""},
 	}
 	for _, c := range cases {
-		h, _ := Lookup(baseName(c.argv[0]))
+		h, _ := testLookup(baseName(c.argv[0]))
 		f, ok := DetectArgv(h, c.argv)
 		if ok != c.ok || f.Tool != c.tool || f.Resume != c.resume {
 			t.Errorf("DetectArgv(%q) = %+v, %v; want tool %q resume %q ok %v", c.argv, f, ok, c.tool, c.resume, c.ok)
@@ -169,7 +154,7 @@ func TestDetectCommand(t *testing.T) {
 		{"", false, "", "", ""},
 	}
 	for _, c := range cases {
-		h, f, ok := DetectCommand(c.cmd)
+		h, f, ok := DetectCommand(c.cmd, testLookup)
 		if ok != c.ok || f.Tool != c.tool || f.Resume != c.resume || f.Program != c.program {
 			t.Errorf("DetectCommand(%q) = %+v, %v; want tool %q resume %q program %q ok %v",
 				c.cmd, f, ok, c.tool, c.resume, c.program, c.ok)
@@ -199,6 +184,6 @@ func BenchmarkDetectArgvOpaque(b *testing.B) {
 func BenchmarkDetectCommand(b *testing.B) {
 	cmd := "/usr/local/bin/codex resume '" + uid + "'"
 	for b.Loop() {
-		DetectCommand(cmd)
+		DetectCommand(cmd, testLookup)
 	}
 }

@@ -127,16 +127,20 @@ func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
 	return dir
 }
 
-// The registered agents, as the tests use them. They are functions: agents
-// register from init, after package-level variables are set.
-func claudeA() Agent { return mustAgent("claude") }
-func codexA() Agent  { return mustAgent("codex") }
-func grokA() Agent   { return mustAgent("grok") }
+// The agents, as the tests use them.
+func claudeA() Agent { return Claude }
+func codexA() Agent  { return Codex }
+func grokA() Agent   { return Grok }
 
-func mustAgent(name string) Agent {
-	a, ok := Lookup(name)
-	if !ok {
-		panic("no agent " + name)
+// testAgents are the agents of this package, until each has its own.
+func testAgents() []Agent { return []Agent{Claude, Codex, Copilot, Gemini, Grok, Opencode} }
+
+// testLookup finds one of testAgents by name.
+func testLookup(name string) (Agent, bool) {
+	for _, a := range testAgents() {
+		if a.Name == name {
+			return a, true
+		}
 	}
-	return a
+	return Agent{}, false
 }

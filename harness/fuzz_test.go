@@ -22,7 +22,7 @@ func FuzzDetectArgv(f *testing.F) {
 	f.Add("copilot", "--resume="+uid, "", "")
 	f.Fuzz(func(t *testing.T, prog, a1, a2, a3 string) {
 		for _, argv := range [][]string{{prog}, {prog, a1}, {prog, a1, a2}, {prog, a1, a2, a3}} {
-			for _, h := range All() {
+			for _, h := range testAgents() {
 				form, ok := DetectArgv(h, argv)
 				if !ok {
 					continue
@@ -50,7 +50,7 @@ func FuzzDetectCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		h, form, ok := DetectCommand(s)
+		h, form, ok := DetectCommand(s, testLookup)
 		if !ok {
 			return
 		}
@@ -87,7 +87,7 @@ func FuzzScrapeExit(f *testing.F) {
 	f.Add([]byte("Resume this session with:\nclaude --model=opus --add-dir /a/b\r\nc --resume '" + uid + "'"))
 	f.Add([]byte("38;5;1mclaude --resume " + strings.ToUpper(uid)))
 	f.Fuzz(func(t *testing.T, tail []byte) {
-		for _, h := range All() {
+		for _, h := range testAgents() {
 			id := h.ScrapeExit(tail)
 			if id == "" {
 				continue
@@ -111,7 +111,7 @@ func FuzzParseCapture(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"SessionStart","session_id":"` + uid + `"}`))
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, h := range All() {
+		for _, h := range testAgents() {
 			id := h.ParseCapture(data, Capture{Home: home, PID: 4242, Cwd: "/w", Started: time.Unix(1e9, 0)})
 			if id != "" && !safe.UUID(id) {
 				t.Fatalf("%s parsed invalid %q", h.Name, id)
@@ -165,7 +165,7 @@ func FuzzStates(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"Notification","notification_type":"permission_prompt"}`))
 	f.Add([]byte(`{"hook_event_name":"SessionEnd","reason":"\u001b]0;x\u0007"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, a := range All() {
+		for _, a := range testAgents() {
 			s, ok := a.Behaviour.(Stater)
 			if !ok {
 				continue

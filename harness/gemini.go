@@ -34,7 +34,8 @@ var geminiSpec = &Spec{
 	Banners: []string{"To resume this session:"},
 }
 
-var _ = register(geminiSpec, gemini{})
+// Gemini is the agent.
+var Gemini = Agent{Spec: geminiSpec, Behaviour: gemini{}}
 
 type gemini struct{}
 

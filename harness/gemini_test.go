@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func geminiA() Agent { return mustAgent("gemini") }
+func geminiA() Agent { return Gemini }
 
 // TestGeminiScrapeExitCaptured reads the ID from Gemini 0.61.0's exit box
 // as a terminal got it (script(1) around the real CLI in tmux): at 80

@@ -34,7 +34,8 @@ var grokSpec = &Spec{
 	Naming:  "Grok's /rename",
 }
 
-var _ = register(grokSpec, grok{})
+// Grok is the agent.
+var Grok = Agent{Spec: grokSpec, Behaviour: grok{}}
 
 type grok struct{}
 

@@ -140,7 +140,7 @@ func TestInstrument(t *testing.T) {
 
 func TestInstrumentRejectsBadIDs(t *testing.T) {
 	ns := testNamespace("/run/fc/1-a")
-	for _, h := range All() {
+	for _, h := range testAgents() {
 		if _, err := h.Instrument(Form{Tool: h.Name, Resume: "x; rm -rf ~"}, ns); err == nil {
 			t.Errorf("%s: instrumented a resume form with an invalid ID", h.Name)
 		}
@@ -188,7 +188,7 @@ func TestInstrumentCommand(t *testing.T) {
 		{"  grok ", "  grok --session-id " + pinned + " "},
 	}
 	for _, c := range cases {
-		h, f, ok := DetectCommand(c.cmd)
+		h, f, ok := DetectCommand(c.cmd, testLookup)
 		if !ok {
 			t.Fatalf("%q not accepted", c.cmd)
 		}

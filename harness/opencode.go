@@ -34,7 +34,8 @@ var opencodeSpec = &Spec{
 	Banners:     []string{"Continue opencode -s"},
 }
 
-var _ = register(opencodeSpec, opencode{})
+// Opencode is the agent.
+var Opencode = Agent{Spec: opencodeSpec, Behaviour: opencode{}}
 
 type opencode struct{}
 

@@ -51,7 +51,7 @@ func TestOpencodeGrammar(t *testing.T) {
 }
 
 func TestOpencodeDetect(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	for _, c := range []struct {
 		argv   []string
 		ok     bool
@@ -77,7 +77,7 @@ func TestOpencodeDetect(t *testing.T) {
 	if want := "opencode -s '" + ocID1 + "'"; err != nil || line != want {
 		t.Errorf("ResumeLine = %q, %v; want %q", line, err, want)
 	}
-	if _, f, ok := DetectCommand("opencode -s '" + ocID1 + "'"); !ok || f.Resume != ocID1 {
+	if _, f, ok := DetectCommand("opencode -s '"+ocID1+"'", testLookup); !ok || f.Resume != ocID1 {
 		t.Errorf("the printed resume line is not an accepted command: %+v %v", f, ok)
 	}
 	if _, err := ResumeLine(a, "", "ses_x'; rm -rf ~", nil); err == nil {
@@ -86,7 +86,7 @@ func TestOpencodeDetect(t *testing.T) {
 }
 
 func TestOpencodeScrapeExit(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	// The end of 1.18.33's TUI after /exit, byte for byte as a terminal got
 	// it: the logo's last cell, the session's title and the line that
 	// continues it.
@@ -114,7 +114,7 @@ func TestOpencodeScrapeExit(t *testing.T) {
 }
 
 func TestOpencodeInstrument(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	dir := "/run/fc/12-ab"
 	run := Run{Assets: map[string]string{opencodePluginAsset: dir + "/" + opencodePluginAsset}, Capture: dir + "/task-1-1.json"}
 	content := func(in Instrumentation) string {
@@ -183,7 +183,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestOpencodeCapture(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	line := func(v map[string]string) string {
 		b, _ := json.Marshal(v)
 		return string(b) + "\n"

@@ -74,7 +74,7 @@ console.log("done");
 }
 
 func TestOpencodePlugin(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	capture := filepath.Join(t.TempDir(), "task-1-1.json")
 	writeFile(t, capture, "")
 	runPlugin(t, capture)

@@ -82,7 +82,7 @@ func sqliteForTest(t testing.TB) string {
 }
 
 func TestOpencodeStore(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	home := filepath.Join(t.TempDir(), "data", "opencode")
 	proj := t.TempDir()
 	other := t.TempDir()
@@ -187,7 +187,7 @@ func TestOpencodeStore(t *testing.T) {
 // TestOpencodeStoreFollowsWrites: a session written after a first read is
 // seen (the cache follows the database's files).
 func TestOpencodeStoreFollowsWrites(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	home, proj := t.TempDir(), t.TempDir()
 	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
 	if !a.Exists(home, proj, ocID1) || a.Exists(home, proj, ocID2) {
@@ -203,7 +203,7 @@ func TestOpencodeStoreFollowsWrites(t *testing.T) {
 // is not taken for gone (prune keeps it), and a resume is refused, saying
 // why.
 func TestOpencodeStoreUnread(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	home, proj := t.TempDir(), t.TempDir()
 	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
 	saved := opencodeSQLite
@@ -243,7 +243,7 @@ func TestOpencodeStoreUnread(t *testing.T) {
 // a read returns at once with what was committed, and the writer then
 // commits; a database whose write-ahead log is gone gets none from a read.
 func TestOpencodeStoreReadOnly(t *testing.T) {
-	a, _ := Lookup("opencode")
+	a := Opencode
 	home, proj := t.TempDir(), t.TempDir()
 	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
 	// Checkpoint and close: no -wal or -shm file is left.

@@ -110,7 +110,7 @@ func TestInstalledVersion(t *testing.T) {
 // and keeps the answer, or the failure, for that binary.
 func TestVersionRunsNothing(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "fleetcom")
-	claude, _ := Lookup("claude")
+	claude := Claude
 	npm := npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332")
 	npmStarts := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(npm))), "starts")
 	if v := Version(claude, npm, cache); v != "2.1.332" {
@@ -188,7 +188,7 @@ func TestGrokSessionFlag(t *testing.T) {
 	if grokSessionFlag(bin, cache) || countStarts(log) != 0 {
 		t.Fatalf("an unknown grok: pinned, or %d starts", countStarts(log))
 	}
-	grok, _ := Lookup("grok")
+	grok := Grok
 	Probe(grok, bin, cache)
 	Probe(grok, bin, cache)
 	if !grokSessionFlag(bin, cache) {
@@ -223,7 +223,7 @@ func TestGrokProbeGrandchild(t *testing.T) {
 // written, and a FIFO or a symlink in its place is neither blocked on,
 // followed nor replaced.
 func TestProbeCacheGuarded(t *testing.T) {
-	claude, _ := Lookup("claude")
+	claude := Claude
 	dir := t.TempDir()
 	log := filepath.Join(dir, "starts")
 	bin := filepath.Join(dir, "claude")

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ func agentFiles(t *testing.T) map[string][]string {
 
 // ownerOf is the agent a file of this package belongs to, by its name.
 func ownerOf(file string) string {
-	for _, name := range Names() {
+	for _, name := range testNames() {
 		if strings.HasPrefix(file, name) {
 			return name
 		}
@@ -56,7 +55,7 @@ func TestAgentRemovable(t *testing.T) {
 	if len(agentFiles(t)[""]) == 0 {
 		t.Fatal("no shared file found: the test is not running in harness/")
 	}
-	for _, name := range Names() {
+	for _, name := range testNames() {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			for _, f := range []string{"go.mod", "go.sum"} {
@@ -261,7 +260,7 @@ func TestNoAgentNamedOutside(t *testing.T) {
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
-			for _, name := range Names() {
+			for _, name := range testNames() {
 				if !namesWord(lit.Value, name) {
 					continue
 				}
@@ -297,7 +296,7 @@ func TestNoAgentNamedOutside(t *testing.T) {
 // shim_codex_test.go, benchcodex_test.go.
 func ownedFile(base string) bool {
 	base = strings.ToLower(base)
-	for _, name := range Names() {
+	for _, name := range testNames() {
 		if strings.Contains(base, name) {
 			return true
 		}
@@ -348,32 +347,11 @@ func namesWord(s, name string) bool {
 
 func wordChar(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
-// register keeps the registry in name order and refuses a spec that breaks
-// its rules or a name already taken.
-func TestRegister(t *testing.T) {
-	saved := registry
-	defer func() { registry = saved }()
-	registry = make([]Agent, 0, 4)
-	spec := func(name string) *Spec {
-		return &Spec{Name: name, ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}
+// testNames are the names of testAgents.
+func testNames() []string {
+	var out []string
+	for _, a := range testAgents() {
+		out = append(out, a.Name)
 	}
-	for _, name := range []string{"mmm", "zzz", "aaa", "nnn"} {
-		register(spec(name), nil)
-	}
-	if got := Names(); !slices.Equal(got, []string{"aaa", "mmm", "nnn", "zzz"}) {
-		t.Errorf("registry in order %q", got)
-	}
-	for _, bad := range []*Spec{spec("mmm"), spec(""), spec("Upper"), spec("with-dash"), {Name: "noid"}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("register(%q) did not panic", bad.Name)
-				}
-			}()
-			register(bad, nil)
-		}()
-	}
-	if len(registry) != 4 {
-		t.Errorf("the refused specs changed the registry: %d agents", len(registry))
-	}
+	return out
 }

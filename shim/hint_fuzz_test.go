@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -17,7 +18,7 @@ import (
 // conversation is in the run's own directory: a hint naming another
 // project's conversation, which the seeds include, never wins.
 func FuzzExitHint(f *testing.F) {
-	claude, ok := harness.Lookup("claude")
+	claude, ok := agents.Named("claude")
 	if !ok {
 		f.Fatal("no claude agent registered")
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -81,7 +81,7 @@ func TestInstallScript(t *testing.T) {
 	for _, want := range []string{
 		"installed " + bin,
 		`eval "$('` + bin + `' init bash)"`,
-		"none of " + strings.Join(harness.Names(), ", ") + " is installed yet",
+		"none of " + strings.Join(agents.Names(), ", ") + " is installed yet",
 		"ok       claude.path: the shim comes first on PATH",
 	} {
 		if !strings.Contains(out, want) {
@@ -89,7 +89,7 @@ func TestInstallScript(t *testing.T) {
 		}
 	}
 	links := map[string]os.FileInfo{}
-	for _, tool := range harness.Names() {
+	for _, tool := range agents.Names() {
 		link := filepath.Join(shims, tool)
 		if target, err := os.Readlink(link); err != nil || target != bin {
 			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, bin)

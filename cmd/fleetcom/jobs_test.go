@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Job control through the built shim (Linux: the only system with a session
@@ -44,7 +44,7 @@ func TestJobControlShells(t *testing.T) {
 	fc := buildFleetcom(t)
 	for _, sh := range jobShells {
 		bin := needShell(t, sh.name)
-		for _, name := range harness.Names() {
+		for _, name := range agents.Names() {
 			t.Run(sh.name+"/"+name, func(t *testing.T) {
 				w := newJobWorld(t, fc)
 				p := startPane(t, tmux, w.dir, w.env, append([]string{bin}, sh.argv[1:]...)...)
@@ -96,7 +96,7 @@ func newJobWorld(t *testing.T, fc string) *jobWorld {
 	if err := installFakes(root, real); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := os.Symlink(fc, filepath.Join(shims, name)); err != nil {
 			t.Fatal(err)
 		}

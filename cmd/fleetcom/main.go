@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/stack"
 )
 
@@ -24,7 +24,7 @@ func run(args []string) int {
 	if len(args) == 0 {
 		return exitUsage
 	}
-	if a, ok := harness.Lookup(filepath.Base(args[0])); ok {
+	if a, ok := agents.Named(filepath.Base(args[0])); ok {
 		return shimMode(a, args)
 	}
 	return dispatch(args[1:])

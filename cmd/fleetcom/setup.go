@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // What install.sh asks the binary instead of guessing: where fleetcom keeps
@@ -41,7 +41,7 @@ func cmdPaths(in input) error {
 	if !p.Runtime.Explicit {
 		rec("runtime", p.Runtime.Dir)
 	}
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		rec("agent", name)
 	}
 	return nil

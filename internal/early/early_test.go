@@ -10,22 +10,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/early"
 )
 
-// The table is the harness's registry, field for field: an agent added or
-// changed there must be changed here too.
-func TestAgentsAreTheHarnesss(t *testing.T) {
-	all := harness.All()
+// The table is the agent list, field for field: an agent added or changed
+// there must be changed here too.
+func TestTableIsTheList(t *testing.T) {
+	all := agents.All()
 	if len(early.Agents) != len(all) {
-		t.Fatalf("early knows %d agents, the harness %d: go generate ./internal/early", len(early.Agents), len(all))
+		t.Fatalf("early knows %d agents, the list %d: go generate ./internal/early", len(early.Agents), len(all))
 	}
 	for i, a := range all {
 		e := early.Agents[i]
 		if e.Name != a.Name || !slices.Equal(e.Resume, a.Resume.Words) || e.Joined != a.Resume.Joined ||
 			!slices.Equal(e.Dropped, a.Dropped) {
-			t.Errorf("early.Agents[%d] = %+v, harness has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
+			t.Errorf("early.Agents[%d] = %+v, the list has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
 				i, e, a.Name, a.Resume.Words, a.Resume.Joined, a.Dropped)
 		}
 	}
@@ -66,7 +66,7 @@ func FuzzArgsPrintIsFNV(f *testing.F) {
 // What the pass-through leaves to the shim, whatever the files say.
 func TestPlanLeavesToTheShim(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfgOptions, "fleetcom", "config.toml"), []byte("[capture]\noptions = true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		// The controls: with nothing in the way, a prompt is passed on, and
 		// so are options only when there is no config to ask for them.
 		prompt := []string{a.Name, "hi"}
