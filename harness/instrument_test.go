@@ -138,19 +138,6 @@ func TestInstrument(t *testing.T) {
 	}
 }
 
-func TestInstrumentRejectsBadIDs(t *testing.T) {
-	ns := testNamespace("/run/fc/1-a")
-	for _, h := range testAgents() {
-		if _, err := h.Instrument(Form{Tool: h.Name, Resume: "x; rm -rf ~"}, ns); err == nil {
-			t.Errorf("%s: instrumented a resume form with an invalid ID", h.Name)
-		}
-	}
-	ns.NewID = func() (string, error) { return "NOT-AN-ID", nil }
-	if _, err := (claudeA()).Instrument(Form{Tool: "claude"}, ns); err == nil {
-		t.Error("claude: pinned an invalid generated ID")
-	}
-}
-
 // The notify override is TOML: whatever the runtime path holds, Codex must
 // decode exactly that path back.
 func TestCodexNotifyOverrideDecodes(t *testing.T) {
@@ -177,62 +164,6 @@ func TestCodexNotifyOverrideDecodes(t *testing.T) {
 	}
 }
 
-func TestInstrumentCommand(t *testing.T) {
-	ns := testNamespace("/tmp/fc dir/1-a")
-	ns.Home = codexHomeWith(t, "")
-	cases := []struct{ cmd, want string }{
-		{"claude", "claude --session-id " + pinned + " --settings " + safe.Quote(claudeInlineSettings())},
-		{"/opt/claude  --resume '" + uid + "'", "/opt/claude --settings " + safe.Quote(claudeInlineSettings()) + "  --resume '" + uid + "'"},
-		{"codex resume " + uid, "codex -c 'notify=[\"/tmp/fc dir/1-a/codex-notify.sh\"]' resume " + uid},
-		{"grok --resume " + uid, "grok --resume " + uid},
-		{"  grok ", "  grok --session-id " + pinned + " "},
-	}
-	for _, c := range cases {
-		h, f, ok := DetectCommand(c.cmd, testLookup)
-		if !ok {
-			t.Fatalf("%q not accepted", c.cmd)
-		}
-		in, err := h.Instrument(f, ns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := InstrumentCommand(c.cmd, f, in); got != c.want {
-			t.Errorf("InstrumentCommand(%q) = %q, want %q", c.cmd, got, c.want)
-		}
-	}
-}
-
-func TestResumeLine(t *testing.T) {
-	cases := []struct {
-		h       Agent
-		program string
-		opts    []string
-		want    string
-	}{
-		{claudeA(), "claude", nil, "claude --resume '" + uid + "'"},
-		{codexA(), "codex", nil, "codex resume '" + uid + "'"},
-		{grokA(), "grok", nil, "grok --resume '" + uid + "'"},
-		{claudeA(), "", nil, "claude --resume '" + uid + "'"},
-		{claudeA(), "/usr/local/bin/claude", nil, "/usr/local/bin/claude --resume '" + uid + "'"},
-		{claudeA(), "/opt/my tools/claude", nil, "'/opt/my tools/claude' --resume '" + uid + "'"},
-		{claudeA(), "x=1/claude", nil, "'x=1/claude' --resume '" + uid + "'"},
-		{claudeA(), "claude", []string{"--model", "opus", "--append-system-prompt", "it's $HOME"},
-			"claude --resume '" + uid + "' --model opus --append-system-prompt 'it'\"'\"'s $HOME'"},
-	}
-	for _, c := range cases {
-		got, err := ResumeLine(c.h, c.program, uid, c.opts)
-		if err != nil || got != c.want {
-			t.Errorf("ResumeLine(%s, %q) = %q, %v; want %q", c.h.Name, c.program, got, err, c.want)
-		}
-	}
-	if _, err := ResumeLine(claudeA(), "claude", strings.ToUpper(uid), nil); err == nil {
-		t.Error("ResumeLine accepted an uppercase ID")
-	}
-	if _, err := ResumeLine(claudeA(), "codex", uid, nil); err == nil {
-		t.Error("ResumeLine gave a claude ID to codex")
-	}
-}
-
 // The quoting is proven by a real shell: each word comes back exactly.
 func TestQuoteInShell(t *testing.T) {
 	words := []string{"plain", "with space", "it's", `"double"`, "$HOME", "`id`", "a\\b", "*", "~", "#x",
@@ -250,6 +181,35 @@ func TestQuoteInShell(t *testing.T) {
 		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 		if diff := cmp.Diff(words, got); diff != "" {
 			t.Errorf("%s: words (-want +got):\n%s", shell, diff)
+		}
+	}
+}
+
+// InstrumentCommand puts the arguments right after the program word, each
+// quoted, and leaves every other byte of the command as it was.
+func TestInstrumentCommand(t *testing.T) {
+	fake := Agent{Spec: &Spec{Name: "fake", ID: &UUID, Resume: Spelling{Words: []string{"resume"}}}}
+	named := func(name string) (Agent, bool) { return fake, name == "fake" }
+	notify := []string{"-c", `notify=["/tmp/fc dir/1-a/notify.sh"]`}
+	cases := []struct {
+		cmd  string
+		args []string
+		want string
+	}{
+		{"fake", []string{"--session-id", pinned}, "fake --session-id " + pinned},
+		{"/opt/fake  resume '" + uid + "'", []string{"--settings", `{"a": "it's"}`},
+			"/opt/fake --settings '{\"a\": \"it'\"'\"'s\"}'  resume '" + uid + "'"},
+		{"fake resume " + uid, notify, "fake -c 'notify=[\"/tmp/fc dir/1-a/notify.sh\"]' resume " + uid},
+		{"fake resume " + uid, nil, "fake resume " + uid},
+		{"  fake ", []string{"--session-id", pinned}, "  fake --session-id " + pinned + " "},
+	}
+	for _, c := range cases {
+		_, f, ok := DetectCommand(c.cmd, named)
+		if !ok {
+			t.Fatalf("%q not accepted", c.cmd)
+		}
+		if got := InstrumentCommand(c.cmd, f, Instrumentation{Args: c.args}); got != c.want {
+			t.Errorf("InstrumentCommand(%q) = %q, want %q", c.cmd, got, c.want)
 		}
 	}
 }
