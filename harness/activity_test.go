@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,14 +15,14 @@ import (
 func TestLastActive(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/proj"
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	when := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 	path := writeTranscriptAt(t, home, ClaudeSlug(cwd), cwd, id, "nine days old", when)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(jsonLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd,
+	f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd,
 		"timestamp": when.Add(time.Minute).Format(time.RFC3339Nano), "message": map[string]any{"role": "assistant", "content": "ok"}}))
 	// A long line after it (a snapshot, a summary) with no message.
-	f.WriteString(jsonLine(t, map[string]any{"type": "file-history-snapshot", "snapshot": strings.Repeat("x", 200<<10)}))
+	f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "file-history-snapshot", "snapshot": strings.Repeat("x", 200<<10)}))
 	f.WriteString(`{"type":"user","timestamp":"2030-01-01T00:00:00Z"`) // being written: no newline yet
 	f.Close()
 	os.Chtimes(path, time.Now(), time.Now())
@@ -34,10 +35,10 @@ func TestLastActive(t *testing.T) {
 	}
 
 	codexHome := t.TempDir()
-	v7 := v7At(when)
+	v7 := harnesstest.V7At(when)
 	rollout := writeRollout(t, codexHome, v7, cwd, false, "hello")
 	f, _ = os.OpenFile(rollout, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(jsonLine(t, map[string]any{"timestamp": "2026-11-21T09:30:00.250Z", "type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "bye"}}))
+	f.WriteString(harnesstest.JSONLine(t, map[string]any{"timestamp": "2026-11-21T09:30:00.250Z", "type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "bye"}}))
 	f.Close()
 	codex := Codex
 	if got, want := LastActive(codex, codexHome, cwd, v7), time.Date(2026, 11, 21, 9, 30, 0, 250e6, time.UTC); !got.Equal(want) {
@@ -45,7 +46,7 @@ func TestLastActive(t *testing.T) {
 	}
 
 	grokHome := t.TempDir()
-	gid := mustID(t)
+	gid := harnesstest.UUID(t)
 	dir := writeGrokSession(t, grokHome, cwd, gid, "hi")
 	os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"info":{"id":"`+gid+`","cwd":"`+cwd+`"},"num_messages":3,"last_active_at":"2026-11-21T10:00:00Z"}`), 0o644)
 	grok := Grok

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"errors"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"testing"
 	"time"
 )
@@ -20,7 +21,7 @@ func (bareAgent) Exists(_, _, id string) bool { return id != "" }
 // "nothing" through Agent, and wrote no stub for it.
 func TestOptionalCapabilities(t *testing.T) {
 	a := Agent{Spec: &Spec{Name: "bare", ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: bareAgent{}}
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	home, cwd := t.TempDir(), t.TempDir()
 	if got := a.ParseCapture([]byte(`{"session_id":"`+id+`"}`+"\n"), Capture{Home: home, Cwd: cwd, PID: 1}); got != "" {
 		t.Errorf("ParseCapture = %q, want nothing without a Capturer", got)

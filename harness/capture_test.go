@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,11 +51,11 @@ func codexNotify(id string) string {
 func TestCodexParseCapture(t *testing.T) {
 	home := t.TempDir()
 	now := time.Now()
-	main := v7At(now)
-	side := v7At(now.Add(time.Second)) // title-generation thread: no rollout
-	sub := v7At(now.Add(2 * time.Second))
-	later := v7At(now.Add(3 * time.Second))
-	sideLater := v7At(now.Add(4 * time.Second)) // later's title thread
+	main := harnesstest.V7At(now)
+	side := harnesstest.V7At(now.Add(time.Second)) // title-generation thread: no rollout
+	sub := harnesstest.V7At(now.Add(2 * time.Second))
+	later := harnesstest.V7At(now.Add(3 * time.Second))
+	sideLater := harnesstest.V7At(now.Add(4 * time.Second)) // later's title thread
 	writeRollout(t, home, main, "/w", false, "hello")
 	writeRollout(t, home, sub, "/w", true, "")
 	writeRollout(t, home, later, "/w", false, "again")
@@ -141,12 +142,12 @@ func TestGrokParseCapture(t *testing.T) {
 // prompts and the answers, never an agent's own context lines.
 func TestExcerpts(t *testing.T) {
 	home := t.TempDir()
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	dir := writeGrokSession(t, home, "/w", id, "first prompt")
 	for i := 0; i < 5; i++ {
 		f, _ := os.OpenFile(filepath.Join(dir, "chat_history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-		f.WriteString(jsonLine(t, map[string]any{"type": "user", "content": fmt.Sprintf("<user_query>\nprompt %d\n</user_query>", i), "prompt_index": i + 1}))
-		f.WriteString(jsonLine(t, map[string]any{"type": "assistant", "content": fmt.Sprintf("answer %d", i)}))
+		f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "user", "content": fmt.Sprintf("<user_query>\nprompt %d\n</user_query>", i), "prompt_index": i + 1}))
+		f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "content": fmt.Sprintf("answer %d", i)}))
 		f.Close()
 	}
 	x := grokA().Excerpt(home, "/w", id, 2, 2)
@@ -155,7 +156,7 @@ func TestExcerpts(t *testing.T) {
 	if got != want {
 		t.Errorf("Excerpt = %s, want %s", got, want)
 	}
-	if x := grokA().Excerpt(home, "/w", mustID(t), 2, 2); x.Total != 0 {
+	if x := grokA().Excerpt(home, "/w", harnesstest.UUID(t), 2, 2); x.Total != 0 {
 		t.Errorf("an unknown session: %+v", x)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,20 +38,20 @@ func TestClaudeDiscover(t *testing.T) {
 	if ClaudeSlug(dotted) != ClaudeSlug(dashed) {
 		t.Fatal("the collision this test needs is gone")
 	}
-	older, newer, meta, theirs := mustID(t), mustID(t), mustID(t), mustID(t)
+	older, newer, meta, theirs := harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t)
 	age(t, writeTranscript(t, home, dotted, older, "first task"), time.Hour)
 	age(t, writeTranscript(t, home, dotted, newer, "second task"), time.Minute)
 	writeTranscript(t, home, dotted, meta, "") // quit before the first prompt
 	writeTranscript(t, home, dashed, theirs, "the other directory")
 
 	folder := filepath.Join(home, "projects", ClaudeSlug(dotted))
-	writeFile(t, filepath.Join(folder, "prompt_history.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
-	writeFile(t, filepath.Join(folder, "sessions-index.json"), "{}\n")
-	writeFile(t, filepath.Join(folder, strings.ToUpper(mustID(t))+".jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
-	writeFile(t, filepath.Join(folder, newer, "subagents", "agent-1.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "prompt_history.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "sessions-index.json"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, strings.ToUpper(harnesstest.UUID(t))+".jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, newer, "subagents", "agent-1.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
 	// The first conversation line still being written.
-	writing := mustID(t)
-	writeFile(t, filepath.Join(folder, writing+".jsonl"), `{"type":"permission-mode","sessionId":"`+writing+`"}`+"\n"+
+	writing := harnesstest.UUID(t)
+	harnesstest.WriteFile(t, filepath.Join(folder, writing+".jsonl"), `{"type":"permission-mode","sessionId":"`+writing+`"}`+"\n"+
 		`{"type":"user","sessionId":"`+writing+`","cwd":"/x/a.b","message":{"content":"hal`)
 
 	found, err := claudeA().Discover(home, dotted, "")
@@ -84,10 +85,10 @@ func TestClaudeDiscoverLongSlug(t *testing.T) {
 	if !strings.HasPrefix(ClaudeSlug(sibling), prefix) {
 		t.Fatal("the shared prefix this test needs is gone")
 	}
-	mine, yours := mustID(t), mustID(t)
+	mine, yours := harnesstest.UUID(t), harnesstest.UUID(t)
 	writeTranscriptAt(t, home, prefix+"-notthehash", long, mine, "long path", time.Now())
 	writeTranscriptAt(t, home, prefix+"-otherhash", sibling, yours, "sibling", time.Now())
-	writeTranscriptAt(t, home, prefix+"x-unrelated", long, mustID(t), "wrong prefix", time.Now())
+	writeTranscriptAt(t, home, prefix+"x-unrelated", long, harnesstest.UUID(t), "wrong prefix", time.Now())
 
 	found, _ := claudeA().Discover(home, long, "")
 	if diff := cmp.Diff([]string{mine}, ids(found)); diff != "" {
@@ -112,7 +113,7 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	talked, meta, dashed, moved := mustID(t), mustID(t), mustID(t), mustID(t)
+	talked, meta, dashed, moved := harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t)
 	writeTranscript(t, home, real, talked, "hello")
 	writeTranscript(t, home, real, meta, "")
 	writeTranscript(t, home, "/x/a-b", dashed, "dashed")
@@ -130,7 +131,7 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 	}{
 		{meta, ErrEmptyConversation},
 		{moved, ErrElsewhere},
-		{mustID(t), ErrNoConversation},
+		{harnesstest.UUID(t), ErrNoConversation},
 		{"../" + talked[3:], ErrNoConversation},
 	} {
 		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
@@ -149,7 +150,7 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 		{"/x/a.b", moved, ErrElsewhere},
 		{"/elsewhere", moved, ErrElsewhere},
 		{"/other", talked, ErrElsewhere},
-		{real, mustID(t), ErrNoConversation},
+		{real, harnesstest.UUID(t), ErrNoConversation},
 		{real, "not-an-id", ErrNoConversation},
 	} {
 		if err := h.Adoptable(home, c.dir, c.id); !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
@@ -157,7 +158,7 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 		}
 	}
 	// A transcript recorded under a symlinked path belongs to its target.
-	viaLink := mustID(t)
+	viaLink := harnesstest.UUID(t)
 	writeTranscriptAt(t, home, ClaudeSlug(real), link, viaLink, "via link", time.Now())
 	if err := h.Adoptable(home, real, viaLink); err != nil {
 		t.Errorf("Adoptable through a symlink: %v", err)
@@ -166,17 +167,17 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 
 func TestClaudeHolders(t *testing.T) {
 	home := t.TempDir()
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	sessions := filepath.Join(home, "sessions")
 	session := func(name string, pid int, sid string) {
-		writeFile(t, filepath.Join(sessions, name), jsonLine(t, map[string]any{"pid": pid, "sessionId": sid, "cwd": "/w"}))
+		harnesstest.WriteFile(t, filepath.Join(sessions, name), harnesstest.JSONLine(t, map[string]any{"pid": pid, "sessionId": sid, "cwd": "/w"}))
 	}
 	session("101.json", 101, id)
-	session("102.json", 102, mustID(t))
+	session("102.json", 102, harnesstest.UUID(t))
 	session("103.json", 999, id) // the file and its content disagree
 	session("abc.json", 104, id)
 	session("105.json.tmp", 105, id)
-	writeFile(t, filepath.Join(sessions, "106.json"), "{not json")
+	harnesstest.WriteFile(t, filepath.Join(sessions, "106.json"), "{not json")
 	if err := os.Mkdir(filepath.Join(sessions, "107.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestClaudeHolders(t *testing.T) {
 		t.Errorf("no sessions folder: %v", got)
 	}
 	// The real shape: an interactive session of this process.
-	self := mustID(t)
+	self := harnesstest.UUID(t)
 	session(strconv.Itoa(os.Getpid())+".json", os.Getpid(), self)
 	if got := (claudeA()).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
 		t.Errorf("Holders(self) = %v", got)
@@ -200,9 +201,9 @@ func TestClaudeHolders(t *testing.T) {
 	}
 	start := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))[19]
 	for procStart, want := range map[string]int{start: 1, start + "0": 0} {
-		sid := mustID(t)
-		writeFile(t, filepath.Join(sessions, strconv.Itoa(os.Getpid())+".json"),
-			jsonLine(t, map[string]any{"pid": os.Getpid(), "sessionId": sid, "procStart": procStart, "kind": "interactive"}))
+		sid := harnesstest.UUID(t)
+		harnesstest.WriteFile(t, filepath.Join(sessions, strconv.Itoa(os.Getpid())+".json"),
+			harnesstest.JSONLine(t, map[string]any{"pid": os.Getpid(), "sessionId": sid, "procStart": procStart, "kind": "interactive"}))
 		if got := (claudeA()).Holders(home, sid); len(got) != want {
 			t.Errorf("procStart %s: Holders = %v, want %d", procStart, got, want)
 		}

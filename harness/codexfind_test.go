@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
 )
@@ -19,28 +20,28 @@ import (
 func codexHome(t *testing.T, home, cwd string) (want []string, partial string) {
 	t.Helper()
 	now := time.Now()
-	older := v7At(now.Add(-48 * time.Hour))
+	older := harnesstest.V7At(now.Add(-48 * time.Hour))
 	age(t, writeRollout(t, home, older, cwd, false, "older task"), 47*time.Hour)
-	newer := v7At(now.Add(-time.Hour))
+	newer := harnesstest.V7At(now.Add(-time.Hour))
 	writeRollout(t, home, newer, cwd, false, "newer task")
-	writeRollout(t, home, v7At(now.Add(-time.Hour)), cwd, true, "")         // a subagent's thread
-	writeRollout(t, home, v7At(now.Add(-time.Hour)), "/other", false, "no") // another directory
+	writeRollout(t, home, harnesstest.V7At(now.Add(-time.Hour)), cwd, true, "")         // a subagent's thread
+	writeRollout(t, home, harnesstest.V7At(now.Add(-time.Hour)), "/other", false, "no") // another directory
 	// A title-generation side thread has no rollout: nothing to write, and
 	// nothing may be invented for it.
 
 	day := dayDir(home, now.Add(-time.Hour))
-	writeFile(t, filepath.Join(home, "history.jsonl"), `{"session_id":"`+mustID(t)+`","text":"hi"}`+"\n")
-	writeFile(t, filepath.Join(home, "session_index.jsonl"), `{"id":"`+mustID(t)+`"}`+"\n")
-	writeFile(t, filepath.Join(day, "history.jsonl"), `{"type":"session_meta","payload":{"cwd":"`+cwd+`"}}`+"\n")
-	writeFile(t, filepath.Join(day, "rollout-2026-01-01T00-00-00-NOTANID.jsonl"), "{}\n")
-	id := v7At(now)
-	writeFile(t, filepath.Join(day, "rollout-x-"+id+".jsonl"+".tmp"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(home, "history.jsonl"), `{"session_id":"`+harnesstest.UUID(t)+`","text":"hi"}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(home, "session_index.jsonl"), `{"id":"`+harnesstest.UUID(t)+`"}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(day, "history.jsonl"), `{"type":"session_meta","payload":{"cwd":"`+cwd+`"}}`+"\n")
+	harnesstest.WriteFile(t, filepath.Join(day, "rollout-2026-01-01T00-00-00-NOTANID.jsonl"), "{}\n")
+	id := harnesstest.V7At(now)
+	harnesstest.WriteFile(t, filepath.Join(day, "rollout-x-"+id+".jsonl"+".tmp"), "{}\n")
 	// A rollout whose session_meta names another thread is not this one.
-	liar := v7At(now.Add(-time.Hour))
-	writeFile(t, filepath.Join(day, fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", liar)),
-		jsonLine(t, map[string]any{"type": "session_meta", "payload": map[string]any{"id": mustID(t), "cwd": cwd}}))
-	partial = v7At(now.Add(-time.Minute))
-	writeFile(t, filepath.Join(dayDir(home, now.Add(-time.Minute)), fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", partial)),
+	liar := harnesstest.V7At(now.Add(-time.Hour))
+	harnesstest.WriteFile(t, filepath.Join(day, fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", liar)),
+		harnesstest.JSONLine(t, map[string]any{"type": "session_meta", "payload": map[string]any{"id": harnesstest.UUID(t), "cwd": cwd}}))
+	partial = harnesstest.V7At(now.Add(-time.Minute))
+	harnesstest.WriteFile(t, filepath.Join(dayDir(home, now.Add(-time.Minute)), fmt.Sprintf("rollout-2026-01-01T00-00-00-%s.jsonl", partial)),
 		`{"timestamp":"x","type":"session_meta","payload":{"id":"`+partial+`","cwd":"`+cwd)
 	return []string{newer, older}, partial
 }
@@ -105,7 +106,7 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	id := v7At(time.Now())
+	id := harnesstest.V7At(time.Now())
 	writeRollout(t, home, id, link, false, "through a link")
 	for _, index := range []string{"", index} {
 		found, _ := codexA().Discover(home, real, index)
@@ -118,9 +119,9 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 func TestCodexLookupAndAdoptable(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	_, partial := codexHome(t, home, cwd)
-	user := v7At(time.Now().Add(-time.Hour))
+	user := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, user, cwd, false, "look me up")
-	sub := v7At(time.Now().Add(-time.Hour))
+	sub := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, sub, cwd, true, "")
 	h := codexA()
 	f, err := h.Lookup(home, user)
@@ -133,7 +134,7 @@ func TestCodexLookupAndAdoptable(t *testing.T) {
 	}{
 		{sub, ErrNotUsers},
 		{partial, ErrNoConversation},
-		{v7At(time.Now()), ErrNoConversation},
+		{harnesstest.V7At(time.Now()), ErrNoConversation},
 		{"x" + user[1:], ErrNoConversation},
 	} {
 		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
@@ -178,7 +179,7 @@ func mustIDPlain() string {
 }
 
 func TestReadCodexMetaFast(t *testing.T) {
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	for i, line := range metaLines(id) {
 		want, wok := parseCodexMeta([]byte(line), id)
 		got, gok := readCodexMetaFast([]byte(line), id)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/google/go-cmp/cmp"
 )
@@ -51,13 +52,13 @@ func discoverIDs(t *testing.T, home, cwd, index string) []string {
 // directory's mtime moves, which proves the index is what answers.
 func TestCodexIndexReadsOnlyChangedDays(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	first := v7At(time.Now().Add(-time.Hour))
+	first := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, first, cwd, false, "first")
 	settle(t, home)
 	if diff := cmp.Diff([]string{first}, discoverIDs(t, home, cwd, index)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	sneaked := v7At(time.Now().Add(-time.Hour))
+	sneaked := harnesstest.V7At(time.Now().Add(-time.Hour))
 	day := filepath.Dir(writeRollout(t, home, sneaked, cwd, false, "sneaked"))
 	settle(t, home)
 	if got := discoverIDs(t, home, cwd, index); !cmp.Equal(got, []string{first}) {
@@ -103,9 +104,9 @@ func mustGlob(t *testing.T, home, id string) string {
 // follows each rollout's own mtime, so a resumed thread comes first.
 func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	old := v7At(time.Now().Add(-3 * time.Hour))
+	old := harnesstest.V7At(time.Now().Add(-3 * time.Hour))
 	age(t, writeRollout(t, home, old, cwd, false, "old"), 3*time.Hour)
-	fresh := v7At(time.Now().Add(-time.Hour))
+	fresh := harnesstest.V7At(time.Now().Add(-time.Hour))
 	p := writeRollout(t, home, fresh, cwd, false, "")
 	age(t, p, time.Hour)
 	settle(t, home)
@@ -177,7 +178,7 @@ func TestCodexIndexDamage(t *testing.T) {
 		"month garbage key":    func(ix string) { rewrite(anyMonth(ix), withLine("01\tx\t$(x)")) },
 		"month bad day":        func(ix string) { rewrite(anyMonth(ix), withLine("1/\tx\t-")) },
 		"stale entry": func(ix string) { // well-formed, names a rollout that is not there
-			gone := fmt.Sprintf("2020/01/02/rollout-2020-01-02T00-00-00-%s.jsonl", mustID(t))
+			gone := fmt.Sprintf("2020/01/02/rollout-2020-01-02T00-00-00-%s.jsonl", harnesstest.UUID(t))
 			rewrite(shard(ix), withLine(gone+"\t-1\tphantom"))
 		},
 	}
@@ -204,7 +205,7 @@ func TestCodexIndexConcurrent(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	want, _ := codexHome(t, home, cwd)
 	for i := 0; i < 40; i++ {
-		writeRollout(t, home, v7At(time.Now().Add(-time.Duration(i)*25*time.Hour)), fmt.Sprintf("/w/%d", i%4), false, "x")
+		writeRollout(t, home, harnesstest.V7At(time.Now().Add(-time.Duration(i)*25*time.Hour)), fmt.Sprintf("/w/%d", i%4), false, "x")
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
@@ -228,7 +229,7 @@ func TestCodexIndexConcurrent(t *testing.T) {
 // One index directory serves several Codex homes without mixing them.
 func TestCodexIndexPerHome(t *testing.T) {
 	a, b, cwd, index := physDir(t), physDir(t), physDir(t), physDir(t)
-	ida, idb := v7At(time.Now()), v7At(time.Now())
+	ida, idb := harnesstest.V7At(time.Now()), harnesstest.V7At(time.Now())
 	writeRollout(t, a, ida, cwd, false, "a")
 	writeRollout(t, b, idb, cwd, false, "b")
 	if got := discoverIDs(t, a, cwd, index); !cmp.Equal(got, []string{ida}) {
@@ -245,14 +246,14 @@ func TestCodexIndexPerHome(t *testing.T) {
 // Temp files left by killed writers are swept once old enough.
 func TestCodexIndexSweeps(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	writeRollout(t, home, v7At(time.Now()), cwd, false, "x")
+	writeRollout(t, home, harnesstest.V7At(time.Now()), cwd, false, "x")
 	discoverIDs(t, home, cwd, index)
 	root := filepath.Join(index, safe.PathKey(home))
 	old, young := filepath.Join(root, ".tmp-old"), filepath.Join(root, ".tmp-young")
-	writeFile(t, old, "x")
-	writeFile(t, young, "x")
+	harnesstest.WriteFile(t, old, "x")
+	harnesstest.WriteFile(t, young, "x")
 	age(t, old, time.Hour)
-	writeRollout(t, home, v7At(time.Now()), cwd, false, "y")
+	writeRollout(t, home, harnesstest.V7At(time.Now()), cwd, false, "y")
 	discoverIDs(t, home, cwd, index)
 	if _, err := os.Stat(old); err == nil {
 		t.Error("an old temp file was left")
@@ -267,7 +268,7 @@ func TestCodexIndexUnusable(t *testing.T) {
 	home, cwd := physDir(t), physDir(t)
 	want, _ := codexHome(t, home, cwd)
 	blocker := filepath.Join(physDir(t), "file")
-	writeFile(t, blocker, "not a directory")
+	harnesstest.WriteFile(t, blocker, "not a directory")
 	found, err := codexA().Discover(home, cwd, filepath.Join(blocker, "index"))
 	if err == nil {
 		t.Error("an unusable index was not reported")
@@ -291,7 +292,7 @@ func benchCodexHome(b *testing.B) (home, cwd string) {
 	days := map[string]time.Time{}
 	for i := 0; i < n; i++ {
 		at := end.Add(-time.Duration(i) * step)
-		id := v7At(at)
+		id := harnesstest.V7At(at)
 		dir := dayDir(home, at)
 		if _, ok := days[dir]; !ok {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -359,7 +360,7 @@ func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 			os.RemoveAll(index)
 			os.RemoveAll(emptyIndex)
 		case "update":
-			writeRollout(b, home, v7At(time.Now()), cwd, false, "new")
+			writeRollout(b, home, harnesstest.V7At(time.Now()), cwd, false, "new")
 		}
 		b.StartTimer()
 		start := time.Now()
@@ -383,7 +384,7 @@ func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 // the old directory's shard and joins the new one's.
 func TestCodexIndexRewrittenInPlace(t *testing.T) {
 	home, old, moved, index := physDir(t), physDir(t), physDir(t), physDir(t)
-	id := v7At(time.Now().Add(-time.Hour))
+	id := harnesstest.V7At(time.Now().Add(-time.Hour))
 	path := writeRollout(t, home, id, old, false, "hello")
 	settle(t, home)
 	if diff := cmp.Diff([]string{id}, discoverIDs(t, home, old, index)); diff != "" {
@@ -414,7 +415,7 @@ func TestCodexIndexRewrittenInPlace(t *testing.T) {
 // as the index. The results stay complete.
 func TestCodexIndexPlantedFiles(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	id := v7At(time.Now().Add(-time.Hour))
+	id := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, id, cwd, false, "planted")
 	settle(t, home)
 	discoverIDs(t, home, cwd, index) // builds the index

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"errors"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,24 +27,24 @@ func copilotFixture(t testing.TB, home, cwd, id, prompt, ws string, at time.Time
 		}
 		ws += "user_named: false\nsummary_count: 0\ncreated_at: 2026-12-02T00:57:11.380Z\n"
 	}
-	writeFile(t, filepath.Join(dir, "workspace.yaml"), ws)
-	writeFile(t, filepath.Join(dir, "checkpoints", "index.md"), "# Checkpoint History\n")
+	harnesstest.WriteFile(t, filepath.Join(dir, "workspace.yaml"), ws)
+	harnesstest.WriteFile(t, filepath.Join(dir, "checkpoints", "index.md"), "# Checkpoint History\n")
 	if prompt == "" {
 		return dir
 	}
 	stamp := at.UTC().Format("2006-01-02T15:04:05.000Z")
-	events := jsonLine(t, map[string]any{"type": "session.start", "data": map[string]any{
+	events := harnesstest.JSONLine(t, map[string]any{"type": "session.start", "data": map[string]any{
 		"sessionId": id, "version": 1, "producer": "copilot-agent", "copilotVersion": "1.0.102", "startTime": stamp,
-		"context": map[string]any{"cwd": cwd}}, "id": mustID(t), "timestamp": stamp, "parentId": nil}) +
-		jsonLine(t, map[string]any{"type": "hook.start", "data": map[string]any{"hookType": "sessionStart",
+		"context": map[string]any{"cwd": cwd}}, "id": harnesstest.UUID(t), "timestamp": stamp, "parentId": nil}) +
+		harnesstest.JSONLine(t, map[string]any{"type": "hook.start", "data": map[string]any{"hookType": "sessionStart",
 			"input": map[string]any{"sessionId": id, "cwd": cwd, "source": "new"}}, "timestamp": stamp}) +
-		jsonLine(t, map[string]any{"type": "user.message", "data": map[string]any{"content": prompt,
+		harnesstest.JSONLine(t, map[string]any{"type": "user.message", "data": map[string]any{"content": prompt,
 			"transformedContent": "<current_datetime>" + stamp + "</current_datetime>\n\n" + prompt}, "timestamp": stamp}) +
-		jsonLine(t, map[string]any{"type": "system.message", "data": map[string]any{"role": "system",
+		harnesstest.JSONLine(t, map[string]any{"type": "system.message", "data": map[string]any{"role": "system",
 			"content": "You are the GitHub Copilot CLI.\n* Current working directory: " + cwd + "\n"}, "timestamp": stamp}) +
-		jsonLine(t, map[string]any{"type": "assistant.message", "data": map[string]any{"content": "ACK " + prompt}, "timestamp": stamp}) +
-		jsonLine(t, map[string]any{"type": "session.shutdown", "data": map[string]any{}, "timestamp": stamp})
-	writeFile(t, filepath.Join(dir, "events.jsonl"), events)
+		harnesstest.JSONLine(t, map[string]any{"type": "assistant.message", "data": map[string]any{"content": "ACK " + prompt}, "timestamp": stamp}) +
+		harnesstest.JSONLine(t, map[string]any{"type": "session.shutdown", "data": map[string]any{}, "timestamp": stamp})
+	harnesstest.WriteFile(t, filepath.Join(dir, "events.jsonl"), events)
 	past := at.Add(time.Second)
 	os.Chtimes(filepath.Join(dir, "events.jsonl"), past, past)
 	return dir
@@ -201,9 +202,9 @@ func TestCopilotStore(t *testing.T) {
 	a := copilotA()
 	at := time.Date(2026, 12, 2, 0, 57, 11, 0, time.UTC)
 	copilotFixture(t, home, proj, uid, "remember PELICAN-4821", "", at)
-	empty := mustID(t)
+	empty := harnesstest.UUID(t)
 	copilotFixture(t, home, proj, empty, "", "", at) // quit before a prompt
-	there := mustID(t)
+	there := harnesstest.UUID(t)
 	copilotFixture(t, home, elsewhere, there, "elsewhere", "", at.Add(time.Minute))
 
 	if !a.Exists(home, proj, uid) || !a.Exists(home, "", uid) {
@@ -256,7 +257,7 @@ func TestCopilotStore(t *testing.T) {
 		t.Errorf("Correlate after the session = %q", got)
 	}
 	// A folder whose files name another session is none.
-	bad := mustID(t)
+	bad := harnesstest.UUID(t)
 	copilotFixture(t, home, proj, bad, "hi", "id: "+uid+"\ncwd: "+proj+"\n", at)
 	if a.Exists(home, proj, bad) {
 		t.Error("a folder whose workspace.yaml names another session exists")
@@ -275,10 +276,10 @@ func TestCopilotNamesAndHolders(t *testing.T) {
 	if got := a.ConversationName(home, proj, other); got != "" {
 		t.Errorf("a first prompt is no name: %q", got)
 	}
-	writeFile(t, filepath.Join(dir, "inuse.4242.lock"), "4242")
-	writeFile(t, filepath.Join(dir, "inuse.4242.hold"), "")
-	writeFile(t, filepath.Join(dir, "inuse.77.lock"), "78") // not its own pid
-	writeFile(t, filepath.Join(dir, "inuse.x.lock"), "x")
+	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.4242.lock"), "4242")
+	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.4242.hold"), "")
+	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.77.lock"), "78") // not its own pid
+	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.x.lock"), "x")
 	if got := a.Holders(home, uid); !slices.Equal(got, []int{4242}) {
 		t.Errorf("Holders = %v", got)
 	}
@@ -299,7 +300,7 @@ func BenchmarkCopilotDiscover(b *testing.B) {
 		if i%100 == 0 {
 			dir = proj
 		}
-		copilotFixture(b, home, dir, mustID(b), "prompt", "", at)
+		copilotFixture(b, home, dir, harnesstest.UUID(b), "prompt", "", at)
 	}
 	a := copilotA()
 	b.ResetTimer()

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func TestCopilotMove(t *testing.T) {
 	to := "/tmp/new: place"
 	a := copilotA()
 	dir := copilotFixture(t, home, from, uid, "remember OSPREY-2718", "", time.Now())
-	writeFile(t, filepath.Join(dir, "inuse.99.lock"), "99")
+	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.99.lock"), "99")
 	m := a.Behaviour.(Mover)
 	files, err := m.Pack(home, from, uid)
 	if err != nil || len(files) != 2 || files[0].Name != "events.jsonl" || files[1].Name != "workspace.yaml" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -40,7 +41,7 @@ func TestValidID(t *testing.T) {
 
 func TestIDTime(t *testing.T) {
 	at := time.Date(2026, 11, 30, 6, 51, 52, 123e6, time.UTC)
-	ms, ok := safe.UUIDTime(v7At(at))
+	ms, ok := safe.UUIDTime(harnesstest.V7At(at))
 	if !ok || ms != at.UnixMilli() {
 		t.Fatalf("safe.UUIDTime(v7) = %d, %v; want %d", ms, ok, at.UnixMilli())
 	}

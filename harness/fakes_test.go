@@ -1,73 +1,32 @@
 package harness
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Builders for the tools' on-disk stores, shaped as CLI-FACTS.md describes.
-
-// v7At returns a version 7 ID stamped with t.
-func v7At(t time.Time) string {
-	var b [16]byte
-	rand.Read(b[:])
-	ms := uint64(t.UnixMilli())
-	for i := 0; i < 6; i++ {
-		b[i] = byte(ms >> (40 - 8*i))
-	}
-	b[6] = b[6]&0x0f | 0x70
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-func mustID(t testing.TB) string {
-	t.Helper()
-	return safe.NewUUID()
-}
-
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func jsonLine(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b) + "\n"
-}
 
 // writeTranscriptAt writes a transcript the way Claude does: metadata lines
 // first, then (when prompt is not empty) a user and an assistant line.
 func writeTranscriptAt(t testing.TB, home, slug, cwd, id, prompt string, ts time.Time) string {
 	t.Helper()
 	path := filepath.Join(home, "projects", slug, id+".jsonl")
-	data := jsonLine(t, map[string]any{"type": "permission-mode", "permissionMode": "default", "sessionId": id})
-	data += jsonLine(t, map[string]any{"type": "file-history-snapshot", "messageId": "m0", "sessionId": id})
+	data := harnesstest.JSONLine(t, map[string]any{"type": "permission-mode", "permissionMode": "default", "sessionId": id})
+	data += harnesstest.JSONLine(t, map[string]any{"type": "file-history-snapshot", "messageId": "m0", "sessionId": id})
 	if prompt != "" {
 		stamp := ts.UTC().Format("2006-01-02T15:04:05.000Z")
-		data += jsonLine(t, map[string]any{"type": "user", "sessionId": id, "cwd": cwd, "timestamp": stamp,
+		data += harnesstest.JSONLine(t, map[string]any{"type": "user", "sessionId": id, "cwd": cwd, "timestamp": stamp,
 			"message": map[string]any{"role": "user", "content": prompt}})
-		data += jsonLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd, "timestamp": stamp,
+		data += harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": id, "cwd": cwd, "timestamp": stamp,
 			"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ACK"}}}})
 	}
-	writeFile(t, path, data)
+	harnesstest.WriteFile(t, path, data)
 	return path
 }
 
@@ -90,15 +49,15 @@ func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt stri
 	if subagent {
 		source = "subagent"
 	}
-	data := jsonLine(t, map[string]any{"timestamp": at.UTC().Format(time.RFC3339Nano), "type": "session_meta",
+	data := harnesstest.JSONLine(t, map[string]any{"timestamp": at.UTC().Format(time.RFC3339Nano), "type": "session_meta",
 		"payload": map[string]any{"id": id, "session_id": id, "timestamp": at.UTC().Format(time.RFC3339Nano),
 			"cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.171.0", "source": "cli", "thread_source": source}})
 	if prompt != "" {
-		data += jsonLine(t, map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
+		data += harnesstest.JSONLine(t, map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
 			"content": []any{map[string]any{"type": "input_text", "text": "<environment_context>cwd</environment_context>"}}}})
-		data += jsonLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "user_message", "message": prompt}})
+		data += harnesstest.JSONLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "user_message", "message": prompt}})
 	}
-	writeFile(t, path, data)
+	harnesstest.WriteFile(t, path, data)
 	return path
 }
 
@@ -111,19 +70,19 @@ func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
 	t.Helper()
 	dir := filepath.Join(home, "sessions", grokDirName(cwd), id)
 	n := 0
-	history := jsonLine(t, map[string]any{"type": "system", "content": "You are Grok."}) +
-		jsonLine(t, map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})
+	history := harnesstest.JSONLine(t, map[string]any{"type": "system", "content": "You are Grok."}) +
+		harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})
 	if prompt != "" {
 		n = 3
-		history += jsonLine(t, map[string]any{"type": "user", "content": "<user_info>\nOS Version: linux\nWorkspace Path: " + cwd + "\n</user_info>\n\n<rules>…"}) +
-			jsonLine(t, map[string]any{"type": "user", "content": "<user_query>\n" + prompt + "\n</user_query>", "prompt_index": 0}) +
-			jsonLine(t, map[string]any{"type": "assistant", "content": "ACK", "model_id": "fake-model"})
-		writeFile(t, filepath.Join(dir, "updates.jsonl"), jsonLine(t, map[string]any{"method": "session/update", "params": map[string]any{
+		history += harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<user_info>\nOS Version: linux\nWorkspace Path: " + cwd + "\n</user_info>\n\n<rules>…"}) +
+			harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<user_query>\n" + prompt + "\n</user_query>", "prompt_index": 0}) +
+			harnesstest.JSONLine(t, map[string]any{"type": "assistant", "content": "ACK", "model_id": "fake-model"})
+		harnesstest.WriteFile(t, filepath.Join(dir, "updates.jsonl"), harnesstest.JSONLine(t, map[string]any{"method": "session/update", "params": map[string]any{
 			"sessionId": id, "update": map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": prompt}}}}))
 	}
-	writeFile(t, filepath.Join(dir, "summary.json"), jsonLine(t, map[string]any{
+	harnesstest.WriteFile(t, filepath.Join(dir, "summary.json"), harnesstest.JSONLine(t, map[string]any{
 		"info": map[string]any{"id": id, "cwd": cwd}, "created_at": "2026-12-01T10:00:00.000Z", "num_messages": n}))
-	writeFile(t, filepath.Join(dir, "chat_history.jsonl"), history)
+	harnesstest.WriteFile(t, filepath.Join(dir, "chat_history.jsonl"), history)
 	return dir
 }
 

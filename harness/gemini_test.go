@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,9 +103,9 @@ func TestGeminiChatReplay(t *testing.T) {
 	write := func(lines ...any) {
 		var b strings.Builder
 		for _, l := range lines {
-			b.WriteString(jsonLine(t, l))
+			b.WriteString(harnesstest.JSONLine(t, l))
 		}
-		writeFile(t, p, b.String())
+		harnesstest.WriteFile(t, p, b.String())
 	}
 	head := geminiHeadLine(uid, "/p", "2026-12-01T10:00:00.000Z")
 	ctx := geminiMsg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")
@@ -156,11 +157,11 @@ func TestGeminiDiagnose(t *testing.T) {
 	if n := note(); n.OK || !strings.Contains(n.Detail, `"enabled": false`) || !strings.Contains(n.Detail, filepath.Join(home, "settings.json")) {
 		t.Errorf("no settings: %+v", n)
 	}
-	writeFile(t, filepath.Join(home, "settings.json"), "{\n  // keep my chats\n  \"general\": {/* off */ \"sessionRetention\": {\"enabled\": false}},\n  \"ui\": {\"theme\": \"a // b\"}\n}\n")
+	harnesstest.WriteFile(t, filepath.Join(home, "settings.json"), "{\n  // keep my chats\n  \"general\": {/* off */ \"sessionRetention\": {\"enabled\": false}},\n  \"ui\": {\"theme\": \"a // b\"}\n}\n")
 	if n := note(); !n.OK {
 		t.Errorf("retention off: %+v", n)
 	}
-	writeFile(t, filepath.Join(home, "settings.json"), `{"general":{"sessionRetention":{"enabled":true,"maxAge":"7d"}}}`)
+	harnesstest.WriteFile(t, filepath.Join(home, "settings.json"), `{"general":{"sessionRetention":{"enabled":true,"maxAge":"7d"}}}`)
 	if n := note(); n.OK {
 		t.Errorf("retention on: %+v", n)
 	}

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"errors"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,9 +44,9 @@ func geminiRegister(t testing.TB, home, cwd string) string {
 		t.Fatal(err)
 	}
 	reg.Projects[cwd] = slug
-	writeFile(t, filepath.Join(home, "projects.json"), jsonLine(t, reg))
+	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), harnesstest.JSONLine(t, reg))
 	for _, b := range geminiMarkerDirs(home) {
-		writeFile(t, filepath.Join(b, slug, ".project_root"), cwd)
+		harnesstest.WriteFile(t, filepath.Join(b, slug, ".project_root"), cwd)
 	}
 	return slug
 }
@@ -57,13 +58,13 @@ func writeGeminiSession(t testing.TB, home, cwd, id, prompt string, at time.Time
 	slug := geminiRegister(t, home, cwd)
 	start := at.UTC().Format("2006-01-02T15:04:05.000Z")
 	p := filepath.Join(home, "tmp", slug, "chats", "session-"+at.UTC().Format("2006-01-02T15-04")+"-"+id[:8]+".jsonl")
-	data := jsonLine(t, geminiHeadLine(id, cwd, start)) +
-		jsonLine(t, map[string]any{"$set": map[string]any{"messages": []any{geminiMsg("ctx", "user", "<session_context>\nWorkspace: "+cwd+"\n</session_context>")}}})
+	data := harnesstest.JSONLine(t, geminiHeadLine(id, cwd, start)) +
+		harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"messages": []any{geminiMsg("ctx", "user", "<session_context>\nWorkspace: "+cwd+"\n</session_context>")}}})
 	if prompt != "" {
-		data += jsonLine(t, geminiMsg("u-"+id[:8], "user", prompt)) + jsonLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}}) +
-			jsonLine(t, geminiMsg("g-"+id[:8], "gemini", "ACK")) + jsonLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}})
+		data += harnesstest.JSONLine(t, geminiMsg("u-"+id[:8], "user", prompt)) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}}) +
+			harnesstest.JSONLine(t, geminiMsg("g-"+id[:8], "gemini", "ACK")) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}})
 	}
-	writeFile(t, p, data)
+	harnesstest.WriteFile(t, p, data)
 	return p
 }
 
@@ -82,7 +83,7 @@ func TestGeminiSlugs(t *testing.T) {
 	}
 	// An entry whose marker names another directory is not believed, and a
 	// directory with no entry is found by its marker.
-	writeFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/z/proj":"proj","/x/proj":"proj-9"}}`)
+	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/z/proj":"proj","/x/proj":"proj-9"}}`)
 	if s := geminiSlug(home, "/z/proj"); s != "" {
 		t.Errorf("an entry another directory's marker contradicts: %q", s)
 	}
@@ -95,7 +96,7 @@ func TestGeminiSlugs(t *testing.T) {
 	if d := geminiDirOf(home, "proj-1"); d != "/y/proj" {
 		t.Errorf("geminiDirOf = %q", d)
 	}
-	writeFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/q":"Not A Slug"}}`)
+	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/q":"Not A Slug"}}`)
 	if geminiProjects(home) != nil {
 		t.Error("a registry Gemini would reset is read")
 	}
@@ -167,7 +168,7 @@ func TestGeminiLookup(t *testing.T) {
 	// A file named for the ID whose first line names another session is
 	// not the ID's.
 	p := filepath.Join(home, "tmp", "proj", "chats", "session-2026-12-01T11-00-"+uid[:8]+".jsonl")
-	writeFile(t, p, jsonLine(t, geminiHeadLine(uid[:8]+other[8:], "/a/proj", "x")))
+	harnesstest.WriteFile(t, p, harnesstest.JSONLine(t, geminiHeadLine(uid[:8]+other[8:], "/a/proj", "x")))
 	if files := geminiFiles(filepath.Dir(p), uid); len(files) != 1 {
 		t.Errorf("files of %s: %v", uid, files)
 	}

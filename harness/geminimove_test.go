@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,10 +59,10 @@ func TestGeminiCarry(t *testing.T) {
 	home := t.TempDir()
 	src := writeGeminiSession(t, home, "/old/proj", uid, "hi", time.Now())
 	folder := filepath.Join(home, "tmp", "proj")
-	writeFile(t, filepath.Join(folder, "chats", uid, "agent-1.jsonl"),
-		jsonLine(t, map[string]any{"sessionId": "agent-1", "projectHash": geminiHash("/old/proj"), "kind": "subagent", "directories": []string{"/old/proj", "/old/proj2"}}))
-	writeFile(t, filepath.Join(folder, uid, "plans", "plan.md"), "# plan\n")
-	writeFile(t, filepath.Join(folder, "logs", "session-"+uid+".jsonl"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "chats", uid, "agent-1.jsonl"),
+		harnesstest.JSONLine(t, map[string]any{"sessionId": "agent-1", "projectHash": geminiHash("/old/proj"), "kind": "subagent", "directories": []string{"/old/proj", "/old/proj2"}}))
+	harnesstest.WriteFile(t, filepath.Join(folder, uid, "plans", "plan.md"), "# plan\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "logs", "session-"+uid+".jsonl"), "{}\n")
 	writeGeminiSession(t, home, "/old/proj", uid, "", time.Now().Add(2*time.Minute)) // the stub stays
 	c, err := geminiA().Behaviour.(Mover).Carry(home, "/old/proj", "/new/proj", uid)
 	if err != nil {

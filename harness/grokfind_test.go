@@ -7,31 +7,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestGrokDiscover(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/100%/proj"
-	older, newer := mustID(t), mustID(t)
+	older, newer := harnesstest.UUID(t), harnesstest.UUID(t)
 	dir := writeGrokSession(t, home, cwd, older, "old grok task")
 	writeGrokSession(t, home, cwd, newer, "new grok task")
 	for _, p := range []string{dir, filepath.Join(dir, "chat_history.jsonl"), filepath.Join(dir, "summary.json")} {
 		age(t, p, time.Hour)
 	}
 	// The older one was appended to last: its history file is the newest.
-	appendTo := filepath.Join(writeGrokSession(t, home, cwd, mustID(t), "touched"), "chat_history.jsonl")
+	appendTo := filepath.Join(writeGrokSession(t, home, cwd, harnesstest.UUID(t), "touched"), "chat_history.jsonl")
 	touched := filepath.Base(filepath.Dir(appendTo))
 	age(t, filepath.Dir(appendTo), 2*time.Hour)
 	age(t, filepath.Join(filepath.Dir(appendTo), "summary.json"), 2*time.Hour)
 
 	folder := filepath.Join(home, "sessions", grokDirName(cwd))
-	writeFile(t, filepath.Join(folder, "prompt_history"), "x\n")
-	writeFile(t, filepath.Join(folder, "index.json"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "prompt_history"), "x\n")
+	harnesstest.WriteFile(t, filepath.Join(folder, "index.json"), "{}\n")
 	if err := os.MkdirAll(filepath.Join(folder, "not-a-session"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeGrokSession(t, home, "/work/other", mustID(t), "elsewhere")
+	writeGrokSession(t, home, "/work/other", harnesstest.UUID(t), "elsewhere")
 
 	found, err := grokA().Discover(home, cwd, "")
 	if err != nil {
@@ -50,7 +51,7 @@ func TestGrokDiscover(t *testing.T) {
 func TestGrokEmptySession(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/proj"
-	empty, real := mustID(t), mustID(t)
+	empty, real := harnesstest.UUID(t), harnesstest.UUID(t)
 	writeGrokSession(t, home, cwd, empty, "")
 	writeGrokSession(t, home, cwd, real, "a real one")
 	h := grokA()
@@ -72,7 +73,7 @@ func TestGrokEmptySession(t *testing.T) {
 // <user_info> context Grok puts first in its history.
 func TestGrokTitle(t *testing.T) {
 	home := t.TempDir()
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	dir := writeGrokSession(t, home, "/w", id, "fix the build")
 	if got := grokTitle(dir); got != "fix the build" {
 		t.Errorf("title from the history = %q", got)
@@ -81,7 +82,7 @@ func TestGrokTitle(t *testing.T) {
 	if got := grokTitle(dir); got != "fix the build" {
 		t.Errorf("title from the update log = %q", got)
 	}
-	writeFile(t, filepath.Join(dir, "summary.json"), `{"info":{"id":"`+id+`"},"num_messages":3,"generated_title":"Build fix"}`)
+	harnesstest.WriteFile(t, filepath.Join(dir, "summary.json"), `{"info":{"id":"`+id+`"},"num_messages":3,"generated_title":"Build fix"}`)
 	if got := grokTitle(dir); got != "Build fix" {
 		t.Errorf("generated title = %q", got)
 	}
@@ -90,7 +91,7 @@ func TestGrokTitle(t *testing.T) {
 func TestGrokLookupAndAdoptable(t *testing.T) {
 	home := t.TempDir()
 	cwd := "/work/100%/a b"
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	writeGrokSession(t, home, cwd, id, "hello grok")
 	h := grokA()
 	f, err := h.Lookup(home, id)
@@ -103,20 +104,20 @@ func TestGrokLookupAndAdoptable(t *testing.T) {
 	if err := h.Adoptable(home, "/work/other", id); !errors.Is(err, ErrElsewhere) {
 		t.Errorf("Adoptable elsewhere: %v", err)
 	}
-	if _, err := h.Lookup(home, mustID(t)); !errors.Is(err, ErrNoConversation) {
+	if _, err := h.Lookup(home, harnesstest.UUID(t)); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Lookup of an unknown ID: %v", err)
 	}
-	if err := h.Adoptable(home, cwd, mustID(t)); !errors.Is(err, ErrNoConversation) {
+	if err := h.Adoptable(home, cwd, harnesstest.UUID(t)); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Adoptable of an unknown ID: %v", err)
 	}
 	// A folder name that does not decode to a directory.
-	odd := mustID(t)
-	writeFile(t, filepath.Join(home, "sessions", "relative%2Fpath", odd, "summary.json"), `{"num_messages":2}`)
+	odd := harnesstest.UUID(t)
+	harnesstest.WriteFile(t, filepath.Join(home, "sessions", "relative%2Fpath", odd, "summary.json"), `{"num_messages":2}`)
 	if _, err := h.Lookup(home, odd); !errors.Is(err, ErrElsewhere) {
 		t.Errorf("Lookup under an undecodable folder: %v", err)
 	}
 	// The same ID under two folders is not guessed between.
-	twice := mustID(t)
+	twice := harnesstest.UUID(t)
 	writeGrokSession(t, home, "/a", twice, "one")
 	writeGrokSession(t, home, "/b", twice, "two")
 	if _, err := h.Lookup(home, twice); !errors.Is(err, ErrElsewhere) {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,12 @@ import (
 func TestCodexPlace(t *testing.T) {
 	home := t.TempDir()
 	const old, dir = "/src/old", "/src/new"
-	v7 := v7At(time.Now().Add(-time.Hour))
+	v7 := harnesstest.V7At(time.Now().Add(-time.Hour))
 	path := writeRollout(t, home, v7, old, false, "hello")
-	extra := jsonLine(t, map[string]any{"type": "turn_context", "payload": map[string]any{"cwd": old, "model": "m"}}) +
-		jsonLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "thread_settings_applied",
+	extra := harnesstest.JSONLine(t, map[string]any{"type": "turn_context", "payload": map[string]any{"cwd": old, "model": "m"}}) +
+		harnesstest.JSONLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "thread_settings_applied",
 			"thread_settings": map[string]any{"cwd": old, "sandbox": "workspace-write"}}}) +
-		jsonLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "cwd is " + old + "/sub"}})
+		harnesstest.JSONLine(t, map[string]any{"type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "cwd is " + old + "/sub"}})
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -73,13 +74,13 @@ func TestCodexPlace(t *testing.T) {
 func TestClaudePlace(t *testing.T) {
 	home := t.TempDir()
 	const old, dir = "/src/old", "/src/new"
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	path := writeTranscript(t, home, old, id, "hello")
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(jsonLine(t, map[string]any{"type": "attachment", "sessionId": id, "cwd": old,
+	f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "attachment", "sessionId": id, "cwd": old,
 		"attachment": map[string]any{"snapshot": map[string]any{"workingDirectory": old}, "rendered": []any{map[string]any{"content": "in " + old}}}}))
 	f.Close()
 
@@ -121,9 +122,9 @@ func TestGrokWorkspacePath(t *testing.T) {
 	}
 	var in strings.Builder
 	for _, l := range lines {
-		in.WriteString(jsonLine(t, l))
+		in.WriteString(harnesstest.JSONLine(t, l))
 	}
-	place, err := grok{}.Place(t.TempDir(), dir, mustID(t), old, []File{
+	place, err := grok{}.Place(t.TempDir(), dir, harnesstest.UUID(t), old, []File{
 		{Name: "summary.json", Data: []byte(`{"info":{"cwd":"` + old + `"}}`)},
 		{Name: "chat_history.jsonl", Data: []byte(in.String())},
 	})

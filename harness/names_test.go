@@ -1,47 +1,34 @@
 package harness
 
 import (
-	"os"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// appendFile appends data to the file at path.
-func appendFile(t testing.TB, path, data string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(data); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // claudeNaming is what Claude writes when a conversation is named: a
 // custom-title line, then an agent-name line (2.1.197 and 2.1.332).
 func claudeNaming(t testing.TB, id, name string) string {
-	return jsonLine(t, map[string]any{"type": "custom-title", "customTitle": name, "sessionId": id}) +
-		jsonLine(t, map[string]any{"type": "agent-name", "agentName": name, "sessionId": id})
+	return harnesstest.JSONLine(t, map[string]any{"type": "custom-title", "customTitle": name, "sessionId": id}) +
+		harnesstest.JSONLine(t, map[string]any{"type": "agent-name", "agentName": name, "sessionId": id})
 }
 
 func TestClaudeName(t *testing.T) {
 	home, cwd := t.TempDir(), "/p/named"
 	a := claudeA()
 
-	plain := mustID(t)
+	plain := harnesstest.UUID(t)
 	writeTranscript(t, home, cwd, plain, "hello")
 	if got := a.ConversationName(home, cwd, plain); got != "" {
 		t.Errorf("a conversation never named: name %q", got)
 	}
 
 	// --name at launch: the lines come first, before the prompt.
-	launched := mustID(t)
+	launched := harnesstest.UUID(t)
 	path := filepath.Join(home, "projects", ClaudeSlug(cwd), launched+".jsonl")
-	writeFile(t, path, claudeNaming(t, launched, "my-feature"))
-	appendFile(t, path, jsonLine(t, map[string]any{"type": "user", "sessionId": launched, "cwd": cwd,
+	harnesstest.WriteFile(t, path, claudeNaming(t, launched, "my-feature"))
+	harnesstest.AppendFile(t, path, harnesstest.JSONLine(t, map[string]any{"type": "user", "sessionId": launched, "cwd": cwd,
 		"message": map[string]any{"role": "user", "content": "hi"}}))
 	if got := a.ConversationName(home, cwd, launched); got != "my-feature" {
 		t.Errorf("named at launch: %q, want my-feature", got)
@@ -49,22 +36,22 @@ func TestClaudeName(t *testing.T) {
 
 	// A long conversation renamed later: the head still has the old name,
 	// the tail the new one, and the tail wins.
-	appendFile(t, path, strings.Repeat(jsonLine(t, map[string]any{"type": "assistant", "sessionId": launched, "cwd": cwd,
+	harnesstest.AppendFile(t, path, strings.Repeat(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": launched, "cwd": cwd,
 		"message": map[string]any{"role": "assistant", "content": strings.Repeat("x", 1000)}}), 200))
-	appendFile(t, path, claudeNaming(t, launched, "renamed\tthing"))
+	harnesstest.AppendFile(t, path, claudeNaming(t, launched, "renamed\tthing"))
 	if got := a.ConversationName(home, cwd, launched); got != "renamed thing" {
 		t.Errorf("renamed: %q, want the latest name, cleaned", got)
 	}
 	// A line still being written is not read.
-	appendFile(t, path, `{"type":"custom-title","customTitle":"half`)
+	harnesstest.AppendFile(t, path, `{"type":"custom-title","customTitle":"half`)
 	if got := a.ConversationName(home, cwd, launched); got != "renamed thing" {
 		t.Errorf("with a half-written line: %q", got)
 	}
 	// A long conversation named only at launch keeps that name.
-	head := mustID(t)
+	head := harnesstest.UUID(t)
 	hp := filepath.Join(home, "projects", ClaudeSlug(cwd), head+".jsonl")
-	writeFile(t, hp, claudeNaming(t, head, "at launch"))
-	appendFile(t, hp, strings.Repeat(jsonLine(t, map[string]any{"type": "assistant", "sessionId": head, "cwd": cwd,
+	harnesstest.WriteFile(t, hp, claudeNaming(t, head, "at launch"))
+	harnesstest.AppendFile(t, hp, strings.Repeat(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": head, "cwd": cwd,
 		"message": map[string]any{"role": "assistant", "content": strings.Repeat("y", 1000)}}), 200))
 	if got := a.ConversationName(home, cwd, head); got != "at launch" {
 		t.Errorf("named at launch, long since: %q", got)
@@ -77,20 +64,20 @@ func TestClaudeName(t *testing.T) {
 func TestCodexName(t *testing.T) {
 	home := t.TempDir()
 	a := codexA()
-	id, other := mustID(t), mustID(t)
+	id, other := harnesstest.UUID(t), harnesstest.UUID(t)
 	index := filepath.Join(home, "session_index.jsonl")
 	if got := a.ConversationName(home, "", id); got != "" {
 		t.Errorf("no index: %q", got)
 	}
 	line := func(id, name string) string {
-		return jsonLine(t, map[string]any{"id": id, "thread_name": name, "updated_at": "2026-12-01T21:37:02.375644364Z"})
+		return harnesstest.JSONLine(t, map[string]any{"id": id, "thread_name": name, "updated_at": "2026-12-01T21:37:02.375644364Z"})
 	}
 	// Codex names the thread after its first turn, then /rename appends.
-	writeFile(t, index, line(id, "Fake session title")+line(other, "other work"))
+	harnesstest.WriteFile(t, index, line(id, "Fake session title")+line(other, "other work"))
 	if got := a.ConversationName(home, "", id); got != "Fake session title" {
 		t.Errorf("generated: %q", got)
 	}
-	appendFile(t, index, line(id, "heron work")+"{not json\n"+line("../../etc", "evil"))
+	harnesstest.AppendFile(t, index, line(id, "heron work")+"{not json\n"+line("../../etc", "evil"))
 	if got := a.ConversationName(home, "", id); got != "heron work" {
 		t.Errorf("renamed: %q, want the last line's name", got)
 	}
@@ -105,10 +92,10 @@ func TestCodexName(t *testing.T) {
 func TestGrokName(t *testing.T) {
 	home, cwd := t.TempDir(), "/p/g"
 	a := grokA()
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	dir := writeGrokSession(t, home, cwd, id, "hello")
 	summary := func(title string, manual bool) {
-		writeFile(t, filepath.Join(dir, "summary.json"), jsonLine(t, map[string]any{
+		harnesstest.WriteFile(t, filepath.Join(dir, "summary.json"), harnesstest.JSONLine(t, map[string]any{
 			"info": map[string]any{"id": id, "cwd": cwd}, "num_messages": 3,
 			"generated_title": title, "session_summary": "Fake session title", "title_is_manual": manual}))
 	}
@@ -129,7 +116,7 @@ func TestGrokName(t *testing.T) {
 // hint: the banner is there, no ID is, and that is not drift.
 func TestClaudeHintByName(t *testing.T) {
 	a := claudeA()
-	id := mustID(t)
+	id := harnesstest.UUID(t)
 	for _, c := range []struct {
 		name, tail     string
 		byName, banner bool

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,7 +48,7 @@ func runPlugin(t *testing.T, capture string) string {
 	dir := t.TempDir()
 	// .mjs: node reads ES modules by that name; opencode takes the .js.
 	plugin := filepath.Join(dir, "plugin.mjs")
-	writeFile(t, plugin, opencodePlugin)
+	harnesstest.WriteFile(t, plugin, opencodePlugin)
 	driver := `import { FleetcomCapture } from ` + string(JSONString(fileURL(plugin))) + `;
 const hooks = await FleetcomCapture({ directory: "/tmp/oc/proj4" });
 for (const event of ` + opencodeEvents + `) await hooks.event({ event });
@@ -76,7 +77,7 @@ console.log("done");
 func TestOpencodePlugin(t *testing.T) {
 	a := Opencode
 	capture := filepath.Join(t.TempDir(), "task-1-1.json")
-	writeFile(t, capture, "")
+	harnesstest.WriteFile(t, capture, "")
 	runPlugin(t, capture)
 	data, err := os.ReadFile(capture)
 	if err != nil {
@@ -109,7 +110,7 @@ func TestOpencodePluginHarmless(t *testing.T) {
 		t.Error("the plugin created the capture file")
 	}
 	target := filepath.Join(dir, "target")
-	writeFile(t, target, "")
+	harnesstest.WriteFile(t, target, "")
 	link := filepath.Join(dir, "link.json")
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)

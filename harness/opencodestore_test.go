@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/opencodetest"
 )
 
@@ -229,7 +230,7 @@ func TestOpencodeStoreUnread(t *testing.T) {
 	// A database sqlite3 cannot read is an unreadable store too.
 	opencodeSQLite = saved
 	bad := t.TempDir()
-	writeFile(t, opencodeDB(bad), "not a database at all, but long enough to look like a file of one")
+	harnesstest.WriteFile(t, opencodeDB(bad), "not a database at all, but long enough to look like a file of one")
 	if _, err := a.Discover(bad, proj, ""); !errors.Is(err, errOpencodeUnread) {
 		t.Errorf("Discover on a broken database: %v", err)
 	}

@@ -1,0 +1,70 @@
+// Package harnesstest is what the tests of harness and of the agents'
+// packages share to build the stores they read: IDs, files and JSON
+// lines. Only tests import it.
+package harnesstest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// V7At returns a random version 7 UUID stamped with t, as Codex makes them.
+func V7At(t time.Time) string {
+	var b [16]byte
+	rand.Read(b[:])
+	ms := uint64(t.UnixMilli())
+	for i := 0; i < 6; i++ {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x70
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// UUID returns a random version 4 UUID.
+func UUID(t testing.TB) string {
+	t.Helper()
+	return safe.NewUUID()
+}
+
+// WriteFile writes data to the file at path, making its folders.
+func WriteFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// JSONLine is v as one line of JSON, with its newline.
+func JSONLine(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// AppendFile appends data to the file at path.
+func AppendFile(t testing.TB, path, data string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(data); err != nil {
+		t.Fatal(err)
+	}
+}
