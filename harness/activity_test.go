@@ -1,12 +1,12 @@
 package harness
 
 import (
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // A conversation's last activity is its last message as its store dates
@@ -43,14 +43,5 @@ func TestLastActive(t *testing.T) {
 	codex := Codex
 	if got, want := LastActive(codex, codexHome, cwd, v7), time.Date(2026, 11, 21, 9, 30, 0, 250e6, time.UTC); !got.Equal(want) {
 		t.Errorf("codex: %v, want %v", got, want)
-	}
-
-	grokHome := t.TempDir()
-	gid := harnesstest.UUID(t)
-	dir := writeGrokSession(t, grokHome, cwd, gid, "hi")
-	os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"info":{"id":"`+gid+`","cwd":"`+cwd+`"},"num_messages":3,"last_active_at":"2026-11-21T10:00:00Z"}`), 0o644)
-	grok := Grok
-	if got, want := LastActive(grok, grokHome, cwd, gid), time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC); !got.Equal(want) {
-		t.Errorf("grok: %v, want %v", got, want)
 	}
 }

@@ -10,27 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
-
-// ids lists the IDs of found conversations, in order.
-func ids(found []Found) []string {
-	out := []string{}
-	for _, f := range found {
-		out = append(out, f.ID)
-	}
-	return out
-}
-
-// age sets a path's modification time to d ago.
-func age(t testing.TB, path string, d time.Duration) {
-	t.Helper()
-	when := time.Now().Add(-d)
-	if err := os.Chtimes(path, when, when); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestClaudeDiscover(t *testing.T) {
 	home := t.TempDir()
@@ -39,8 +22,8 @@ func TestClaudeDiscover(t *testing.T) {
 		t.Fatal("the collision this test needs is gone")
 	}
 	older, newer, meta, theirs := harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t)
-	age(t, writeTranscript(t, home, dotted, older, "first task"), time.Hour)
-	age(t, writeTranscript(t, home, dotted, newer, "second task"), time.Minute)
+	harnesstest.Age(t, writeTranscript(t, home, dotted, older, "first task"), time.Hour)
+	harnesstest.Age(t, writeTranscript(t, home, dotted, newer, "second task"), time.Minute)
 	writeTranscript(t, home, dotted, meta, "") // quit before the first prompt
 	writeTranscript(t, home, dashed, theirs, "the other directory")
 
@@ -58,7 +41,7 @@ func TestClaudeDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{newer, older}, ids(found)); diff != "" {
+	if diff := cmp.Diff([]string{newer, older}, harnesstest.IDs(found)); diff != "" {
 		t.Fatalf("Discover(%s) (-want +got):\n%s", dotted, diff)
 	}
 	f := found[0]
@@ -67,11 +50,11 @@ func TestClaudeDiscover(t *testing.T) {
 		t.Errorf("found = %+v", f)
 	}
 	found, _ = claudeA().Discover(home, dashed, "")
-	if diff := cmp.Diff([]string{theirs}, ids(found)); diff != "" {
+	if diff := cmp.Diff([]string{theirs}, harnesstest.IDs(found)); diff != "" {
 		t.Errorf("Discover(%s) (-want +got):\n%s", dashed, diff)
 	}
 	if found, _ := (claudeA()).Discover(home, "/nowhere", ""); len(found) != 0 {
-		t.Errorf("a directory without a project folder: %v", ids(found))
+		t.Errorf("a directory without a project folder: %v", harnesstest.IDs(found))
 	}
 }
 
@@ -91,7 +74,7 @@ func TestClaudeDiscoverLongSlug(t *testing.T) {
 	writeTranscriptAt(t, home, prefix+"x-unrelated", long, harnesstest.UUID(t), "wrong prefix", time.Now())
 
 	found, _ := claudeA().Discover(home, long, "")
-	if diff := cmp.Diff([]string{mine}, ids(found)); diff != "" {
+	if diff := cmp.Diff([]string{mine}, harnesstest.IDs(found)); diff != "" {
 		t.Fatalf("Discover (-want +got):\n%s", diff)
 	}
 	f, err := claudeA().Lookup(home, mine)

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
-	"github.com/google/go-cmp/cmp"
 )
 
 // codexHome is a Codex home with one of everything discovery must tell
@@ -21,7 +22,7 @@ func codexHome(t *testing.T, home, cwd string) (want []string, partial string) {
 	t.Helper()
 	now := time.Now()
 	older := harnesstest.V7At(now.Add(-48 * time.Hour))
-	age(t, writeRollout(t, home, older, cwd, false, "older task"), 47*time.Hour)
+	harnesstest.Age(t, writeRollout(t, home, older, cwd, false, "older task"), 47*time.Hour)
 	newer := harnesstest.V7At(now.Add(-time.Hour))
 	writeRollout(t, home, newer, cwd, false, "newer task")
 	writeRollout(t, home, harnesstest.V7At(now.Add(-time.Hour)), cwd, true, "")         // a subagent's thread
@@ -75,7 +76,7 @@ func TestCodexDiscover(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, ids(found)); diff != "" {
+			if diff := cmp.Diff(want, harnesstest.IDs(found)); diff != "" {
 				t.Fatalf("Discover (-want +got):\n%s", diff)
 			}
 			f := found[1]
@@ -87,14 +88,14 @@ func TestCodexDiscover(t *testing.T) {
 			// Once its first line is complete, the rollout is a conversation.
 			completeRollout(t, home, partial, cwd)
 			found, _ = codexA().Discover(home, cwd, index)
-			if diff := cmp.Diff(append([]string{partial}, want...), ids(found)); diff != "" {
+			if diff := cmp.Diff(append([]string{partial}, want...), harnesstest.IDs(found)); diff != "" {
 				t.Fatalf("after the first line was written (-want +got):\n%s", diff)
 			}
 			if found[0].Title != "finished writing" {
 				t.Errorf("title = %q", found[0].Title)
 			}
 			if found, _ := (codexA()).Discover(home, "/nowhere", index); len(found) != 0 {
-				t.Errorf("another directory: %v", ids(found))
+				t.Errorf("another directory: %v", harnesstest.IDs(found))
 			}
 		})
 	}
@@ -110,7 +111,7 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 	writeRollout(t, home, id, link, false, "through a link")
 	for _, index := range []string{"", index} {
 		found, _ := codexA().Discover(home, real, index)
-		if diff := cmp.Diff([]string{id}, ids(found)); diff != "" {
+		if diff := cmp.Diff([]string{id}, harnesstest.IDs(found)); diff != "" {
 			t.Errorf("index %q (-want +got):\n%s", index, diff)
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
-	"github.com/google/go-cmp/cmp"
 )
 
 // physDir is a scratch directory in the physical form callers pass.
@@ -44,7 +45,7 @@ func discoverIDs(t *testing.T, home, cwd, index string) []string {
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
-	return ids(found)
+	return harnesstest.IDs(found)
 }
 
 // An update re-reads only the day directories whose mtime changed: a file
@@ -64,7 +65,7 @@ func TestCodexIndexReadsOnlyChangedDays(t *testing.T) {
 	if got := discoverIDs(t, home, cwd, index); !cmp.Equal(got, []string{first}) {
 		t.Fatalf("a settled day was read again: %v", got)
 	}
-	age(t, day, 0)
+	harnesstest.Age(t, day, 0)
 	if got := discoverIDs(t, home, cwd, index); len(got) != 2 {
 		t.Fatalf("a changed day was not read again: %v", got)
 	}
@@ -105,22 +106,22 @@ func mustGlob(t *testing.T, home, id string) string {
 func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	old := harnesstest.V7At(time.Now().Add(-3 * time.Hour))
-	age(t, writeRollout(t, home, old, cwd, false, "old"), 3*time.Hour)
+	harnesstest.Age(t, writeRollout(t, home, old, cwd, false, "old"), 3*time.Hour)
 	fresh := harnesstest.V7At(time.Now().Add(-time.Hour))
 	p := writeRollout(t, home, fresh, cwd, false, "")
-	age(t, p, time.Hour)
+	harnesstest.Age(t, p, time.Hour)
 	settle(t, home)
 	found, _ := codexA().Discover(home, cwd, index)
-	if diff := cmp.Diff([]string{fresh, old}, ids(found)); diff != "" || found[0].Title != "" || found[1].Title != "old" {
+	if diff := cmp.Diff([]string{fresh, old}, harnesstest.IDs(found)); diff != "" || found[0].Title != "" || found[1].Title != "old" {
 		t.Fatalf("first: %+v", found)
 	}
 	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"type":"event_msg","payload":{"type":"user_message","message":"now titled"}}` + "\n")
 	f.Close()
-	age(t, p, 2*time.Hour)
-	age(t, mustGlob(t, home, old), 0) // resumed: written just now
+	harnesstest.Age(t, p, 2*time.Hour)
+	harnesstest.Age(t, mustGlob(t, home, old), 0) // resumed: written just now
 	found, _ = codexA().Discover(home, cwd, index)
-	if diff := cmp.Diff([]string{old, fresh}, ids(found)); diff != "" || found[1].Title != "now titled" {
+	if diff := cmp.Diff([]string{old, fresh}, harnesstest.IDs(found)); diff != "" || found[1].Title != "now titled" {
 		t.Fatalf("after: %+v", found)
 	}
 	os.Remove(mustGlob(t, home, old))
@@ -214,8 +215,8 @@ func TestCodexIndexConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			found, err := codexA().Discover(home, cwd, index)
-			if err != nil || !cmp.Equal(want, ids(found)) {
-				errs <- fmt.Sprintf("%v %v", ids(found), err)
+			if err != nil || !cmp.Equal(want, harnesstest.IDs(found)) {
+				errs <- fmt.Sprintf("%v %v", harnesstest.IDs(found), err)
 			}
 		}()
 	}
@@ -252,7 +253,7 @@ func TestCodexIndexSweeps(t *testing.T) {
 	old, young := filepath.Join(root, ".tmp-old"), filepath.Join(root, ".tmp-young")
 	harnesstest.WriteFile(t, old, "x")
 	harnesstest.WriteFile(t, young, "x")
-	age(t, old, time.Hour)
+	harnesstest.Age(t, old, time.Hour)
 	writeRollout(t, home, harnesstest.V7At(time.Now()), cwd, false, "y")
 	discoverIDs(t, home, cwd, index)
 	if _, err := os.Stat(old); err == nil {
@@ -273,7 +274,7 @@ func TestCodexIndexUnusable(t *testing.T) {
 	if err == nil {
 		t.Error("an unusable index was not reported")
 	}
-	if diff := cmp.Diff(want, ids(found)); diff != "" {
+	if diff := cmp.Diff(want, harnesstest.IDs(found)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -436,7 +437,7 @@ func TestCodexIndexPlantedFiles(t *testing.T) {
 			go func() { found, _ := codexA().Discover(home, cwd, index); done <- found }()
 			select {
 			case found := <-done:
-				if got := ids(found); !cmp.Equal(got, []string{id}) {
+				if got := harnesstest.IDs(found); !cmp.Equal(got, []string{id}) {
 					t.Errorf("%s planted: found %v", name, got)
 				}
 			case <-time.After(20 * time.Second):

@@ -61,38 +61,12 @@ func writeRollout(t testing.TB, home, id, cwd string, subagent bool, prompt stri
 	return path
 }
 
-// writeGrokSession writes a Grok session directory as Grok 1.0.41 does: at
-// start a summary and a history holding the system lines; with a prompt,
-// Grok's <user_info> context first, then the prompt wrapped in
-// <user_query>, and the update log. An empty prompt is a session quit
-// before its first one.
-func writeGrokSession(t testing.TB, home, cwd, id, prompt string) string {
-	t.Helper()
-	dir := filepath.Join(home, "sessions", grokDirName(cwd), id)
-	n := 0
-	history := harnesstest.JSONLine(t, map[string]any{"type": "system", "content": "You are Grok."}) +
-		harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})
-	if prompt != "" {
-		n = 3
-		history += harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<user_info>\nOS Version: linux\nWorkspace Path: " + cwd + "\n</user_info>\n\n<rules>…"}) +
-			harnesstest.JSONLine(t, map[string]any{"type": "user", "content": "<user_query>\n" + prompt + "\n</user_query>", "prompt_index": 0}) +
-			harnesstest.JSONLine(t, map[string]any{"type": "assistant", "content": "ACK", "model_id": "fake-model"})
-		harnesstest.WriteFile(t, filepath.Join(dir, "updates.jsonl"), harnesstest.JSONLine(t, map[string]any{"method": "session/update", "params": map[string]any{
-			"sessionId": id, "update": map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": prompt}}}}))
-	}
-	harnesstest.WriteFile(t, filepath.Join(dir, "summary.json"), harnesstest.JSONLine(t, map[string]any{
-		"info": map[string]any{"id": id, "cwd": cwd}, "created_at": "2026-12-01T10:00:00.000Z", "num_messages": n}))
-	harnesstest.WriteFile(t, filepath.Join(dir, "chat_history.jsonl"), history)
-	return dir
-}
-
 // The agents, as the tests use them.
 func claudeA() Agent { return Claude }
 func codexA() Agent  { return Codex }
-func grokA() Agent   { return Grok }
 
 // testAgents are the agents of this package, until each has its own.
-func testAgents() []Agent { return []Agent{Claude, Codex, Copilot, Gemini, Grok, Opencode} }
+func testAgents() []Agent { return []Agent{Claude, Codex, Copilot, Gemini, Opencode} }
 
 // testLookup finds one of testAgents by name.
 func testLookup(name string) (Agent, bool) {

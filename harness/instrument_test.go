@@ -11,7 +11,6 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
-	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 const pinned = "11111111-2222-4333-8444-555555555555"
@@ -39,16 +38,6 @@ func codexHomeWith(t *testing.T, config string) string {
 	return home
 }
 
-// fakeBinary writes an executable script that prints help.
-func fakeBinary(t *testing.T, help string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "grok")
-	if err := testexec.WriteFile(p, []byte("#!/bin/sh\nprintf '%s\\n' '"+help+"'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestInstrument(t *testing.T) {
 	ns := testNamespace("/run/fc/12-ab")
 	ns.Home = codexHomeWith(t, "")
@@ -57,12 +46,6 @@ func TestInstrument(t *testing.T) {
 	chained.Home = codexHomeWith(t, `notify = ["notify-send", "codex done"]`)
 	refused := ns
 	refused.Home = codexHomeWith(t, "notify = [\n\"notify-send\"\n]\n")
-	// Which grok it is comes from its install, never from running it: a
-	// binary that would answer --help with --session-id is not asked.
-	community := ns
-	community.Binary = fakeBinary(t, "  -s, --session-id <UUID>")
-	official := ns
-	official.Binary = npmBinary(t, grokPackage, "grok", "1.0.41")
 	hooksOff := ns
 	hooksOff.Hooks = HooksOff
 	trusted := ns
@@ -119,12 +102,6 @@ func TestInstrument(t *testing.T) {
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, EnvNotifyChain + "=notify-send\ncodex done"}}},
 		{"codex route left alone", codexA(), Form{Tool: "codex"}, refused, Instrumentation{}},
-		{"grok bare", grokA(), Form{Tool: "grok"}, ns, Instrumentation{
-			Args: []string{"--session-id", pinned}, Pinned: pinned}},
-		{"grok resume", grokA(), Form{Tool: "grok", Resume: uid}, ns, Instrumentation{Pinned: uid}},
-		{"community grok", grokA(), Form{Tool: "grok"}, community, Instrumentation{}},
-		{"official grok", grokA(), Form{Tool: "grok"}, official, Instrumentation{
-			Args: []string{"--session-id", pinned}, Pinned: pinned}},
 	}
 	for _, c := range cases {
 		got, err := c.h.Instrument(c.f, c.ns)

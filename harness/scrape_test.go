@@ -76,9 +76,6 @@ func TestScrapeExit(t *testing.T) {
 		{"codex resume --last", codexA(), "codex resume --last\n", ""},
 		{"codex never takes claude's", codexA(), "claude --resume " + uid + "\n", ""},
 		{"codex uppercase", codexA(), "codex resume " + strings.ToUpper(uid) + "\n", ""},
-		{"grok long", grokA(), "grok --resume " + uid + "\n", uid},
-		{"grok short", grokA(), "To resume: grok -r " + uid + "\n", uid},
-		{"grok never takes claude's", grokA(), "claude --resume " + uid + "\n", ""},
 	}
 	for _, c := range cases {
 		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {

@@ -2,12 +2,13 @@ package harness
 
 import (
 	"fmt"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 func TestClaudeSlug(t *testing.T) {
@@ -181,40 +182,6 @@ func TestCodexStore(t *testing.T) {
 		harnesstest.JSONLine(t, map[string]any{"type": "session_meta", "payload": map[string]any{"id": v4, "cwd": cwd}}))
 	if !h.Exists(home, cwd, v4) {
 		t.Error("a v4 rollout was not found")
-	}
-}
-
-func TestGrokStore(t *testing.T) {
-	home := t.TempDir()
-	cwd := "/work/100%/proj"
-	if got := grokDirName(cwd); got != "%2Fwork%2F100%25%2Fproj" {
-		t.Fatalf("grokDirName = %q", got)
-	}
-	spawn := time.Now()
-	id := harnesstest.UUID(t)
-	writeGrokSession(t, home, cwd, id, "hello grok")
-	os.WriteFile(filepath.Join(home, "sessions", grokDirName(cwd), "prompt_history"), []byte("x"), 0o644)
-	h := grokA()
-	if !h.Exists(home, cwd, id) || h.Exists(home, cwd, harnesstest.UUID(t)) {
-		t.Error("Exists is wrong")
-	}
-	// A record's check looks where its directory says (issue 21, item 6).
-	if h.Exists(home, "/moved", id) || !h.Exists(home, "", id) {
-		t.Error("Exists looks beyond the directory's folder, or not at all without one")
-	}
-	if got := h.Title(home, cwd, id); got != "hello grok" {
-		t.Errorf("Title = %q", got)
-	}
-	if got := h.Correlate(home, cwd, spawn); got != id {
-		t.Errorf("Correlate = %q, want %q", got, id)
-	}
-	writeGrokSession(t, home, cwd, harnesstest.UUID(t), "")
-	if got := h.Correlate(home, cwd, spawn); got != id {
-		t.Errorf("an empty session must not count, got %s", got)
-	}
-	writeGrokSession(t, home, cwd, harnesstest.UUID(t), "second")
-	if got := h.Correlate(home, cwd, spawn); got != "" {
-		t.Errorf("two candidates must give no match, got %s", got)
 	}
 }
 

@@ -1,6 +1,9 @@
 package agents
 
-import "github.com/fleetcom/fleetcom/harness"
+import (
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/grok"
+)
 
 // list is every agent fleetcom knows, in name order, each named once, as a
 // value: adding an agent is one line here, and nothing else in fleetcom
@@ -13,6 +16,6 @@ var list = [...]*harness.Agent{
 	&harness.Codex,
 	&harness.Copilot,
 	&harness.Gemini,
-	&harness.Grok,
+	&grok.Agent,
 	&harness.Opencode,
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -67,4 +68,24 @@ func AppendFile(t testing.TB, path, data string) {
 	if _, err := f.WriteString(data); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Age sets a path's modification time to d ago.
+func Age(t testing.TB, path string, d time.Duration) {
+	t.Helper()
+	when := time.Now().Add(-d)
+	if err := os.Chtimes(path, when, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// IDs lists the ID field of each element of list, a slice of structs
+// (harness.Found), in order.
+func IDs(list any) []string {
+	out := []string{}
+	v := reflect.ValueOf(list)
+	for i := range v.Len() {
+		out = append(out, v.Index(i).FieldByName("ID").String())
+	}
+	return out
 }

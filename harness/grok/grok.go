@@ -1,4 +1,9 @@
-package harness
+// Package grok is fleetcom's knowledge of the xAI Grok CLI: its Spec and
+// Behaviour, its session folders (find.go), how a session moves (move.go),
+// the names users give sessions (name.go), and how fleetcom tells the xAI
+// CLI from a community build of the same name (probe.go). It exports one
+// value, Agent, which the list (harness/agents) names.
+package grok
 
 import (
 	"bytes"
@@ -8,83 +13,84 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// The xAI Grok CLI (measured on 1.0.41, e2e/README.md). A bare command gets
-// a pinned ID (--session-id creates the session). Grok has no way to add a
-// hook for one run without editing the user's files, but it keeps
-// $GROK_HOME/active_sessions.json, naming the session each running process
-// has open (following /new): that is its live channel. The exit hint and the
-// session folder are the other evidence. The community build of the same
-// name has no session flags: a run on it gets no pinned ID (probe.go).
-var grokSpec = &Spec{
+// spec describes the xAI Grok CLI (measured on 1.0.41, e2e/README.md). A bare
+// command gets a pinned ID (--session-id creates the session). Grok has no
+// way to add a hook for one run without editing the user's files, but it
+// keeps $GROK_HOME/active_sessions.json, naming the session each running
+// process has open (following /new): that is its live channel. The exit hint
+// and the session folder are the other evidence. The community build of the
+// same name has no session flags: a run on it gets no pinned ID (probe.go).
+var spec = harness.Spec{
 	Name:    "grok",
 	Display: "Grok",
 	HomeVar: "GROK_HOME",
 	HomeDir: ".grok",
-	ID:      &UUID,
+	ID:      &harness.UUID,
 	// Only --resume is accepted; -r is an alternate spelling and stays
 	// opaque.
-	Resume:  Spelling{Words: []string{"--resume"}},
+	Resume:  harness.Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "-p", "--prompt", "--fork-session"},
-	Live:    grokLive,
+	Live:    live,
 	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
 	Naming:  "Grok's /rename",
 }
 
-// Grok is the agent.
-var Grok = Agent{Spec: grokSpec, Behaviour: grok{}}
+// Agent is the xAI Grok CLI.
+var Agent = harness.Agent{Spec: &spec, Behaviour: grok{}}
 
 type grok struct{}
 
 // The capabilities grok has: a method that drifts from its interface
 // fails the build here instead of quietly dropping the capability.
 var _ interface {
-	Behaviour
-	Capturer
-	Correlator
-	Titler
-	Excerpter
-	Finder
-	Holder
-	Mover
-	Namer
+	harness.Behaviour
+	harness.Capturer
+	harness.Correlator
+	harness.Titler
+	harness.Excerpter
+	harness.Finder
+	harness.Holder
+	harness.Mover
+	harness.Namer
 } = grok{}
 
 // Instrument implements Behaviour.
-func (grok) Instrument(f Form, run Run) (Instrumentation, error) {
+func (grok) Instrument(f harness.Form, run harness.Run) (harness.Instrumentation, error) {
 	if f.Resume != "" {
-		return Instrumentation{Pinned: f.Resume}, grokSpec.ValidateID(f.Resume)
+		return harness.Instrumentation{Pinned: f.Resume}, spec.ValidateID(f.Resume)
 	}
-	if run.Binary != "" && !grokSessionFlag(run.Binary, run.CacheDir) {
-		return Instrumentation{}, nil
+	if run.Binary != "" && !takesSessionID(run.Binary, run.CacheDir) {
+		return harness.Instrumentation{}, nil
 	}
-	id, err := run.PinID(grokSpec.ID)
+	id, err := run.PinID(spec.ID)
 	if err != nil {
-		return Instrumentation{}, err
+		return harness.Instrumentation{}, err
 	}
-	return Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
+	return harness.Instrumentation{Args: []string{"--session-id", id}, Pinned: id}, nil
 }
 
-// grokLive is Grok's live channel: active_sessions.json, one file for every
+// live is Grok's live channel: active_sessions.json, one file for every
 // Grok process of the home.
-func grokLive(c Capture) string { return grokActiveFile(c.Home) }
+func live(c harness.Capture) string { return activeFile(c.Home) }
 
-// grokActiveFile is the home's active_sessions.json.
-func grokActiveFile(home string) string { return filepath.Join(home, "active_sessions.json") }
+// activeFile is the home's active_sessions.json.
+func activeFile(home string) string { return filepath.Join(home, "active_sessions.json") }
 
-// grokActive is one entry of active_sessions.json.
-type grokActive struct {
+// activeEntry is one entry of active_sessions.json.
+type activeEntry struct {
 	SessionID string          `json:"session_id"`
 	PID       int             `json:"pid"`
 	Cwd       string          `json:"cwd"`
 	OpenedAt  json.RawMessage `json:"opened_at"`
 }
 
-func readGrokActive(data []byte) []grokActive {
-	var list []grokActive
+func readActive(data []byte) []activeEntry {
+	var list []activeEntry
 	if json.Unmarshal(data, &list) != nil {
 		return nil
 	}
@@ -97,19 +103,19 @@ func readGrokActive(data []byte) []grokActive {
 // it), the single session opened in the run's directory since the run began
 // by a process descending from it. Another Grok in the same directory is
 // never taken for this run's, even once this run's own entry is gone.
-func (grok) ParseCapture(data []byte, c Capture) string {
+func (grok) ParseCapture(data []byte, c harness.Capture) string {
 	if c.PID <= 0 {
 		return "" // the child is not started: nothing can be its
 	}
 	var candidates []string
-	for _, a := range readGrokActive(data) {
-		if !grokSpec.ID.Valid(a.SessionID) {
+	for _, a := range readActive(data) {
+		if !spec.ID.Valid(a.SessionID) {
 			continue
 		}
 		if a.PID == c.PID {
 			return a.SessionID
 		}
-		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !grokTime(a.OpenedAt).Before(c.Started.Add(-SpawnSlack)) &&
+		if c.Cwd != "" && safe.SameDir(a.Cwd, c.Cwd) && !readTime(a.OpenedAt).Before(c.Started.Add(-harness.SpawnSlack)) &&
 			safe.Descends(a.PID, c.PID) {
 			candidates = append(candidates, a.SessionID)
 		}
@@ -120,42 +126,42 @@ func (grok) ParseCapture(data []byte, c Capture) string {
 	return ""
 }
 
-var grokHint = Hint{Spec: grokSpec, Words: [][]string{{"--resume", "-r"}}}
+var hint = harness.Hint{Spec: &spec, Words: [][]string{{"--resume", "-r"}}}
 
 // ScrapeExit implements Behaviour: the last `grok --resume <id>` (or
 // `grok -r <id>`), which Grok prints under "Resume this session with:".
 func (grok) ScrapeExit(tail []byte) string {
-	return ScrapeTail(tail, grokHint.Last)
+	return harness.ScrapeTail(tail, hint.Last)
 }
 
-// grokDirName encodes a working directory the way Grok names its session
+// dirName encodes a working directory the way Grok names its session
 // folders: every byte outside A-Z a-z 0-9 - . _ ~ becomes %XX, capital hex.
-func grokDirName(cwd string) string { return PercentEncode(cwd, "") }
+func dirName(cwd string) string { return harness.PercentEncode(cwd, "") }
 
-// grokDecode inverts grokDirName; a folder name grokDirName would not have
+// decodeDirName inverts dirName; a folder name dirName would not have
 // produced, or one that is not an absolute clean path, is refused.
-func grokDecode(name string) (string, bool) {
-	cwd, ok := PercentDecode(name)
-	if !ok || !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || grokDirName(cwd) != name {
+func decodeDirName(name string) (string, bool) {
+	cwd, ok := harness.PercentDecode(name)
+	if !ok || !filepath.IsAbs(cwd) || filepath.Clean(cwd) != cwd || dirName(cwd) != name {
 		return "", false
 	}
 	return cwd, true
 }
 
-// grokFolder is the folder of cwd's sessions.
-func grokFolder(home, cwd string) string {
-	return filepath.Join(home, "sessions", grokDirName(cwd))
+// folderOf is the folder of cwd's sessions.
+func folderOf(home, cwd string) string {
+	return filepath.Join(home, "sessions", dirName(cwd))
 }
 
-// grokSession finds the session directory of id: under cwd's folder only,
+// sessionDir finds the session directory of id: under cwd's folder only,
 // where a record of cwd says it is, or, with no cwd, the single
 // sessions/*/<id> (resume by ID does not depend on the cwd).
-func grokSession(home, cwd, id string) (string, bool) {
-	if !grokSpec.ID.Valid(id) {
+func sessionDir(home, cwd, id string) (string, bool) {
+	if !spec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
-		p := filepath.Join(grokFolder(home, cwd), id)
+		p := filepath.Join(folderOf(home, cwd), id)
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			return p, true
 		}
@@ -170,8 +176,8 @@ func grokSession(home, cwd, id string) (string, bool) {
 	return "", false
 }
 
-// grokSummary is the part of a session's summary.json fleetcom reads.
-type grokSummary struct {
+// summary is the part of a session's summary.json fleetcom reads.
+type summary struct {
 	Info struct {
 		ID  string `json:"id"`
 		Cwd string `json:"cwd"`
@@ -183,23 +189,23 @@ type grokSummary struct {
 	TitleIsManual  bool            `json:"title_is_manual"`
 }
 
-func readGrokSummary(dir string) (grokSummary, bool) {
-	var s grokSummary
-	return s, ReadSmallJSON(filepath.Join(dir, "summary.json"), &s)
+func readSummary(dir string) (summary, bool) {
+	var s summary
+	return s, harness.ReadSmallJSON(filepath.Join(dir, "summary.json"), &s)
 }
 
-// grokConversation reports whether a session directory holds a
+// hasConversation reports whether a session directory holds a
 // conversation: Grok makes the directory when it starts, so one quit before
 // its first prompt is there too, empty. summary.json counts the session's
 // updates; the prompt lines of chat_history.jsonl decide when it cannot be
 // read.
-func grokConversation(dir string) bool {
-	if s, ok := readGrokSummary(dir); ok && s.NumMessages > 0 {
+func hasConversation(dir string) bool {
+	if s, ok := readSummary(dir); ok && s.NumMessages > 0 {
 		return true
 	}
 	found := false
-	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
-		found = grokPrompt(line) != ""
+	harness.EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		found = userPrompt(line) != ""
 		return !found
 	})
 	return found
@@ -207,37 +213,37 @@ func grokConversation(dir string) bool {
 
 // Exists implements Behaviour: a session directory holding a conversation.
 func (grok) Exists(home, cwd, id string) bool {
-	dir, ok := grokSession(home, cwd, id)
-	return ok && grokConversation(dir)
+	dir, ok := sessionDir(home, cwd, id)
+	return ok && hasConversation(dir)
 }
 
 // Title implements Titler.
 func (grok) Title(home, cwd, id string) string {
-	dir, ok := grokSession(home, cwd, id)
+	dir, ok := sessionDir(home, cwd, id)
 	if !ok {
 		return ""
 	}
-	return grokTitle(dir)
+	return readTitle(dir)
 }
 
-// grokTitle reads a session's title: the one Grok generated, else the first
+// readTitle reads a session's title: the one Grok generated, else the first
 // prompt the user typed (chat_history.jsonl, where Grok wraps it in
 // <user_query>, else the first user_message_chunk of updates.jsonl). The
 // first user line of chat_history.jsonl is Grok's own <user_info> context,
 // never a title.
-func grokTitle(dir string) string {
-	if s, ok := readGrokSummary(dir); ok && strings.TrimSpace(s.GeneratedTitle) != "" {
-		return CleanTitle(s.GeneratedTitle)
+func readTitle(dir string) string {
+	if s, ok := readSummary(dir); ok && strings.TrimSpace(s.GeneratedTitle) != "" {
+		return harness.CleanTitle(s.GeneratedTitle)
 	}
 	title := ""
-	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
-		title = grokPrompt(line)
+	harness.EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		title = userPrompt(line)
 		return title == ""
 	})
 	if title != "" {
-		return CleanTitle(title)
+		return harness.CleanTitle(title)
 	}
-	EachLine(filepath.Join(dir, "updates.jsonl"), func(line []byte) bool {
+	harness.EachLine(filepath.Join(dir, "updates.jsonl"), func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user_message_chunk"`)) {
 			return true
 		}
@@ -256,12 +262,12 @@ func grokTitle(dir string) string {
 		}
 		return title == ""
 	})
-	return CleanTitle(title)
+	return harness.CleanTitle(title)
 }
 
-// grokPrompt returns the prompt a chat_history.jsonl line holds, when it is
+// userPrompt returns the prompt a chat_history.jsonl line holds, when it is
 // one the user typed (a user line with a prompt_index), unwrapped.
-func grokPrompt(line []byte) string {
+func userPrompt(line []byte) string {
 	if !bytes.Contains(line, []byte(`"prompt_index"`)) {
 		return ""
 	}
@@ -274,7 +280,7 @@ func grokPrompt(line []byte) string {
 	if json.Unmarshal(line, &m) != nil || m.PromptIndex == nil || (m.Type != "user" && m.Role != "user") {
 		return ""
 	}
-	t := PromptText(m.Content)
+	t := harness.PromptText(m.Content)
 	t = strings.TrimPrefix(t, "<user_query>")
 	t = strings.TrimSuffix(t, "</user_query>")
 	return strings.TrimSpace(t)
@@ -283,18 +289,18 @@ func grokPrompt(line []byte) string {
 // Correlate implements Correlator: the single conversation under cwd's
 // folder that was created or changed since the spawn.
 func (grok) Correlate(home, cwd string, spawn time.Time) string {
-	dir := grokFolder(home, cwd)
+	dir := folderOf(home, cwd)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
 	}
 	found := ""
 	for _, e := range entries {
-		if !e.IsDir() || !grokSpec.ID.Valid(e.Name()) {
+		if !e.IsDir() || !spec.ID.Valid(e.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if grokModified(p).Before(spawn.Add(-SpawnSlack)) || !grokConversation(p) {
+		if lastModified(p).Before(spawn.Add(-harness.SpawnSlack)) || !hasConversation(p) {
 			continue
 		}
 		if found != "" {
@@ -305,21 +311,21 @@ func (grok) Correlate(home, cwd string, spawn time.Time) string {
 	return found
 }
 
-// grokModified is the newest change to a session: its files are appended
+// lastModified is the newest change to a session: its files are appended
 // to in place.
-func grokModified(dir string) time.Time {
-	mod := ModTime(dir)
+func lastModified(dir string) time.Time {
+	mod := harness.ModTime(dir)
 	for _, name := range []string{"summary.json", "chat_history.jsonl", "updates.jsonl"} {
-		if t := ModTime(filepath.Join(dir, name)); t.After(mod) {
+		if t := harness.ModTime(filepath.Join(dir, name)); t.After(mod) {
 			mod = t
 		}
 	}
 	return mod
 }
 
-// grokTime reads a time Grok wrote: RFC 3339 text, or Unix seconds or
+// readTime reads a time Grok wrote: RFC 3339 text, or Unix seconds or
 // milliseconds; zero when it is neither.
-func grokTime(raw json.RawMessage) time.Time {
+func readTime(raw json.RawMessage) time.Time {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		t, _ := time.Parse(time.RFC3339Nano, s)
@@ -337,14 +343,14 @@ func grokTime(raw json.RawMessage) time.Time {
 
 // Excerpt implements Excerpter: the prompts the user typed and Grok's
 // answers, as chat_history.jsonl holds them (never Grok's own context).
-func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := NewExcerptBuilder(n, m)
-	dir, ok := grokSession(home, cwd, id)
+func (grok) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
+	x := harness.NewExcerptBuilder(n, m)
+	dir, ok := sessionDir(home, cwd, id)
 	if !ok {
 		return x.Excerpt()
 	}
-	EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
-		if p := grokPrompt(line); p != "" {
+	harness.EachLine(filepath.Join(dir, "chat_history.jsonl"), func(line []byte) bool {
+		if p := userPrompt(line); p != "" {
 			x.Add("user", p)
 			return true
 		}
@@ -356,7 +362,7 @@ func (grok) Excerpt(home, cwd, id string, n, m int) Excerpt {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(line, &msg) == nil && msg.Type == "assistant" {
-			x.Add("assistant", PromptText(msg.Content))
+			x.Add("assistant", harness.PromptText(msg.Content))
 		}
 		return true
 	})

@@ -1,4 +1,6 @@
-package harness
+package grok
+
+import "github.com/fleetcom/fleetcom/harness"
 
 // Grok titles every session itself (summary.json generated_title, written
 // after the first prompt and refreshed at a couple of early turns), and
@@ -10,12 +12,12 @@ package harness
 
 // ConversationName implements Namer.
 func (grok) ConversationName(home, cwd, id string) string {
-	dir, ok := grokSession(home, cwd, id)
+	dir, ok := sessionDir(home, cwd, id)
 	if !ok {
 		return ""
 	}
-	if s, ok := readGrokSummary(dir); ok && s.TitleIsManual {
-		return CleanName(s.GeneratedTitle)
+	if s, ok := readSummary(dir); ok && s.TitleIsManual {
+		return harness.CleanName(s.GeneratedTitle)
 	}
 	return ""
 }
