@@ -1,10 +1,11 @@
-package harness
+package gemini
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -22,46 +23,46 @@ import (
 // is on.
 
 // Diagnose implements Diagnoser: whether Gemini's session cleanup is on.
-func (gemini) Diagnose(home string) []Note {
+func (gemini) Diagnose(home string) []harness.Note {
 	on := true
 	// System defaults, then the user's settings, then the system settings,
 	// which win (a project's own settings may say otherwise there).
-	for _, p := range []string{geminiSystemDefaults(), filepath.Join(home, "settings.json"), geminiSystemSettings()} {
-		if v, ok := geminiRetention(p); ok {
+	for _, p := range []string{systemDefaults(), filepath.Join(home, "settings.json"), systemSettings()} {
+		if v, ok := retention(p); ok {
 			on = v
 		}
 	}
 	if !on {
-		return []Note{{Name: "gemini.retention", OK: true,
+		return []harness.Note{{Name: "gemini.retention", OK: true,
 			Detail: "gemini's session cleanup is off (general.sessionRetention.enabled false): resumed conversations are kept"}}
 	}
-	return []Note{{Name: "gemini.retention", OK: false,
+	return []harness.Note{{Name: "gemini.retention", OK: false,
 		Detail: "gemini's session cleanup is on (general.sessionRetention, its default): a conversation resumed in a later " +
 			"minute than it began leaves a second file with its ID, and the next gemini started in that directory deletes " +
 			"the conversation with it; to keep them, set \"general\": {\"sessionRetention\": {\"enabled\": false}} in " +
 			filepath.Join(home, "settings.json")}}
 }
 
-// geminiSystemSettings is where Gemini reads its system settings.
-func geminiSystemSettings() string {
+// systemSettings is where Gemini reads its system settings.
+func systemSettings() string {
 	if p := os.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
 		return p
 	}
 	return "/etc/gemini-cli/settings.json"
 }
 
-// geminiSystemDefaults is where Gemini reads its system defaults.
-func geminiSystemDefaults() string {
+// systemDefaults is where Gemini reads its system defaults.
+func systemDefaults() string {
 	if p := os.Getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); p != "" {
 		return p
 	}
-	return filepath.Join(filepath.Dir(geminiSystemSettings()), "system-defaults.json")
+	return filepath.Join(filepath.Dir(systemSettings()), "system-defaults.json")
 }
 
-// geminiRetention reads general.sessionRetention.enabled from a settings
+// retention reads general.sessionRetention.enabled from a settings
 // file (JSON with comments, as Gemini reads it); ok is false when the file
 // does not say.
-func geminiRetention(path string) (enabled, ok bool) {
+func retention(path string) (enabled, ok bool) {
 	var s struct {
 		General struct {
 			Retention struct {

@@ -1,22 +1,24 @@
-package harness
+package gemini
 
 import (
 	"encoding/json"
 	"errors"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // Builders for Gemini's store, shaped as 0.61.0 writes it.
 
-func geminiHeadLine(id, cwd, start string) map[string]any {
-	return map[string]any{"sessionId": id, "projectHash": geminiHash(cwd), "startTime": start, "lastUpdated": start, "kind": "main"}
+func headLine(id, cwd, start string) map[string]any {
+	return map[string]any{"sessionId": id, "projectHash": projectHash(cwd), "startTime": start, "lastUpdated": start, "kind": "main"}
 }
 
-func geminiMsg(id, typ, text string) map[string]any {
+func msg(id, typ, text string) map[string]any {
 	m := map[string]any{"id": id, "timestamp": "2026-12-01T10:00:30.000Z", "type": typ}
 	if typ == "user" {
 		m["content"] = []any{map[string]any{"text": text}}
@@ -26,9 +28,9 @@ func geminiMsg(id, typ, text string) map[string]any {
 	return m
 }
 
-// geminiRegister gives cwd a slug as Gemini does on its first start there:
+// register gives cwd a slug as Gemini does on its first start there:
 // an entry in projects.json and a marker in tmp/ and history/.
-func geminiRegister(t testing.TB, home, cwd string) string {
+func register(t testing.TB, home, cwd string) string {
 	t.Helper()
 	reg := struct {
 		Projects map[string]string `json:"projects"`
@@ -39,82 +41,82 @@ func geminiRegister(t testing.TB, home, cwd string) string {
 	if s, ok := reg.Projects[cwd]; ok {
 		return s
 	}
-	slug, err := geminiNewSlug(home, cwd)
+	slug, err := newSlug(home, cwd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg.Projects[cwd] = slug
 	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), harnesstest.JSONLine(t, reg))
-	for _, b := range geminiMarkerDirs(home) {
+	for _, b := range markerDirs(home) {
 		harnesstest.WriteFile(t, filepath.Join(b, slug, ".project_root"), cwd)
 	}
 	return slug
 }
 
-// writeGeminiSession writes a session file of cwd begun at at: its context,
+// writeSession writes a session file of cwd begun at at: its context,
 // and, when prompt is not empty, one turn.
-func writeGeminiSession(t testing.TB, home, cwd, id, prompt string, at time.Time) string {
+func writeSession(t testing.TB, home, cwd, id, prompt string, at time.Time) string {
 	t.Helper()
-	slug := geminiRegister(t, home, cwd)
+	slug := register(t, home, cwd)
 	start := at.UTC().Format("2006-01-02T15:04:05.000Z")
 	p := filepath.Join(home, "tmp", slug, "chats", "session-"+at.UTC().Format("2006-01-02T15-04")+"-"+id[:8]+".jsonl")
-	data := harnesstest.JSONLine(t, geminiHeadLine(id, cwd, start)) +
-		harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"messages": []any{geminiMsg("ctx", "user", "<session_context>\nWorkspace: "+cwd+"\n</session_context>")}}})
+	data := harnesstest.JSONLine(t, headLine(id, cwd, start)) +
+		harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"messages": []any{msg("ctx", "user", "<session_context>\nWorkspace: "+cwd+"\n</session_context>")}}})
 	if prompt != "" {
-		data += harnesstest.JSONLine(t, geminiMsg("u-"+id[:8], "user", prompt)) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}}) +
-			harnesstest.JSONLine(t, geminiMsg("g-"+id[:8], "gemini", "ACK")) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}})
+		data += harnesstest.JSONLine(t, msg("u-"+id[:8], "user", prompt)) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}}) +
+			harnesstest.JSONLine(t, msg("g-"+id[:8], "gemini", "ACK")) + harnesstest.JSONLine(t, map[string]any{"$set": map[string]any{"lastUpdated": start}})
 	}
 	harnesstest.WriteFile(t, p, data)
 	return p
 }
 
-func TestGeminiSlugs(t *testing.T) {
+func TestSlugs(t *testing.T) {
 	for in, want := range map[string]string{"proj": "proj", "My Proj": "my-proj", "--a__b--": "a-b", "Émile": "mile", "…": "project"} {
-		if got := geminiSlugify(in); got != want {
-			t.Errorf("geminiSlugify(%q) = %q, want %q", in, got, want)
+		if got := slugify(in); got != want {
+			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
 		}
 	}
 	home := t.TempDir()
-	if a, b := geminiRegister(t, home, "/x/proj"), geminiRegister(t, home, "/y/proj"); a != "proj" || b != "proj-1" {
+	if a, b := register(t, home, "/x/proj"), register(t, home, "/y/proj"); a != "proj" || b != "proj-1" {
 		t.Errorf("slugs %q, %q", a, b)
 	}
-	if s := geminiSlug(home, "/y/proj"); s != "proj-1" {
+	if s := slugOf(home, "/y/proj"); s != "proj-1" {
 		t.Errorf("registered: %q", s)
 	}
 	// An entry whose marker names another directory is not believed, and a
 	// directory with no entry is found by its marker.
 	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/z/proj":"proj","/x/proj":"proj-9"}}`)
-	if s := geminiSlug(home, "/z/proj"); s != "" {
+	if s := slugOf(home, "/z/proj"); s != "" {
 		t.Errorf("an entry another directory's marker contradicts: %q", s)
 	}
-	if s := geminiSlug(home, "/y/proj"); s != "proj-1" {
+	if s := slugOf(home, "/y/proj"); s != "proj-1" {
 		t.Errorf("by marker: %q", s)
 	}
-	if s := geminiSlug(home, "/x/proj"); s != "proj-9" {
+	if s := slugOf(home, "/x/proj"); s != "proj-9" {
 		t.Errorf("an entry no marker contradicts, as Gemini takes it: %q", s)
 	}
-	if d := geminiDirOf(home, "proj-1"); d != "/y/proj" {
-		t.Errorf("geminiDirOf = %q", d)
+	if d := dirOf(home, "proj-1"); d != "/y/proj" {
+		t.Errorf("dirOf = %q", d)
 	}
 	harnesstest.WriteFile(t, filepath.Join(home, "projects.json"), `{"projects":{"/q":"Not A Slug"}}`)
-	if geminiProjects(home) != nil {
+	if projects(home) != nil {
 		t.Error("a registry Gemini would reset is read")
 	}
 }
 
-// TestGeminiStub: a resume in a later minute leaves a second file for the
+// TestStub: a resume in a later minute leaves a second file for the
 // ID holding only the context; it is no conversation, and the real one is
 // still found beside it, and only a stub left alone is an empty session.
-func TestGeminiStub(t *testing.T) {
+func TestStub(t *testing.T) {
 	home, cwd := t.TempDir(), "/work/proj"
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	real := writeGeminiSession(t, home, cwd, uid, "remember PELICAN-4821", at)
-	stub := writeGeminiSession(t, home, cwd, uid, "", at.Add(2*time.Minute))
-	a := geminiA()
+	real := writeSession(t, home, cwd, uid, "remember PELICAN-4821", at)
+	stub := writeSession(t, home, cwd, uid, "", at.Add(2*time.Minute))
+	a := Agent
 	if !a.Exists(home, cwd, uid) || !a.Exists(home, "", uid) {
 		t.Error("the conversation beside its stub is not found")
 	}
-	if l, ok := a.Behaviour.(Mover).Locate(home, cwd, uid); !ok || l.Path != real {
+	if l, ok := a.Behaviour.(harness.Mover).Locate(home, cwd, uid); !ok || l.Path != real {
 		t.Errorf("Locate = %+v, %v, want %s", l, ok, real)
 	}
 	found, _ := a.Discover(home, cwd, "")
@@ -129,37 +131,37 @@ func TestGeminiStub(t *testing.T) {
 	if a.Exists(home, cwd, uid) {
 		t.Error("a stub alone is taken for a conversation")
 	}
-	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, ErrEmptyConversation) {
+	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, harness.ErrEmptyConversation) {
 		t.Errorf("Adoptable of a stub: %v", err)
 	}
 	os.Remove(stub)
-	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, ErrNoConversation) {
+	if err := a.Adoptable(home, cwd, uid); !errors.Is(err, harness.ErrNoConversation) {
 		t.Errorf("Adoptable of nothing: %v", err)
 	}
 }
 
-func TestGeminiLookup(t *testing.T) {
+func TestLookup(t *testing.T) {
 	home := t.TempDir()
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	writeGeminiSession(t, home, "/a/proj", uid, "hi there", at)
-	writeGeminiSession(t, home, "/a/empty", other, "", at)
-	a := geminiA()
+	writeSession(t, home, "/a/proj", uid, "hi there", at)
+	writeSession(t, home, "/a/empty", other, "", at)
+	a := Agent
 	f, err := a.Lookup(home, uid)
 	if err != nil || f.Cwd != "/a/proj" || f.Title != "hi there" || !f.Started.Equal(at) {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := a.Adoptable(home, "/b", uid); !errors.Is(err, ErrElsewhere) {
+	if err := a.Adoptable(home, "/b", uid); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Adoptable from elsewhere: %v", err)
 	}
-	if _, err := a.Lookup(home, other); !errors.Is(err, ErrEmptyConversation) {
+	if _, err := a.Lookup(home, other); !errors.Is(err, harness.ErrEmptyConversation) {
 		t.Errorf("Lookup of an empty session: %v", err)
 	}
-	if _, err := a.Lookup(home, "../"+uid); !errors.Is(err, ErrNoConversation) {
+	if _, err := a.Lookup(home, "../"+uid); !errors.Is(err, harness.ErrNoConversation) {
 		t.Errorf("Lookup of a malformed ID: %v", err)
 	}
 	// The same conversation in two folders is not one place.
-	writeGeminiSession(t, home, "/c/proj", uid, "hi there", at)
-	if _, err := a.Lookup(home, uid); !errors.Is(err, ErrElsewhere) {
+	writeSession(t, home, "/c/proj", uid, "hi there", at)
+	if _, err := a.Lookup(home, uid); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Lookup of a conversation in two folders: %v", err)
 	}
 	if a.Exists(home, "", uid) {
@@ -168,27 +170,27 @@ func TestGeminiLookup(t *testing.T) {
 	// A file named for the ID whose first line names another session is
 	// not the ID's.
 	p := filepath.Join(home, "tmp", "proj", "chats", "session-2026-12-01T11-00-"+uid[:8]+".jsonl")
-	harnesstest.WriteFile(t, p, harnesstest.JSONLine(t, geminiHeadLine(uid[:8]+other[8:], "/a/proj", "x")))
-	if files := geminiFiles(filepath.Dir(p), uid); len(files) != 1 {
+	harnesstest.WriteFile(t, p, harnesstest.JSONLine(t, headLine(uid[:8]+other[8:], "/a/proj", "x")))
+	if files := sessionFiles(filepath.Dir(p), uid); len(files) != 1 {
 		t.Errorf("files of %s: %v", uid, files)
 	}
 }
 
-func TestGeminiCorrelate(t *testing.T) {
+func TestCorrelate(t *testing.T) {
 	home, cwd := t.TempDir(), "/a/proj"
 	spawn := time.Now().Add(-time.Second)
-	writeGeminiSession(t, home, cwd, other, "before", spawn.Add(-time.Hour))
+	writeSession(t, home, cwd, other, "before", spawn.Add(-time.Hour))
 	old := filepath.Join(home, "tmp", "proj", "chats")
 	entries, _ := os.ReadDir(old)
 	for _, e := range entries {
 		os.Chtimes(filepath.Join(old, e.Name()), spawn.Add(-time.Hour), spawn.Add(-time.Hour))
 	}
-	writeGeminiSession(t, home, cwd, uid, "", time.Now())
-	if got := geminiA().Correlate(home, cwd, spawn); got != "" {
+	writeSession(t, home, cwd, uid, "", time.Now())
+	if got := Agent.Correlate(home, cwd, spawn); got != "" {
 		t.Errorf("an empty session correlates: %q", got)
 	}
-	writeGeminiSession(t, home, cwd, uid, "now", time.Now())
-	if got := geminiA().Correlate(home, cwd, spawn); got != uid {
+	writeSession(t, home, cwd, uid, "now", time.Now())
+	if got := Agent.Correlate(home, cwd, spawn); got != uid {
 		t.Errorf("Correlate = %q, want %s", got, uid)
 	}
 }

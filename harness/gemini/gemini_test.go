@@ -1,41 +1,41 @@
-package harness
+package gemini
 
 import (
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-func geminiA() Agent { return Gemini }
-
-// TestGeminiScrapeExitCaptured reads the ID from Gemini 0.61.0's exit box
+// TestScrapeExitCaptured reads the ID from Gemini 0.61.0's exit box
 // as a terminal got it (script(1) around the real CLI in tmux): at 80
 // columns the ID sits on a line of its own between the box's borders, at
 // 40 it is broken in two, and a run quit before a prompt prints the box
 // too.
-func TestGeminiScrapeExitCaptured(t *testing.T) {
+func TestScrapeExitCaptured(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"exit-80col.raw", "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"},
 		{"exit-40col.raw", "8129845f-9611-4b7a-959e-108b5fd28d0e"},
 		{"exit-noprompt-200col.raw", "bec18b89-d747-44bb-a665-f0477038bd0d"},
 	} {
-		tail, err := os.ReadFile(filepath.Join("testdata", "gemini", c.file))
+		tail, err := os.ReadFile(filepath.Join("testdata", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := geminiA().ScrapeExit(tail); got != c.want {
+		if got := Agent.ScrapeExit(tail); got != c.want {
 			t.Errorf("%s: ScrapeExit = %q, want %q", c.file, got, c.want)
 		}
-		if !geminiA().ExitBanner(tail) {
+		if !Agent.ExitBanner(tail) {
 			t.Errorf("%s: the exit banner is not seen", c.file)
 		}
 	}
 }
 
-func TestGeminiScrapeExit(t *testing.T) {
+func TestScrapeExit(t *testing.T) {
 	const b = "│"
 	for _, c := range []struct{ name, tail, want string }{
 		{"one line", b + "  To resume this session: gemini --resume " + uid + "   " + b + "\r\n", uid},
@@ -51,26 +51,26 @@ func TestGeminiScrapeExit(t *testing.T) {
 		{"another agent's hint", "claude --resume " + uid + "\n", ""},
 		{"session id line alone", "Session ID:   " + uid + "\n", ""},
 	} {
-		if got := geminiA().ScrapeExit([]byte(c.tail)); got != c.want {
+		if got := Agent.ScrapeExit([]byte(c.tail)); got != c.want {
 			t.Errorf("%s: ScrapeExit = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
 
-func TestGeminiInstrument(t *testing.T) {
-	a := geminiA()
-	in, err := a.Instrument(Form{Tool: "gemini"}, Run{NewID: func() (string, error) { return uid, nil }})
+func TestInstrument(t *testing.T) {
+	a := Agent
+	in, err := a.Instrument(harness.Form{Tool: "gemini"}, harness.Run{NewID: func() (string, error) { return uid, nil }})
 	if err != nil || in.Pinned != uid || strings.Join(in.Args, " ") != "--session-id "+uid || in.Env != nil || in.States {
 		t.Errorf("bare: %+v, %v", in, err)
 	}
-	in, err = a.Instrument(Form{Tool: "gemini", Resume: uid}, Run{})
+	in, err = a.Instrument(harness.Form{Tool: "gemini", Resume: uid}, harness.Run{})
 	if err != nil || in.Pinned != uid || in.Args != nil {
 		t.Errorf("resume: %+v, %v (the target is never given to --session-id)", in, err)
 	}
-	if _, err := a.Instrument(Form{Tool: "gemini", Resume: "../x"}, Run{}); err == nil {
+	if _, err := a.Instrument(harness.Form{Tool: "gemini", Resume: "../x"}, harness.Run{}); err == nil {
 		t.Error("a malformed resume target is instrumented")
 	}
-	if _, err := a.Instrument(Form{Tool: "gemini"}, Run{NewID: func() (string, error) { return "not-an-id", nil }}); err == nil {
+	if _, err := a.Instrument(harness.Form{Tool: "gemini"}, harness.Run{NewID: func() (string, error) { return "not-an-id", nil }}); err == nil {
 		t.Error("a generated ID outside the grammar is pinned")
 	}
 	for args, ok := range map[string]bool{"": true, "--resume " + uid: true, "-r " + uid: false,
@@ -79,25 +79,25 @@ func TestGeminiInstrument(t *testing.T) {
 			t.Errorf("Detect(%q) = %v, want %v", args, got, ok)
 		}
 	}
-	if line, err := ResumeLine(a, "", uid, nil); err != nil || line != "gemini --resume '"+uid+"'" {
+	if line, err := harness.ResumeLine(a, "", uid, nil); err != nil || line != "gemini --resume '"+uid+"'" {
 		t.Errorf("ResumeLine = %q, %v", line, err)
 	}
 }
 
-func TestGeminiHome(t *testing.T) {
+func TestHome(t *testing.T) {
 	env := map[string]string{"HOME": "/u", "GEMINI_CLI_HOME": "/g/"}
-	if got := geminiA().Home(func(k string) string { return env[k] }); got != "/g/.gemini" {
+	if got := Agent.Home(func(k string) string { return env[k] }); got != "/g/.gemini" {
 		t.Errorf("home with GEMINI_CLI_HOME = %q, want /g/.gemini", got)
 	}
 	delete(env, "GEMINI_CLI_HOME")
-	if got := geminiA().Home(func(k string) string { return env[k] }); got != "/u/.gemini" {
+	if got := Agent.Home(func(k string) string { return env[k] }); got != "/u/.gemini" {
 		t.Errorf("home = %q", got)
 	}
 }
 
-// TestGeminiChatReplay: a session file is a log; what it holds is what is
+// TestChatReplay: a session file is a log; what it holds is what is
 // left after replaying it.
-func TestGeminiChatReplay(t *testing.T) {
+func TestChatReplay(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "session-2026-12-01T10-00-"+uid[:8]+".jsonl")
 	write := func(lines ...any) {
@@ -107,48 +107,48 @@ func TestGeminiChatReplay(t *testing.T) {
 		}
 		harnesstest.WriteFile(t, p, b.String())
 	}
-	head := geminiHeadLine(uid, "/p", "2026-12-01T10:00:00.000Z")
-	ctx := geminiMsg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")
+	head := headLine(uid, "/p", "2026-12-01T10:00:00.000Z")
+	ctx := msg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")
 	write(head, map[string]any{"$set": map[string]any{"messages": []any{ctx}}})
-	if c, ok := readGeminiChat(p, false); !ok || c.resumable || c.SessionID != uid {
+	if c, ok := readSession(p, false); !ok || c.resumable || c.SessionID != uid {
 		t.Errorf("context only: %+v, %v", c, ok)
 	}
 	write(head, map[string]any{"$set": map[string]any{"messages": []any{ctx}}},
-		geminiMsg("u1", "user", "remember PELICAN-4821"), map[string]any{"$set": map[string]any{"lastUpdated": "2026-12-01T10:01:00.000Z"}},
-		geminiMsg("g1", "gemini", "ACK PELICAN-4821"), map[string]any{"$set": map[string]any{"lastUpdated": "2026-12-01T10:01:01.000Z"}})
-	c, ok := readGeminiChat(p, true)
+		msg("u1", "user", "remember PELICAN-4821"), map[string]any{"$set": map[string]any{"lastUpdated": "2026-12-01T10:01:00.000Z"}},
+		msg("g1", "gemini", "ACK PELICAN-4821"), map[string]any{"$set": map[string]any{"lastUpdated": "2026-12-01T10:01:01.000Z"}})
+	c, ok := readSession(p, true)
 	if !ok || !c.resumable || c.FirstPrompt != "remember PELICAN-4821" || c.title() != "remember PELICAN-4821" ||
 		!c.active().Equal(time.Date(2026, 12, 1, 10, 1, 1, 0, time.UTC)) || len(c.messages) != 3 {
 		t.Errorf("one turn: %+v, %v", c, ok)
 	}
-	write(head, geminiMsg("u1", "user", "remember PELICAN-4821"), map[string]any{"$set": map[string]any{"summary": "Fake session title"}})
-	if c, _ := readGeminiChat(p, false); c.title() != "Fake session title" {
+	write(head, msg("u1", "user", "remember PELICAN-4821"), map[string]any{"$set": map[string]any{"summary": "Fake session title"}})
+	if c, _ := readSession(p, false); c.title() != "Fake session title" {
 		t.Errorf("summary: title %q", c.title())
 	}
 	// A rewind to the first message leaves nothing to resume.
-	write(head, geminiMsg("u1", "user", "remember PELICAN-4821"), geminiMsg("g1", "gemini", "ACK"), map[string]any{"$rewindTo": "u1"})
-	if c, _ := readGeminiChat(p, false); c.resumable || c.FirstPrompt != "remember PELICAN-4821" {
+	write(head, msg("u1", "user", "remember PELICAN-4821"), msg("g1", "gemini", "ACK"), map[string]any{"$rewindTo": "u1"})
+	if c, _ := readSession(p, false); c.resumable || c.FirstPrompt != "remember PELICAN-4821" {
 		t.Errorf("rewound: %+v", c)
 	}
 	// $set messages replaces the list (a resume appends the whole history).
-	write(head, geminiMsg("u1", "user", "/help"), map[string]any{"$set": map[string]any{"messages": []any{ctx,
-		geminiMsg("u2", "user", "hello there")}}})
-	if c, _ := readGeminiChat(p, true); !c.resumable || len(c.messages) != 2 || c.FirstPrompt != "hello there" {
+	write(head, msg("u1", "user", "/help"), map[string]any{"$set": map[string]any{"messages": []any{ctx,
+		msg("u2", "user", "hello there")}}})
+	if c, _ := readSession(p, true); !c.resumable || len(c.messages) != 2 || c.FirstPrompt != "hello there" {
 		t.Errorf("replaced: %+v", c)
 	}
-	write(map[string]any{"sessionId": "../x", "projectHash": "h"}, geminiMsg("u1", "user", "hi"))
-	if _, ok := readGeminiChat(p, false); ok {
+	write(map[string]any{"sessionId": "../x", "projectHash": "h"}, msg("u1", "user", "hi"))
+	if _, ok := readSession(p, false); ok {
 		t.Error("a session of another grammar is read")
 	}
 }
 
-// TestGeminiDiagnose: the doctor warns while session cleanup is on, which
+// TestDiagnose: the doctor warns while session cleanup is on, which
 // it is unless a settings file says otherwise (comments and all).
-func TestGeminiDiagnose(t *testing.T) {
+func TestDiagnose(t *testing.T) {
 	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(t.TempDir(), "none.json"))
 	home := t.TempDir()
-	note := func() Note {
-		n := geminiA().Behaviour.(Diagnoser).Diagnose(home)
+	note := func() harness.Note {
+		n := Agent.Behaviour.(harness.Diagnoser).Diagnose(home)
 		if len(n) != 1 || n[0].Name != "gemini.retention" {
 			t.Fatalf("notes %+v", n)
 		}
@@ -166,3 +166,8 @@ func TestGeminiDiagnose(t *testing.T) {
 		t.Errorf("retention on: %+v", n)
 	}
 }
+
+const (
+	uid   = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+	other = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
+)

@@ -1,9 +1,11 @@
-package harness
+package gemini
 
 import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // Gemini files a directory's sessions in one folder, tmp/<slug>/chats, so a
@@ -13,8 +15,8 @@ import (
 // Discover implements Finder: the conversations of cwd's folder. Sessions
 // without a message to resume (quit before the first prompt, the stub a
 // resume leaves) and subagents' sessions are not.
-func (gemini) Discover(home, cwd, _ string) ([]Found, error) {
-	chats := geminiChats(home, cwd)
+func (gemini) Discover(home, cwd, _ string) ([]harness.Found, error) {
+	chats := chatsDir(home, cwd)
 	if chats == "" {
 		return nil, nil
 	}
@@ -22,11 +24,11 @@ func (gemini) Discover(home, cwd, _ string) ([]Found, error) {
 	byID := map[string][]string{}
 	var order []string
 	for _, e := range entries {
-		if _, ok := geminiFileID(e.Name()); !ok || !e.Type().IsRegular() {
+		if _, ok := fileID(e.Name()); !ok || !e.Type().IsRegular() {
 			continue
 		}
 		p := filepath.Join(chats, e.Name())
-		h, ok := readGeminiHead(p)
+		h, ok := readHead(p)
 		if !ok {
 			continue
 		}
@@ -35,19 +37,19 @@ func (gemini) Discover(home, cwd, _ string) ([]Found, error) {
 		}
 		byID[h.SessionID] = append(byID[h.SessionID], p)
 	}
-	var out []Found
+	var out []harness.Found
 	for _, id := range order {
-		if p, c, ok := geminiConversation(byID[id]); ok {
-			out = append(out, geminiFound(home, cwd, p, c))
+		if p, c, ok := conversation(byID[id]); ok {
+			out = append(out, describe(home, cwd, p, c))
 		}
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out, nil
 }
 
-// geminiFound describes one session file.
-func geminiFound(home, cwd, path string, c geminiChat) Found {
-	f := Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: ModTime(path)}
+// describe describes one session file.
+func describe(home, cwd, path string, c sessionData) harness.Found {
+	f := harness.Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: harness.ModTime(path)}
 	if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err == nil {
 		f.Started = t
 	}
@@ -56,16 +58,16 @@ func geminiFound(home, cwd, path string, c geminiChat) Found {
 
 // Lookup implements Finder: the single folder holding conversation id, in
 // the directory its marker (or projects.json entry) names.
-func (gemini) Lookup(home, id string) (Found, error) {
-	if err := geminiSpec.ValidateID(id); err != nil {
-		return Found{}, Refuse(ErrNoConversation, "%v", err)
+func (gemini) Lookup(home, id string) (harness.Found, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
 	var paths []string
-	var chats []geminiChat
+	var chats []sessionData
 	empty := false
-	for _, dir := range geminiAllChats(home, id) {
-		files := geminiFiles(dir, id)
-		if p, c, ok := geminiConversation(files); ok {
+	for _, dir := range allChats(home, id) {
+		files := sessionFiles(dir, id)
+		if p, c, ok := conversation(files); ok {
 			paths, chats = append(paths, p), append(chats, c)
 		} else if len(files) > 0 {
 			empty = true
@@ -73,56 +75,56 @@ func (gemini) Lookup(home, id string) (Found, error) {
 	}
 	switch {
 	case len(paths) == 0 && empty:
-		return Found{}, Refuse(ErrEmptyConversation, "gemini session %s holds no prompt (quit before the first one, or only the stub a resume leaves)", id)
+		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "gemini session %s holds no prompt (quit before the first one, or only the stub a resume leaves)", id)
 	case len(paths) == 0:
-		return Found{}, Refuse(ErrNoConversation, "no gemini session %s in %s", id, filepath.Join(home, "tmp"))
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "no gemini session %s in %s", id, filepath.Join(home, "tmp"))
 	case len(paths) > 1:
-		return Found{}, Refuse(ErrElsewhere, "gemini session %s is in %d folders", id, len(paths))
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "gemini session %s is in %d folders", id, len(paths))
 	}
 	slug := filepath.Base(filepath.Dir(filepath.Dir(paths[0])))
-	cwd := geminiDirOf(home, slug)
+	cwd := dirOf(home, slug)
 	if cwd == "" {
-		return Found{}, Refuse(ErrElsewhere, "gemini folder %q names no directory", slug)
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "gemini folder %q names no directory", slug)
 	}
-	return geminiFound(home, cwd, paths[0], chats[0]), nil
+	return describe(home, cwd, paths[0], chats[0]), nil
 }
 
 // Adoptable implements Finder: a conversation in dir's folder.
 func (g gemini) Adoptable(home, dir, id string) error {
-	if err := geminiSpec.ValidateID(id); err != nil {
-		return Refuse(ErrNoConversation, "%v", err)
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
-	files := geminiFiles(geminiChats(home, dir), id)
-	if _, _, ok := geminiConversation(files); ok {
+	files := sessionFiles(chatsDir(home, dir), id)
+	if _, _, ok := conversation(files); ok {
 		return nil
 	}
 	f, err := g.Lookup(home, id)
 	if err != nil {
 		return err
 	}
-	return Refuse(ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
+	return harness.Refuse(harness.ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
 // Title implements Titler: the summary Gemini writes (at the start of a
 // later session in the same directory), else the first prompt.
 func (gemini) Title(home, cwd, id string) string {
-	p, ok := geminiSession(home, cwd, id)
+	p, ok := sessionPath(home, cwd, id)
 	if !ok {
 		return ""
 	}
-	c, _ := readGeminiChat(p, false)
+	c, _ := readSession(p, false)
 	return c.title()
 }
 
 // Excerpt implements Excerpter: the prompts typed and Gemini's answers,
 // never its context blocks.
-func (gemini) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := NewExcerptBuilder(n, m)
-	p, ok := geminiSession(home, cwd, id)
+func (gemini) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
+	x := harness.NewExcerptBuilder(n, m)
+	p, ok := sessionPath(home, cwd, id)
 	if !ok {
 		return x.Excerpt()
 	}
-	c, _ := readGeminiChat(p, true)
+	c, _ := readSession(p, true)
 	for _, msg := range c.messages {
 		switch {
 		case msg.Type == "user" && msg.Resumable:
@@ -137,25 +139,25 @@ func (gemini) Excerpt(home, cwd, id string, n, m int) Excerpt {
 // Correlate implements Correlator: the single session of cwd's folder that
 // began since the spawn and holds a conversation.
 func (gemini) Correlate(home, cwd string, spawn time.Time) string {
-	chats := geminiChats(home, cwd)
+	chats := chatsDir(home, cwd)
 	if chats == "" {
 		return ""
 	}
 	entries, _ := os.ReadDir(chats)
 	found := ""
 	for _, e := range entries {
-		if _, ok := geminiFileID(e.Name()); !ok {
+		if _, ok := fileID(e.Name()); !ok {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-SpawnSlack)) {
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-harness.SpawnSlack)) {
 			continue
 		}
-		c, ok := readGeminiChat(filepath.Join(chats, e.Name()), false)
+		c, ok := readSession(filepath.Join(chats, e.Name()), false)
 		if !ok || !c.resumable || c.Kind == "subagent" {
 			continue
 		}
-		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-SpawnSlack)) {
+		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-harness.SpawnSlack)) {
 			continue
 		}
 		if found != "" && found != c.SessionID {

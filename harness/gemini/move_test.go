@@ -1,20 +1,22 @@
-package harness
+package gemini
 
 import (
 	"bytes"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-func TestGeminiPlace(t *testing.T) {
+func TestPlace(t *testing.T) {
 	home := t.TempDir()
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	src := writeGeminiSession(t, home, "/old/proj", uid, "hi", at)
-	m := geminiA().Behaviour.(Mover)
+	src := writeSession(t, home, "/old/proj", uid, "hi", at)
+	m := Agent.Behaviour.(harness.Mover)
 	files, err := m.Pack(home, "/old/proj", uid)
 	if err != nil || len(files) != 1 || files[0].Name != filepath.Base(src) {
 		t.Fatalf("Pack = %+v, %v", files, err)
@@ -32,21 +34,21 @@ func TestGeminiPlace(t *testing.T) {
 		t.Errorf("claims %+v", p.Claims)
 	}
 	data := p.Files[0].Data
-	if !bytes.Contains(data, []byte(geminiHash("/new/proj"))) || bytes.Contains(data, []byte(geminiHash("/old/proj"))) {
+	if !bytes.Contains(data, []byte(projectHash("/new/proj"))) || bytes.Contains(data, []byte(projectHash("/old/proj"))) {
 		t.Errorf("projectHash not rewritten:\n%s", data)
 	}
 	if !bytes.Contains(data, []byte("Workspace: /old/proj")) {
 		t.Error("the context the model was sent was rewritten")
 	}
 	// A directory Gemini knows: its folder, nothing to claim.
-	writeGeminiSession(t, home, "/known", other, "x", at)
+	writeSession(t, home, "/known", other, "x", at)
 	if p, err := m.Place(home, "/known", uid, "/old/proj", files); err != nil || len(p.Claims) != 0 ||
 		p.Path != filepath.Join(home, "tmp", "known", "chats", files[0].Name) {
 		t.Errorf("known directory: %+v, %v", p, err)
 	}
 	for _, bad := range []string{"transcript.jsonl", "session-2026-12-01T10-00-" + other[:8] + ".jsonl",
 		"session-2026-12-01T10-0x-" + uid[:8] + ".jsonl", "../session-2026-12-01T10-00-" + uid[:8] + ".jsonl"} {
-		if _, err := m.Place(home, "/new", uid, "/old/proj", []File{{Name: bad, Data: files[0].Data}}); err == nil {
+		if _, err := m.Place(home, "/new", uid, "/old/proj", []harness.File{{Name: bad, Data: files[0].Data}}); err == nil {
 			t.Errorf("Place took a file named %q", bad)
 		}
 	}
@@ -55,16 +57,16 @@ func TestGeminiPlace(t *testing.T) {
 	}
 }
 
-func TestGeminiCarry(t *testing.T) {
+func TestCarry(t *testing.T) {
 	home := t.TempDir()
-	src := writeGeminiSession(t, home, "/old/proj", uid, "hi", time.Now())
+	src := writeSession(t, home, "/old/proj", uid, "hi", time.Now())
 	folder := filepath.Join(home, "tmp", "proj")
 	harnesstest.WriteFile(t, filepath.Join(folder, "chats", uid, "agent-1.jsonl"),
-		harnesstest.JSONLine(t, map[string]any{"sessionId": "agent-1", "projectHash": geminiHash("/old/proj"), "kind": "subagent", "directories": []string{"/old/proj", "/old/proj2"}}))
+		harnesstest.JSONLine(t, map[string]any{"sessionId": "agent-1", "projectHash": projectHash("/old/proj"), "kind": "subagent", "directories": []string{"/old/proj", "/old/proj2"}}))
 	harnesstest.WriteFile(t, filepath.Join(folder, uid, "plans", "plan.md"), "# plan\n")
 	harnesstest.WriteFile(t, filepath.Join(folder, "logs", "session-"+uid+".jsonl"), "{}\n")
-	writeGeminiSession(t, home, "/old/proj", uid, "", time.Now().Add(2*time.Minute)) // the stub stays
-	c, err := geminiA().Behaviour.(Mover).Carry(home, "/old/proj", "/new/proj", uid)
+	writeSession(t, home, "/old/proj", uid, "", time.Now().Add(2*time.Minute)) // the stub stays
+	c, err := Agent.Behaviour.(harness.Mover).Carry(home, "/old/proj", "/new/proj", uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestGeminiCarry(t *testing.T) {
 	}
 	sub, _ := os.ReadFile(filepath.Join(folder, "chats", uid, "agent-1.jsonl"))
 	out := c.Parts[1].Edit("agent-1.jsonl")(sub)
-	if !bytes.Contains(out, []byte(`"directories":["/new/proj","/old/proj2"]`)) || !bytes.Contains(out, []byte(geminiHash("/new/proj"))) {
+	if !bytes.Contains(out, []byte(`"directories":["/new/proj","/old/proj2"]`)) || !bytes.Contains(out, []byte(projectHash("/new/proj"))) {
 		t.Errorf("subagent session rewritten to:\n%s", out)
 	}
 	if c.Parts[2].Edit("plans/plan.md") != nil {

@@ -1,4 +1,4 @@
-package harness
+package gemini
 
 import (
 	"encoding/hex"
@@ -22,8 +22,8 @@ import (
 // directory with no entry is found by its marker (Gemini then writes the
 // entry itself). fleetcom reads projects.json and never writes it.
 
-// geminiSlugOK is the shape Gemini allows a slug in projects.json.
-func geminiSlugOK(s string) bool {
+// validSlug is the shape Gemini allows a slug in projects.json.
+func validSlug(s string) bool {
 	if s == "" || len(s) > 255 {
 		return false
 	}
@@ -36,10 +36,10 @@ func geminiSlugOK(s string) bool {
 	return true
 }
 
-// geminiProjects reads projects.json: directory to slug. A file that is not
+// projects reads projects.json: directory to slug. A file that is not
 // there, too large or not in Gemini's shape reads as no entries, as Gemini
 // itself reads it.
-func geminiProjects(home string) map[string]string {
+func projects(home string) map[string]string {
 	data, err := safe.ReadFile(filepath.Join(home, "projects.json"), 4<<20, 0)
 	if err != nil {
 		return nil
@@ -51,22 +51,22 @@ func geminiProjects(home string) map[string]string {
 		return nil
 	}
 	for _, slug := range reg.Projects {
-		if !geminiSlugOK(slug) {
+		if !validSlug(slug) {
 			return nil // Gemini resets a registry it cannot validate
 		}
 	}
 	return reg.Projects
 }
 
-// geminiMarkerDirs are the folders whose <slug>/.project_root names a
+// markerDirs are the folders whose <slug>/.project_root names a
 // slug's directory.
-func geminiMarkerDirs(home string) []string {
+func markerDirs(home string) []string {
 	return []string{filepath.Join(home, "tmp"), filepath.Join(home, "history")}
 }
 
-// geminiMarker reads <base>/<slug>/.project_root: the directory it names,
+// marker reads <base>/<slug>/.project_root: the directory it names,
 // and whether there is one.
-func geminiMarker(base, slug string) (string, bool) {
+func marker(base, slug string) (string, bool) {
 	data, err := safe.ReadFile(filepath.Join(base, slug, ".project_root"), 4096, safe.NoFollow)
 	if err != nil {
 		return "", false
@@ -74,31 +74,31 @@ func geminiMarker(base, slug string) (string, bool) {
 	return filepath.Clean(strings.TrimSpace(string(data))), true
 }
 
-// geminiOwns reports whether no marker of slug names another directory than
+// owns reports whether no marker of slug names another directory than
 // dir.
-func geminiOwns(home, slug, dir string) bool {
-	for _, base := range geminiMarkerDirs(home) {
-		if owner, ok := geminiMarker(base, slug); ok && owner != dir {
+func owns(home, slug, dir string) bool {
+	for _, base := range markerDirs(home) {
+		if owner, ok := marker(base, slug); ok && owner != dir {
 			return false
 		}
 	}
 	return true
 }
 
-// geminiSlug is the slug of directory dir, "" when Gemini has none for it:
+// slugOf is the slug of directory dir, "" when Gemini has none for it:
 // its projects.json entry when the markers agree, else the slug whose
 // marker names dir.
-func geminiSlug(home, dir string) string {
-	if slug := geminiProjects(home)[dir]; slug != "" && geminiOwns(home, slug, dir) {
+func slugOf(home, dir string) string {
+	if slug := projects(home)[dir]; slug != "" && owns(home, slug, dir) {
 		return slug
 	}
-	for _, base := range geminiMarkerDirs(home) {
+	for _, base := range markerDirs(home) {
 		entries, _ := os.ReadDir(base)
 		for _, e := range entries {
-			if !e.IsDir() || !geminiSlugOK(e.Name()) {
+			if !e.IsDir() || !validSlug(e.Name()) {
 				continue
 			}
-			if owner, ok := geminiMarker(base, e.Name()); ok && owner == dir {
+			if owner, ok := marker(base, e.Name()); ok && owner == dir {
 				return e.Name()
 			}
 		}
@@ -106,13 +106,13 @@ func geminiSlug(home, dir string) string {
 	return ""
 }
 
-// geminiDirOf is the directory a slug belongs to: its marker, else the
+// dirOf is the directory a slug belongs to: its marker, else the
 // projects.json entry naming it; "" when neither does, or the name is not
 // an absolute clean path.
-func geminiDirOf(home, slug string) string {
-	dir, ok := geminiMarker(filepath.Join(home, "tmp"), slug)
+func dirOf(home, slug string) string {
+	dir, ok := marker(filepath.Join(home, "tmp"), slug)
 	if !ok {
-		for d, s := range geminiProjects(home) {
+		for d, s := range projects(home) {
 			if s == slug {
 				dir, ok = filepath.Clean(d), true
 				break
@@ -125,32 +125,32 @@ func geminiDirOf(home, slug string) string {
 	return dir
 }
 
-// geminiChats is the chats folder of directory dir, "" when Gemini has
+// chatsDir is the chats folder of directory dir, "" when Gemini has
 // none for it.
-func geminiChats(home, dir string) string {
-	slug := geminiSlug(home, dir)
+func chatsDir(home, dir string) string {
+	slug := slugOf(home, dir)
 	if slug == "" {
 		return ""
 	}
 	return filepath.Join(home, "tmp", slug, "chats")
 }
 
-// geminiFileID reads the short ID a session file's name ends in:
+// fileID reads the short ID a session file's name ends in:
 // session-<YYYY-MM-DDTHH-MM>-<8 characters>.jsonl.
-func geminiFileID(name string) (string, bool) {
+func fileID(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, "session-")
 	if !ok {
 		return "", false
 	}
 	rest, ok = strings.CutSuffix(rest, ".jsonl")
-	if !ok || len(rest) != len("2006-01-02T15-04")+1+8 || rest[16] != '-' || !geminiStamp(rest[:16]) {
+	if !ok || len(rest) != len("2006-01-02T15-04")+1+8 || rest[16] != '-' || !validStamp(rest[:16]) {
 		return "", false
 	}
 	return rest[17:], true
 }
 
-// geminiStamp checks the minute a session file is named by.
-func geminiStamp(s string) bool {
+// validStamp checks the minute a session file is named by.
+func validStamp(s string) bool {
 	const shape = "dddd-dd-ddTdd-dd"
 	for i := 0; i < len(shape); i++ {
 		if shape[i] == 'd' && (s[i] < '0' || s[i] > '9') || shape[i] != 'd' && s[i] != shape[i] {
@@ -160,35 +160,35 @@ func geminiStamp(s string) bool {
 	return true
 }
 
-// geminiFiles lists the session files of chats whose names end in id's
+// sessionFiles lists the session files of chats whose names end in id's
 // first eight characters and whose first line names id.
-func geminiFiles(chats, id string) []string {
+func sessionFiles(chats, id string) []string {
 	if chats == "" || len(id) < 8 {
 		return nil
 	}
 	entries, _ := os.ReadDir(chats)
 	var out []string
 	for _, e := range entries {
-		short, ok := geminiFileID(e.Name())
+		short, ok := fileID(e.Name())
 		if !ok || short != id[:8] || !e.Type().IsRegular() {
 			continue
 		}
 		p := filepath.Join(chats, e.Name())
-		if h, ok := readGeminiHead(p); ok && h.SessionID == id {
+		if h, ok := readHead(p); ok && h.SessionID == id {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// geminiConversation is, of a session's files, the one that holds its
+// conversation is, of a session's files, the one that holds its
 // conversation: messages to resume, the latest when (after a resume in the
 // same minute as another) there are two. The stub a resume in a later
 // minute leaves holds none.
-func geminiConversation(files []string) (string, geminiChat, bool) {
-	best, bestChat, found := "", geminiChat{}, false
+func conversation(files []string) (string, sessionData, bool) {
+	best, bestChat, found := "", sessionData{}, false
 	for _, p := range files {
-		c, ok := readGeminiChat(p, false)
+		c, ok := readSession(p, false)
 		if !ok || !c.resumable || c.Kind == "subagent" {
 			continue
 		}
@@ -199,19 +199,19 @@ func geminiConversation(files []string) (string, geminiChat, bool) {
 	return best, bestChat, found
 }
 
-// geminiSession finds the file of conversation id: in cwd's folder, or,
+// sessionPath finds the file of conversation id: in cwd's folder, or,
 // with no cwd, in the single folder holding it.
-func geminiSession(home, cwd, id string) (string, bool) {
-	if !geminiSpec.ID.Valid(id) {
+func sessionPath(home, cwd, id string) (string, bool) {
+	if !spec.ID.Valid(id) {
 		return "", false
 	}
 	if cwd != "" {
-		p, _, ok := geminiConversation(geminiFiles(geminiChats(home, cwd), id))
+		p, _, ok := conversation(sessionFiles(chatsDir(home, cwd), id))
 		return p, ok
 	}
 	found := ""
-	for _, chats := range geminiAllChats(home, id) {
-		if p, _, ok := geminiConversation(geminiFiles(chats, id)); ok {
+	for _, chats := range allChats(home, id) {
+		if p, _, ok := conversation(sessionFiles(chats, id)); ok {
 			if found != "" {
 				return "", false
 			}
@@ -221,8 +221,8 @@ func geminiSession(home, cwd, id string) (string, bool) {
 	return found, found != ""
 }
 
-// geminiAllChats lists every chats folder holding a file named for id.
-func geminiAllChats(home, id string) []string {
+// allChats lists every chats folder holding a file named for id.
+func allChats(home, id string) []string {
 	if len(id) < 8 {
 		return nil
 	}
@@ -236,9 +236,9 @@ func geminiAllChats(home, id string) []string {
 	return out
 }
 
-// geminiHash is the projectHash Gemini writes into a session: the SHA-256
+// projectHash is the projectHash Gemini writes into a session: the SHA-256
 // of the directory, in hex.
-func geminiHash(dir string) string {
+func projectHash(dir string) string {
 	sum := safe.Sum256([]byte(dir))
 	return hex.EncodeToString(sum[:])
 }

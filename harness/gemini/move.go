@@ -1,4 +1,4 @@
-package harness
+package gemini
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -28,8 +29,8 @@ import (
 // is not carried: beside the conversation it would have Gemini's session
 // cleanup delete both.
 
-// geminiSlugify is Gemini's slug of a directory's base name.
-func geminiSlugify(name string) string {
+// slugify is Gemini's slug of a directory's base name.
+func slugify(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {
@@ -49,14 +50,14 @@ func geminiSlugify(name string) string {
 	return b.String()
 }
 
-// geminiNewSlug picks a slug for a directory Gemini has none for: its base
+// newSlug picks a slug for a directory Gemini has none for: its base
 // name's, then -1, -2…, skipping any projects.json gives another directory
 // and any folder there is already (Gemini would claim an unmarked one; a
 // free one is as good and touches nothing).
-func geminiNewSlug(home, dir string) (string, error) {
-	base := geminiSlugify(filepath.Base(dir))
+func newSlug(home, dir string) (string, error) {
+	base := slugify(filepath.Base(dir))
 	taken := map[string]bool{}
-	for _, s := range geminiProjects(home) {
+	for _, s := range projects(home) {
 		taken[s] = true
 	}
 	for i := 0; i < 1000; i++ {
@@ -65,7 +66,7 @@ func geminiNewSlug(home, dir string) (string, error) {
 			c += "-" + strconv.Itoa(i)
 		}
 		free := !taken[c]
-		for _, b := range geminiMarkerDirs(home) {
+		for _, b := range markerDirs(home) {
 			if _, err := os.Lstat(filepath.Join(b, c)); err == nil {
 				free = false
 			}
@@ -77,30 +78,30 @@ func geminiNewSlug(home, dir string) (string, error) {
 	return "", fmt.Errorf("no free gemini folder for %s", dir)
 }
 
-// geminiPlace is the folder dir's conversations go in, and the claims that
+// placeFolder is the folder dir's conversations go in, and the claims that
 // make it dir's when Gemini has none for it yet.
-func geminiPlace(home, dir string) (string, []Claim, error) {
-	if slug := geminiSlug(home, dir); slug != "" {
+func placeFolder(home, dir string) (string, []harness.Claim, error) {
+	if slug := slugOf(home, dir); slug != "" {
 		return filepath.Join(home, "tmp", slug), nil, nil
 	}
-	slug, err := geminiNewSlug(home, dir)
+	slug, err := newSlug(home, dir)
 	if err != nil {
 		return "", nil, err
 	}
-	var claims []Claim
-	for _, b := range geminiMarkerDirs(home) {
-		claims = append(claims, Claim{Path: filepath.Join(b, slug, ".project_root"), Data: []byte(dir)})
+	var claims []harness.Claim
+	for _, b := range markerDirs(home) {
+		claims = append(claims, harness.Claim{Path: filepath.Join(b, slug, ".project_root"), Data: []byte(dir)})
 	}
 	return filepath.Join(home, "tmp", slug), claims, nil
 }
 
-// geminiRewrite rewrites what names the directory in a session file's
+// rewrite rewrites what names the directory in a session file's
 // lines: projectHash, and a subagent session's directories.
-func geminiRewrite(from, dir string) func([]byte) []byte {
-	hf, ht := geminiHash(from), geminiHash(dir)
+func rewrite(from, dir string) func([]byte) []byte {
+	hf, ht := projectHash(from), projectHash(dir)
 	return func(data []byte) []byte {
-		return RewriteLines(data, func(l []byte) []byte {
-			l = RewriteField(l, "projectHash", hf, ht)
+		return harness.RewriteLines(data, func(l []byte) []byte {
+			l = harness.RewriteField(l, "projectHash", hf, ht)
 			return rewriteInList(l, "directories", from, dir)
 		})
 	}
@@ -129,7 +130,7 @@ func rewriteInList(line []byte, key, from, to string) []byte {
 	if end >= len(line) {
 		return line
 	}
-	old, new := JSONString(from), JSONString(to)
+	old, new := harness.JSONString(from), harness.JSONString(to)
 	var out []byte
 	list := line[start:end]
 	for len(list) > 0 {
@@ -153,60 +154,60 @@ func rewriteInList(line []byte, key, from, to string) []byte {
 }
 
 // Pack implements Mover: the session file that holds the conversation.
-func (gemini) Pack(home, cwd, id string) ([]File, error) {
-	p, ok := geminiSession(home, cwd, id)
+func (gemini) Pack(home, cwd, id string) ([]harness.File, error) {
+	p, ok := sessionPath(home, cwd, id)
 	if !ok {
-		return nil, Refuse(ErrNoConversation, "no gemini session %s for %s", id, cwd)
+		return nil, harness.Refuse(harness.ErrNoConversation, "no gemini session %s for %s", id, cwd)
 	}
-	data, err := safe.ReadFile(p, MaxConversationFile, safe.NoFollow)
+	data, err := safe.ReadFile(p, harness.MaxConversationFile, safe.NoFollow)
 	if err != nil {
 		return nil, err
 	}
-	return []File{{Name: filepath.Base(p), Mode: 0o644, Data: data}}, nil
+	return []harness.File{{Name: filepath.Base(p), Mode: 0o644, Data: data}}, nil
 }
 
 // Place implements Mover: the session file, under its own name, in dir's
 // chats folder, its projectHash rewritten.
-func (gemini) Place(home, dir, id, from string, files []File) (Placement, error) {
-	if err := geminiSpec.ValidateID(id); err != nil {
-		return Placement{}, err
+func (gemini) Place(home, dir, id, from string, files []harness.File) (harness.Placement, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Placement{}, err
 	}
 	if len(files) != 1 {
-		return Placement{}, fmt.Errorf("a gemini conversation is one session file")
+		return harness.Placement{}, fmt.Errorf("a gemini conversation is one session file")
 	}
 	f := files[0]
-	if short, ok := geminiFileID(f.Name); !ok || short != id[:8] || !SafeFileName(f.Name) {
-		return Placement{}, fmt.Errorf("a gemini session of %s holds no file %q", id, f.Name)
+	if short, ok := fileID(f.Name); !ok || short != id[:8] || !harness.SafeFileName(f.Name) {
+		return harness.Placement{}, fmt.Errorf("a gemini session of %s holds no file %q", id, f.Name)
 	}
-	folder, claims, err := geminiPlace(home, dir)
+	folder, claims, err := placeFolder(home, dir)
 	if err != nil {
-		return Placement{}, err
+		return harness.Placement{}, err
 	}
 	data := f.Data
 	if from != dir {
-		data = geminiRewrite(from, dir)(data)
+		data = rewrite(from, dir)(data)
 	}
-	return Placement{Path: filepath.Join(folder, "chats", f.Name), Files: []File{{Name: f.Name, Mode: 0o644, Data: data}},
+	return harness.Placement{Path: filepath.Join(folder, "chats", f.Name), Files: []harness.File{{Name: f.Name, Mode: 0o644, Data: data}},
 		Claims: claims}, nil
 }
 
 // Carry implements Mover: the session file and whatever Gemini keeps of the
 // session beside it, into dir's folder.
-func (gemini) Carry(home, from, dir, id string) (Carry, error) {
-	if err := geminiSpec.ValidateID(id); err != nil {
-		return Carry{}, err
+func (gemini) Carry(home, from, dir, id string) (harness.Carry, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Carry{}, err
 	}
-	p, ok := geminiSession(home, from, id)
+	p, ok := sessionPath(home, from, id)
 	if !ok {
-		return Carry{}, Refuse(ErrNoConversation, "no gemini session %s for %s", id, from)
+		return harness.Carry{}, harness.Refuse(harness.ErrNoConversation, "no gemini session %s for %s", id, from)
 	}
-	folder, claims, err := geminiPlace(home, dir)
+	folder, claims, err := placeFolder(home, dir)
 	if err != nil {
-		return Carry{}, err
+		return harness.Carry{}, err
 	}
 	old := filepath.Dir(filepath.Dir(p))
-	rewrite := geminiRewrite(from, dir)
-	c := Carry{Claims: claims, Parts: []Part{{From: p, To: filepath.Join(folder, "chats", filepath.Base(p)),
+	rewrite := rewrite(from, dir)
+	c := harness.Carry{Claims: claims, Parts: []harness.Part{{From: p, To: filepath.Join(folder, "chats", filepath.Base(p)),
 		Edit: func(string) func([]byte) []byte { return rewrite }}}}
 	for _, side := range []struct {
 		rel string
@@ -217,7 +218,7 @@ func (gemini) Carry(home, from, dir, id string) (Carry, error) {
 		if err != nil || fi.IsDir() != side.dir || !side.dir && !fi.Mode().IsRegular() {
 			continue
 		}
-		part := Part{From: filepath.Join(old, side.rel), To: filepath.Join(folder, side.rel), Dir: side.dir,
+		part := harness.Part{From: filepath.Join(old, side.rel), To: filepath.Join(folder, side.rel), Dir: side.dir,
 			Edit: func(string) func([]byte) []byte { return nil }}
 		if side.rel == filepath.Join("chats", id) {
 			part.Edit = func(rel string) func([]byte) []byte {
@@ -233,17 +234,17 @@ func (gemini) Carry(home, from, dir, id string) (Carry, error) {
 }
 
 // Locate implements Mover; with no cwd, the conversation in any folder.
-func (gemini) Locate(home, cwd, id string) (Placement, bool) {
+func (gemini) Locate(home, cwd, id string) (harness.Placement, bool) {
 	if cwd == "" {
-		for _, chats := range geminiAllChats(home, id) {
-			if p, _, ok := geminiConversation(geminiFiles(chats, id)); ok {
-				return Placement{Path: p}, true
+		for _, chats := range allChats(home, id) {
+			if p, _, ok := conversation(sessionFiles(chats, id)); ok {
+				return harness.Placement{Path: p}, true
 			}
 		}
-		return Placement{}, false
+		return harness.Placement{}, false
 	}
-	p, ok := geminiSession(home, cwd, id)
-	return Placement{Path: p}, ok
+	p, ok := sessionPath(home, cwd, id)
+	return harness.Placement{Path: p}, ok
 }
 
 // DirFields implements Mover.

@@ -1,10 +1,12 @@
-package harness
+package gemini
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // A Gemini session file is a log, replayed to read it (measured on 0.61.0,
@@ -20,8 +22,8 @@ import (
 // that is all a session quit before its first prompt, or the stub a resume
 // leaves, holds.
 
-// geminiHead is the first line of a session file.
-type geminiHead struct {
+// sessionHead is the first line of a session file.
+type sessionHead struct {
 	SessionID   string `json:"sessionId"`
 	ProjectHash string `json:"projectHash"`
 	StartTime   string `json:"startTime"`
@@ -29,41 +31,41 @@ type geminiHead struct {
 	Kind        string `json:"kind"`
 }
 
-// readGeminiHead reads a session file's first line; it must name a session
+// readHead reads a session file's first line; it must name a session
 // of the agent's grammar.
-func readGeminiHead(path string) (geminiHead, bool) {
-	line, ok := FirstLine(path)
+func readHead(path string) (sessionHead, bool) {
+	line, ok := harness.FirstLine(path)
 	if !ok {
-		return geminiHead{}, false
+		return sessionHead{}, false
 	}
-	var h geminiHead
-	if json.Unmarshal(line, &h) != nil || !geminiSpec.ID.Valid(h.SessionID) {
-		return geminiHead{}, false
+	var h sessionHead
+	if json.Unmarshal(line, &h) != nil || !spec.ID.Valid(h.SessionID) {
+		return sessionHead{}, false
 	}
 	return h, true
 }
 
-// geminiMessage is one message of a session, as replayed.
-type geminiMessage struct {
+// chatMessage is one message of a session, as replayed.
+type chatMessage struct {
 	ID, Type  string
 	Text      string // its text parts, joined
 	Resumable bool   // a prompt typed or an answer given
 }
 
-// geminiChat is what fleetcom reads of a session file.
-type geminiChat struct {
-	geminiHead
+// sessionData is what fleetcom reads of a session file.
+type sessionData struct {
+	sessionHead
 	Summary string
 	// FirstPrompt is the first prompt the user typed, as Gemini reads it
 	// for a title (a later rewind does not take it back).
 	FirstPrompt string
-	messages    []geminiMessage
+	messages    []chatMessage
 	resumable   bool
 }
 
 // active is when the session last had a message: its lastUpdated, else
 // its start.
-func (c geminiChat) active() time.Time {
+func (c sessionData) active() time.Time {
 	for _, s := range []string{c.LastUpdated, c.StartTime} {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return t
@@ -73,16 +75,16 @@ func (c geminiChat) active() time.Time {
 }
 
 // title is the session's summary, else its first prompt.
-func (c geminiChat) title() string {
+func (c sessionData) title() string {
 	if strings.TrimSpace(c.Summary) != "" {
-		return CleanTitle(c.Summary)
+		return harness.CleanTitle(c.Summary)
 	}
-	return CleanTitle(c.FirstPrompt)
+	return harness.CleanTitle(c.FirstPrompt)
 }
 
-// geminiRecord is the part of a line of a session file the replay reads.
-type geminiRecord struct {
-	geminiHead
+// record is the part of a line of a session file the replay reads.
+type record struct {
+	sessionHead
 	Summary   *string         `json:"summary"`
 	ID        *string         `json:"id"`
 	Type      string          `json:"type"`
@@ -90,13 +92,13 @@ type geminiRecord struct {
 	ToolCalls []any           `json:"toolCalls"`
 	Thoughts  []any           `json:"thoughts"`
 	Rewind    *string         `json:"$rewindTo"`
-	Set       *geminiSet      `json:"$set"`
-	Messages  []geminiRecord  `json:"messages"`
+	Set       *setLine        `json:"$set"`
+	Messages  []record        `json:"messages"`
 }
 
-// geminiSet is a $set line's metadata; Messages, when it is a list,
+// setLine is a $set line's metadata; Messages, when it is a list,
 // replaces every message.
-type geminiSet struct {
+type setLine struct {
 	SessionID   *string         `json:"sessionId"`
 	LastUpdated *string         `json:"lastUpdated"`
 	StartTime   *string         `json:"startTime"`
@@ -104,9 +106,9 @@ type geminiSet struct {
 	Messages    json.RawMessage `json:"messages"`
 }
 
-// geminiText joins the text parts of a message's content: a string, one
+// textOf joins the text parts of a message's content: a string, one
 // part, or a list of parts.
-func geminiText(raw json.RawMessage) string {
+func textOf(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -129,20 +131,20 @@ func geminiText(raw json.RawMessage) string {
 	return b.String()
 }
 
-// geminiIgnored is user content Gemini does not count as a prompt: slash
+// ignored is user content Gemini does not count as a prompt: slash
 // commands, its own context blocks.
-func geminiIgnored(text string) bool {
+func ignored(text string) bool {
 	return text == "" || strings.HasPrefix(text, "/") || strings.HasPrefix(text, "?") ||
 		strings.HasPrefix(text, "<session_context>") || strings.HasPrefix(text, "<hook_context>")
 }
 
 // message turns a message record into what the replay keeps.
-func (r geminiRecord) message(keepText bool) geminiMessage {
-	text := strings.TrimSpace(geminiText(r.Content))
-	m := geminiMessage{ID: *r.ID, Type: r.Type}
+func (r record) message(keepText bool) chatMessage {
+	text := strings.TrimSpace(textOf(r.Content))
+	m := chatMessage{ID: *r.ID, Type: r.Type}
 	switch r.Type {
 	case "user":
-		m.Resumable = !geminiIgnored(text)
+		m.Resumable = !ignored(text)
 	case "gemini":
 		m.Resumable = text != "" || len(r.ToolCalls) > 0 || len(r.Thoughts) > 0
 	}
@@ -152,14 +154,14 @@ func (r geminiRecord) message(keepText bool) geminiMessage {
 	return m
 }
 
-// geminiReplay rebuilds a session's messages and metadata line by line.
-type geminiReplay struct {
-	chat     geminiChat
+// replay rebuilds a session's messages and metadata line by line.
+type replay struct {
+	chat     sessionData
 	index    map[string]int
 	keepText bool
 }
 
-func (g *geminiReplay) put(r geminiRecord) {
+func (g *replay) put(r record) {
 	if r.ID == nil || *r.ID == "" {
 		return
 	}
@@ -175,13 +177,13 @@ func (g *geminiReplay) put(r geminiRecord) {
 	g.chat.messages = append(g.chat.messages, m)
 }
 
-func (g *geminiReplay) reset() {
+func (g *replay) reset() {
 	g.chat.messages = g.chat.messages[:0]
 	clear(g.index)
 }
 
-func (g *geminiReplay) line(line []byte) {
-	var r geminiRecord
+func (g *replay) line(line []byte) {
+	var r record
 	if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &r) != nil {
 		return
 	}
@@ -199,7 +201,7 @@ func (g *geminiReplay) line(line []byte) {
 		g.put(r)
 	case r.Set != nil:
 		s := r.Set
-		var list []geminiRecord
+		var list []record
 		if bytes.HasPrefix(bytes.TrimSpace(s.Messages), []byte("[")) && json.Unmarshal(s.Messages, &list) == nil {
 			g.reset()
 			for _, m := range list {
@@ -213,7 +215,7 @@ func (g *geminiReplay) line(line []byte) {
 			}
 		}
 	case r.SessionID != "" && r.ProjectHash != "":
-		h := r.geminiHead
+		h := r.sessionHead
 		g.chat.SessionID, g.chat.ProjectHash = h.SessionID, h.ProjectHash
 		if h.StartTime != "" {
 			g.chat.StartTime = h.StartTime
@@ -233,16 +235,16 @@ func (g *geminiReplay) line(line []byte) {
 	}
 }
 
-// readGeminiChat replays a session file; keepText keeps every message's
+// readSession replays a session file; keepText keeps every message's
 // text, for a preview. It fails for a file that is not a session of the
 // agent's grammar.
-func readGeminiChat(path string, keepText bool) (geminiChat, bool) {
-	g := geminiReplay{index: map[string]int{}, keepText: keepText}
-	if err := EachLine(path, func(line []byte) bool { g.line(line); return true }); err != nil {
-		return geminiChat{}, false
+func readSession(path string, keepText bool) (sessionData, bool) {
+	g := replay{index: map[string]int{}, keepText: keepText}
+	if err := harness.EachLine(path, func(line []byte) bool { g.line(line); return true }); err != nil {
+		return sessionData{}, false
 	}
-	if !geminiSpec.ID.Valid(g.chat.SessionID) || g.chat.ProjectHash == "" {
-		return geminiChat{}, false
+	if !spec.ID.Valid(g.chat.SessionID) || g.chat.ProjectHash == "" {
+		return sessionData{}, false
 	}
 	for _, m := range g.chat.messages {
 		if m.Resumable {
