@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/copilot"
 	"github.com/fleetcom/fleetcom/harness/gemini"
 	"github.com/fleetcom/fleetcom/harness/grok"
 )
@@ -15,7 +16,7 @@ import (
 var list = [...]*harness.Agent{
 	&harness.Claude,
 	&harness.Codex,
-	&harness.Copilot,
+	&copilot.Agent,
 	&gemini.Agent,
 	&grok.Agent,
 	&harness.Opencode,

@@ -1,23 +1,26 @@
-package harness
+package copilot
 
 import (
 	"errors"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-func copilotA() Agent { return Copilot }
+// only finds this agent by name, as the list would.
+func only(name string) (harness.Agent, bool) { return Agent, name == spec.Name }
 
-// copilotFixture writes a session folder the way Copilot 1.0.102 does:
+// fixture writes a session folder the way Copilot 1.0.102 does:
 // workspace.yaml at once, events.jsonl (session.start, then a prompt and an
 // answer) only when there is a prompt. ws is workspace.yaml's text, "" for
 // the plain one naming cwd.
-func copilotFixture(t testing.TB, home, cwd, id, prompt, ws string, at time.Time) string {
+func fixture(t testing.TB, home, cwd, id, prompt, ws string, at time.Time) string {
 	t.Helper()
 	dir := filepath.Join(home, "session-state", id)
 	if ws == "" {
@@ -53,8 +56,8 @@ func copilotFixture(t testing.TB, home, cwd, id, prompt, ws string, at time.Time
 // The accepted forms: the bare command and --resume=<id>, joined, as
 // Copilot prints it; other spellings are opaque. The canonical line quotes
 // the ID after the '=', and `fleetcom run` takes that line back.
-func TestCopilotForms(t *testing.T) {
-	a := copilotA()
+func TestForms(t *testing.T) {
+	a := Agent
 	for _, c := range []struct {
 		args   []string
 		ok     bool
@@ -77,82 +80,82 @@ func TestCopilotForms(t *testing.T) {
 			t.Errorf("Detect(%q) = %+v, %v; want resume %q, %v", c.args, f, ok, c.resume, c.ok)
 		}
 	}
-	line, err := ResumeLine(a, "", uid, nil)
+	line, err := harness.ResumeLine(a, "", uid, nil)
 	if want := "copilot --resume='" + uid + "'"; err != nil || line != want {
 		t.Fatalf("ResumeLine = %q, %v; want %q", line, err, want)
 	}
 	// What a shell reads as --resume=<id>: the canonical line, the ID bare,
 	// the whole word quoted.
 	for _, s := range []string{line, "copilot --resume=" + uid, "/opt/bin/copilot --resume='" + uid + "'", "copilot '--resume=" + uid + "'"} {
-		got, f, ok := DetectCommand(s, testLookup)
+		got, f, ok := harness.DetectCommand(s, only)
 		if !ok || got.Name != "copilot" || f.Resume != uid {
 			t.Errorf("DetectCommand(%q) = %s %+v %v", s, got.Name, f, ok)
 		}
 	}
 	for _, s := range []string{"copilot --resume '" + uid + "'", "copilot --resume=\"" + uid + "\"", "copilot --resume=''" + uid + "''",
 		"copilot --resume='" + uid, "copilot --resume=x'" + uid + "'"} {
-		if _, _, ok := DetectCommand(s, testLookup); ok {
+		if _, _, ok := harness.DetectCommand(s, only); ok {
 			t.Errorf("DetectCommand(%q) accepted", s)
 		}
 	}
-	if _, err := ResumeLine(a, "", "../x", nil); err == nil {
+	if _, err := harness.ResumeLine(a, "", "../x", nil); err == nil {
 		t.Error("ResumeLine took an ID outside the grammar")
 	}
 }
 
-func TestCopilotInstrument(t *testing.T) {
+func TestInstrument(t *testing.T) {
 	home := t.TempDir()
 	plugin := "/run/fleetcom/copilot-plugin-0a1b2c3d4e5f/plugin.json"
 	capture := "/run/fleetcom/copilot-capture-5f4e3d2c1b0a/plugin.json"
-	run := Run{Home: home, Capture: "/run/fleetcom/1-x/task.json",
-		Assets: map[string]string{copilotPluginAsset: plugin, copilotCaptureAsset: capture},
+	run := harness.Run{Home: home, Capture: "/run/fleetcom/1-x/task.json",
+		Assets: map[string]string{pluginAsset: plugin, captureAsset: capture},
 		NewID:  func() (string, error) { return uid, nil }}
-	a := copilotA()
+	a := Agent
 
-	in, err := a.Instrument(Form{Tool: "copilot"}, run)
+	in, err := a.Instrument(harness.Form{Tool: "copilot"}, run)
 	want := []string{"--plugin-dir", filepath.Dir(plugin), "--session-id", uid}
 	if err != nil || !slices.Equal(in.Args, want) || in.Pinned != uid || !in.States ||
-		!slices.Equal(in.Env, []string{EnvCapture + "=" + run.Capture}) {
+		!slices.Equal(in.Env, []string{harness.EnvCapture + "=" + run.Capture}) {
 		t.Errorf("bare: %+v, %v; want args %q", in, err, want)
 	}
-	in, err = a.Instrument(Form{Tool: "copilot", Resume: other}, run)
+	in, err = a.Instrument(harness.Form{Tool: "copilot", Resume: other}, run)
 	if err != nil || !slices.Equal(in.Args, []string{"--plugin-dir", filepath.Dir(plugin)}) || in.Pinned != other {
 		t.Errorf("resume: %+v, %v", in, err)
 	}
-	if _, err := a.Instrument(Form{Tool: "copilot", Resume: "nope"}, run); err == nil {
+	if _, err := a.Instrument(harness.Form{Tool: "copilot", Resume: "nope"}, run); err == nil {
 		t.Error("a resume of an ID outside the grammar was instrumented")
 	}
 	off := run
-	off.Hooks = HooksOff
-	in, _ = a.Instrument(Form{Tool: "copilot"}, off)
+	off.Hooks = harness.HooksOff
+	in, _ = a.Instrument(harness.Form{Tool: "copilot"}, off)
 	if !slices.Equal(in.Args[:2], []string{"--plugin-dir", filepath.Dir(capture)}) || in.States {
 		t.Errorf("hooks off: %+v, want the capture plugin and no states", in)
 	}
 
 	// --session-id resumes a session that exists: an ID in use is never
 	// pinned, a fresh one is.
-	copilotFixture(t, home, "/p", uid, "", "", time.Now())
+	fixture(t, home, "/p", uid, "", "", time.Now())
 	ids := []string{uid, other}
 	run.NewID = func() (string, error) { id := ids[0]; ids = ids[1:]; return id, nil }
-	in, _ = a.Instrument(Form{Tool: "copilot"}, run)
+	in, _ = a.Instrument(harness.Form{Tool: "copilot"}, run)
 	if in.Pinned != other || !slices.Contains(in.Args, other) || slices.Contains(in.Args, uid) {
 		t.Errorf("with %s in use: %+v, want %s pinned", uid, in, other)
 	}
 	run.NewID = func() (string, error) { return uid, nil }
-	in, err = a.Instrument(Form{Tool: "copilot"}, run)
+	in, err = a.Instrument(harness.Form{Tool: "copilot"}, run)
 	if err != nil || in.Pinned != "" || slices.Contains(in.Args, "--session-id") || in.Env == nil {
 		t.Errorf("only IDs in use: %+v, %v; want no pinned ID, the plugin still", in, err)
 	}
 	// No namespace assets (a runtime root that could not be used): the
 	// run is pinned, not hooked.
-	in, _ = a.Instrument(Form{Tool: "copilot"}, Run{Home: t.TempDir()})
+	in, _ = a.Instrument(harness.Form{Tool: "copilot"}, harness.Run{Home: t.TempDir()})
 	if slices.Contains(in.Args, "--plugin-dir") || in.Env != nil || in.States || in.Pinned == "" {
 		t.Errorf("without assets: %+v", in)
 	}
 }
 
-func TestCopilotParseCapture(t *testing.T) {
-	a := copilotA()
+func TestParseCapture(t *testing.T) {
+	a := Agent
 	data := `{"hook_event_name":"SessionStart","session_id":"` + uid + `"}
 {"hook_event_name":"UserPromptSubmit"}
 {"hook_event_name":"SessionEnd","session_id":"` + uid + `","reason":"user_exit"}
@@ -161,10 +164,10 @@ func TestCopilotParseCapture(t *testing.T) {
 {"hook_event_name":"SessionStart","session_id":"` + strings.ToUpper(uid) + `"}
 {"hook_event_name":"Stop","session_id":"` + uid + `"}
 `
-	if got := a.ParseCapture([]byte(data), Capture{}); got != other {
+	if got := a.ParseCapture([]byte(data), harness.Capture{}); got != other {
 		t.Errorf("ParseCapture = %q, want the latest SessionStart %s", got, other)
 	}
-	if got := a.ParseCapture([]byte(`{"hook_event_name":"UserPromptSubmit"}`+"\n"), Capture{}); got != "" {
+	if got := a.ParseCapture([]byte(`{"hook_event_name":"UserPromptSubmit"}`+"\n"), harness.Capture{}); got != "" {
 		t.Errorf("ParseCapture without SessionStart = %q", got)
 	}
 }
@@ -172,8 +175,8 @@ func TestCopilotParseCapture(t *testing.T) {
 // The exit summary as Copilot 1.0.102 writes it: beside the logo when the
 // TUI closes (twice: in the alternate screen, then after it), and on
 // stderr after -p (no newline at the end).
-func TestCopilotScrapeExit(t *testing.T) {
-	a := copilotA()
+func TestScrapeExit(t *testing.T) {
+	a := Agent
 	tui := "\x1b[?1049h\x1b[2J  \xe2\x95\xad\xe2\x94\x80\xe2\x95\xae   Changes    \x1b[32m+0\x1b[m \x1b[31m-0\x1b[m\x1b[K\r\n" +
 		"   \xe2\x96\x94\xe2\x96\x94\xe2\x96\x94\xe2\x96\x94    Resume     copilot --resume=" + other + "\x1b[K\x1b]111;\x07\x1b[?1049l\x1b[?25h\r\n" +
 		"   \xe2\x96\x94\xe2\x96\x94\xe2\x96\x94\xe2\x96\x94    Resume     copilot --resume=" + uid + "\r\n\r\n\x1b]111;\x07"
@@ -196,16 +199,16 @@ func TestCopilotScrapeExit(t *testing.T) {
 	}
 }
 
-func TestCopilotStore(t *testing.T) {
+func TestStore(t *testing.T) {
 	home := t.TempDir()
 	proj, elsewhere := t.TempDir(), t.TempDir()
-	a := copilotA()
+	a := Agent
 	at := time.Date(2026, 12, 2, 0, 57, 11, 0, time.UTC)
-	copilotFixture(t, home, proj, uid, "remember PELICAN-4821", "", at)
+	fixture(t, home, proj, uid, "remember PELICAN-4821", "", at)
 	empty := harnesstest.UUID(t)
-	copilotFixture(t, home, proj, empty, "", "", at) // quit before a prompt
+	fixture(t, home, proj, empty, "", "", at) // quit before a prompt
 	there := harnesstest.UUID(t)
-	copilotFixture(t, home, elsewhere, there, "elsewhere", "", at.Add(time.Minute))
+	fixture(t, home, elsewhere, there, "elsewhere", "", at.Add(time.Minute))
 
 	if !a.Exists(home, proj, uid) || !a.Exists(home, "", uid) {
 		t.Error("a session with a prompt is not there")
@@ -226,7 +229,7 @@ func TestCopilotStore(t *testing.T) {
 	if len(x.First) != 2 || x.First[0].Text != "remember PELICAN-4821" || x.First[1].Role != "assistant" {
 		t.Errorf("Excerpt = %+v", x)
 	}
-	if got := LastActive(a, home, proj, uid); !got.Equal(at) {
+	if got := harness.LastActive(a, home, proj, uid); !got.Equal(at) {
 		t.Errorf("Active = %v, want %v", got, at)
 	}
 
@@ -238,16 +241,16 @@ func TestCopilotStore(t *testing.T) {
 	if err != nil || f.Cwd != elsewhere {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if _, err := a.Lookup(home, empty); !errors.Is(err, ErrEmptyConversation) {
+	if _, err := a.Lookup(home, empty); !errors.Is(err, harness.ErrEmptyConversation) {
 		t.Errorf("Lookup of an empty session: %v", err)
 	}
-	if _, err := a.Lookup(home, other); !errors.Is(err, ErrNoConversation) {
+	if _, err := a.Lookup(home, other); !errors.Is(err, harness.ErrNoConversation) {
 		t.Errorf("Lookup of nothing: %v", err)
 	}
 	if err := a.Adoptable(home, proj, uid); err != nil {
 		t.Errorf("Adoptable: %v", err)
 	}
-	if err := a.Adoptable(home, proj, there); !errors.Is(err, ErrElsewhere) {
+	if err := a.Adoptable(home, proj, there); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Adoptable of another directory's: %v", err)
 	}
 	if got := a.Correlate(home, proj, at.Add(-time.Second)); got != uid {
@@ -258,21 +261,21 @@ func TestCopilotStore(t *testing.T) {
 	}
 	// A folder whose files name another session is none.
 	bad := harnesstest.UUID(t)
-	copilotFixture(t, home, proj, bad, "hi", "id: "+uid+"\ncwd: "+proj+"\n", at)
+	fixture(t, home, proj, bad, "hi", "id: "+uid+"\ncwd: "+proj+"\n", at)
 	if a.Exists(home, proj, bad) {
 		t.Error("a folder whose workspace.yaml names another session exists")
 	}
 }
 
-func TestCopilotNamesAndHolders(t *testing.T) {
+func TestNamesAndHolders(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
-	a := copilotA()
+	a := Agent
 	named := "id: " + uid + "\ncwd: " + proj + "\nname: 'it''s: wren work'\nuser_named: true\n"
-	dir := copilotFixture(t, home, proj, uid, "hello", named, time.Now())
+	dir := fixture(t, home, proj, uid, "hello", named, time.Now())
 	if got := a.ConversationName(home, proj, uid); got != "it's: wren work" {
 		t.Errorf("name = %q", got)
 	}
-	copilotFixture(t, home, proj, other, "hello", "", time.Now())
+	fixture(t, home, proj, other, "hello", "", time.Now())
 	if got := a.ConversationName(home, proj, other); got != "" {
 		t.Errorf("a first prompt is no name: %q", got)
 	}
@@ -288,11 +291,11 @@ func TestCopilotNamesAndHolders(t *testing.T) {
 	}
 }
 
-// BenchmarkCopilotDiscover: Copilot files sessions by ID, so a directory's
+// BenchmarkDiscover: Copilot files sessions by ID, so a directory's
 // sessions are found by reading each folder's workspace.yaml (and the head
 // of the log of the directory's own): here 1000 folders, 10 of them the
 // directory's.
-func BenchmarkCopilotDiscover(b *testing.B) {
+func BenchmarkDiscover(b *testing.B) {
 	home, proj, other := b.TempDir(), "/tmp/bench project", "/tmp/elsewhere"
 	at := time.Now()
 	for i := range 1000 {
@@ -300,9 +303,9 @@ func BenchmarkCopilotDiscover(b *testing.B) {
 		if i%100 == 0 {
 			dir = proj
 		}
-		copilotFixture(b, home, dir, harnesstest.UUID(b), "prompt", "", at)
+		fixture(b, home, dir, harnesstest.UUID(b), "prompt", "", at)
 	}
-	a := copilotA()
+	a := Agent
 	b.ResetTimer()
 	for range b.N {
 		if got, _ := a.Discover(home, proj, ""); len(got) != 10 {
@@ -310,3 +313,9 @@ func BenchmarkCopilotDiscover(b *testing.B) {
 		}
 	}
 }
+
+const (
+	uid    = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+	other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
+	pinned = "11111111-2222-4333-8444-555555555555"
+)

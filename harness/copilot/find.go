@@ -1,4 +1,4 @@
-package harness
+package copilot
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -16,26 +17,26 @@ import (
 // folder's small workspace.yaml (and, for the ones of the directory, the
 // top of its log).
 
-// copilotFound describes one session.
-func copilotFound(home string, s copilotSession, cwd string) Found {
-	return Found{Tool: "copilot", ID: s.id, Cwd: cwd, Home: home, Title: CleanTitle(s.head.prompt),
-		Started: s.head.started, Modified: copilotModified(s.dir)}
+// describe describes one session.
+func describe(home string, s session, cwd string) harness.Found {
+	return harness.Found{Tool: "copilot", ID: s.id, Cwd: cwd, Home: home, Title: harness.CleanTitle(s.head.prompt),
+		Started: s.head.started, Modified: lastModified(s.dir)}
 }
 
 // Discover implements Finder: the sessions of cwd that hold a prompt.
-func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
-	root := copilotSessions(home)
+func (copilot) Discover(home, cwd, _ string) ([]harness.Found, error) {
+	root := sessionsDir(home)
 	entries, _ := os.ReadDir(root)
-	var out []Found
+	var out []harness.Found
 	// Many sessions share a few directories: each is resolved once.
 	same := map[string]bool{}
 	for _, e := range entries {
-		if !e.IsDir() || !copilotSpec.ID.Valid(e.Name()) {
+		if !e.IsDir() || !spec.ID.Valid(e.Name()) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
 		// workspace.yaml first: it is small, and names the directory.
-		if ws := readCopilotWorkspace(dir); ws.ok {
+		if ws := readWorkspace(dir); ws.ok {
 			ok, seen := same[ws.cwd]
 			if !seen {
 				ok = ws.cwd != "" && safe.SameDir(ws.cwd, cwd)
@@ -45,36 +46,36 @@ func (copilot) Discover(home, cwd, _ string) ([]Found, error) {
 				continue
 			}
 		}
-		s, ok := readCopilotSession(dir, e.Name())
+		s, ok := readSession(dir, e.Name())
 		if !ok || !s.head.ok || !s.belongs(cwd) {
 			continue
 		}
-		out = append(out, copilotFound(home, s, cwd))
+		out = append(out, describe(home, s, cwd))
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out, nil
 }
 
 // Lookup implements Finder: the folder of id, in the directory its
 // workspace.yaml names.
-func (copilot) Lookup(home, id string) (Found, error) {
-	if err := copilotSpec.ValidateID(id); err != nil {
-		return Found{}, Refuse(ErrNoConversation, "%v", err)
+func (copilot) Lookup(home, id string) (harness.Found, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
-	dir, ok := copilotSessionDir(home, id)
+	dir, ok := sessionDir(home, id)
 	if !ok {
-		return Found{}, Refuse(ErrNoConversation, "no copilot session %s in %s", id, copilotSessions(home))
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "no copilot session %s in %s", id, sessionsDir(home))
 	}
-	s, ok := readCopilotSession(dir, id)
+	s, ok := readSession(dir, id)
 	switch {
 	case !ok:
-		return Found{}, Refuse(ErrElsewhere, "copilot session folder %s holds another session", dir)
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "copilot session folder %s holds another session", dir)
 	case !s.head.ok:
-		return Found{}, Refuse(ErrEmptyConversation, "copilot session %s holds no prompt (quit before the first one)", id)
+		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "copilot session %s holds no prompt (quit before the first one)", id)
 	case !filepath.IsAbs(s.cwd):
-		return Found{}, Refuse(ErrElsewhere, "copilot session %s names no directory", id)
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "copilot session %s names no directory", id)
 	}
-	return copilotFound(home, s, safe.PhysicalOf(s.cwd)), nil
+	return describe(home, s, safe.PhysicalOf(s.cwd)), nil
 }
 
 // Adoptable implements Finder: a session holding a prompt, of dir.
@@ -84,7 +85,7 @@ func (c copilot) Adoptable(home, dir, id string) error {
 		return err
 	}
 	if !safe.SameDir(f.Cwd, dir) {
-		return Refuse(ErrElsewhere, "copilot session %s belongs to %s, not %s", id, f.Cwd, dir)
+		return harness.Refuse(harness.ErrElsewhere, "copilot session %s belongs to %s, not %s", id, f.Cwd, dir)
 	}
 	return nil
 }
@@ -94,7 +95,7 @@ func (c copilot) Adoptable(home, dir, id string) error {
 // new session and from the first prompt of a resumed one; a shim's run of
 // a resume names the ID on its command line before that.
 func (copilot) Holders(home, id string) []int {
-	dir, ok := copilotSessionDir(home, id)
+	dir, ok := sessionDir(home, id)
 	if !ok {
 		return nil
 	}
@@ -120,16 +121,16 @@ func (copilot) Holders(home, id string) []int {
 
 // Active implements Activer: the time of the log's last message.
 func (copilot) Active(home, cwd, id string) time.Time {
-	s, ok := copilotOf(home, cwd, id)
+	s, ok := sessionOf(home, cwd, id)
 	if !ok {
 		return time.Time{}
 	}
 	var at time.Time
-	FindLastLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
-		if !copilotMessage(line) {
+	harness.FindLastLine(filepath.Join(s.dir, "events.jsonl"), func(line []byte) bool {
+		if !isMessage(line) {
 			return false
 		}
-		var e copilotEvent
+		var e event
 		if json.Unmarshal(line, &e) != nil || e.Type != "user.message" && e.Type != "assistant.message" {
 			return false
 		}
@@ -147,9 +148,9 @@ func (copilot) Active(home, cwd, id string) time.Time {
 
 // ConversationName implements Namer.
 func (copilot) ConversationName(home, cwd, id string) string {
-	s, ok := copilotOf(home, cwd, id)
+	s, ok := sessionOf(home, cwd, id)
 	if !ok || !s.ws.userNamed {
 		return ""
 	}
-	return CleanName(s.ws.name)
+	return harness.CleanName(s.ws.name)
 }

@@ -1,4 +1,4 @@
-package harness
+package copilot
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -32,21 +33,21 @@ import (
 // need it (a folder copied into another home resumes), and fleetcom does
 // not read or write it.
 
-// copilotSessions is the folder of a home's sessions.
-func copilotSessions(home string) string { return filepath.Join(home, "session-state") }
+// sessionsDir is the folder of a home's sessions.
+func sessionsDir(home string) string { return filepath.Join(home, "session-state") }
 
-// copilotSessionDir is the folder of session id, when it is one.
-func copilotSessionDir(home, id string) (string, bool) {
-	if !copilotSpec.ID.Valid(id) {
+// sessionDir is the folder of session id, when it is one.
+func sessionDir(home, id string) (string, bool) {
+	if !spec.ID.Valid(id) {
 		return "", false
 	}
-	dir := filepath.Join(copilotSessions(home), id)
+	dir := filepath.Join(sessionsDir(home), id)
 	fi, err := os.Lstat(dir)
 	return dir, err == nil && fi.IsDir()
 }
 
-// copilotEvent is the part of an events.jsonl line fleetcom reads.
-type copilotEvent struct {
+// event is the part of an events.jsonl line fleetcom reads.
+type event struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
 	Data      struct {
@@ -59,26 +60,26 @@ type copilotEvent struct {
 	} `json:"data"`
 }
 
-// copilotMessage reports a line that is a message of the conversation.
-func copilotMessage(line []byte) bool {
+// isMessage reports a line that is a message of the conversation.
+func isMessage(line []byte) bool {
 	return bytes.Contains(line, []byte(`"type":"user.message"`)) || bytes.Contains(line, []byte(`"type":"assistant.message"`))
 }
 
-// copilotHead is what one pass over the top of events.jsonl learns.
-type copilotHead struct {
+// sessionHead is what one pass over the top of events.jsonl learns.
+type sessionHead struct {
 	id, cwd string    // session.start's
 	started time.Time // session.start's
 	prompt  string    // the first user.message's text
 	ok      bool      // a user.message is there: a conversation to resume
 }
 
-func readCopilotHead(dir string) copilotHead {
-	var h copilotHead
+func readHead(dir string) sessionHead {
+	var h sessionHead
 	first := true
-	EachLine(filepath.Join(dir, "events.jsonl"), func(line []byte) bool {
+	harness.EachLine(filepath.Join(dir, "events.jsonl"), func(line []byte) bool {
 		if first {
 			first = false
-			var e copilotEvent
+			var e event
 			if json.Unmarshal(line, &e) == nil && e.Type == "session.start" {
 				h.id, h.cwd = e.Data.SessionID, e.Data.Context.Cwd
 				h.started, _ = time.Parse(time.RFC3339Nano, e.Data.StartTime)
@@ -88,7 +89,7 @@ func readCopilotHead(dir string) copilotHead {
 		if !bytes.Contains(line, []byte(`"type":"user.message"`)) {
 			return true
 		}
-		var e copilotEvent
+		var e event
 		if json.Unmarshal(line, &e) == nil && e.Type == "user.message" {
 			h.prompt, h.ok = e.Data.Content, true
 			return false
@@ -98,19 +99,19 @@ func readCopilotHead(dir string) copilotHead {
 	return h
 }
 
-// copilotWorkspace is what workspace.yaml says.
-type copilotWorkspace struct {
+// workspace is what workspace.yaml says.
+type workspace struct {
 	id, cwd, name string
 	userNamed     bool
 	ok            bool // read
 }
 
-func readCopilotWorkspace(dir string) copilotWorkspace {
+func readWorkspace(dir string) workspace {
 	data, err := safe.ReadFile(filepath.Join(dir, "workspace.yaml"), 64<<10, 0)
 	if err != nil {
-		return copilotWorkspace{}
+		return workspace{}
 	}
-	w := copilotWorkspace{ok: true}
+	w := workspace{ok: true}
 	w.id, _, _, _ = yamlValue(data, "id")
 	w.cwd, _, _, _ = yamlValue(data, "cwd")
 	w.name, _, _, _ = yamlValue(data, "name")
@@ -119,20 +120,20 @@ func readCopilotWorkspace(dir string) copilotWorkspace {
 	return w
 }
 
-// copilotSession is one session folder as fleetcom sees it.
-type copilotSession struct {
+// session is one session folder as fleetcom sees it.
+type session struct {
 	dir  string
 	id   string
 	cwd  string // the directory it belongs to
-	head copilotHead
-	ws   copilotWorkspace
+	head sessionHead
+	ws   workspace
 }
 
-// readCopilotSession reads the session folder of id. Its directory is the
+// readSession reads the session folder of id. Its directory is the
 // one workspace.yaml names, where Copilot resumes it, else the one it
 // started in; a folder whose files name another session is none.
-func readCopilotSession(dir, id string) (copilotSession, bool) {
-	s := copilotSession{dir: dir, id: id, head: readCopilotHead(dir), ws: readCopilotWorkspace(dir)}
+func readSession(dir, id string) (session, bool) {
+	s := session{dir: dir, id: id, head: readHead(dir), ws: readWorkspace(dir)}
 	if s.head.id != "" && s.head.id != id || s.ws.id != "" && s.ws.id != id {
 		return s, false
 	}
@@ -145,30 +146,30 @@ func readCopilotSession(dir, id string) (copilotSession, bool) {
 
 // belongs reports whether the session belongs to the physical directory
 // dir.
-func (s copilotSession) belongs(dir string) bool {
+func (s session) belongs(dir string) bool {
 	return s.cwd != "" && filepath.IsAbs(s.cwd) && safe.SameDir(s.cwd, dir)
 }
 
-// copilotModified is when the conversation last changed: its log.
-func copilotModified(dir string) time.Time {
-	return ModTime(filepath.Join(dir, "events.jsonl"))
+// lastModified is when the conversation last changed: its log.
+func lastModified(dir string) time.Time {
+	return harness.ModTime(filepath.Join(dir, "events.jsonl"))
 }
 
-// copilotFind reads session id of home, when it has a folder.
-func copilotFind(home, id string) (copilotSession, bool) {
-	dir, ok := copilotSessionDir(home, id)
+// find reads session id of home, when it has a folder.
+func find(home, id string) (session, bool) {
+	dir, ok := sessionDir(home, id)
 	if !ok {
-		return copilotSession{}, false
+		return session{}, false
 	}
-	return readCopilotSession(dir, id)
+	return readSession(dir, id)
 }
 
-// copilotOf reads session id when it holds a conversation that belongs to
+// sessionOf reads session id when it holds a conversation that belongs to
 // cwd (any directory when cwd is "").
-func copilotOf(home, cwd, id string) (copilotSession, bool) {
-	s, ok := copilotFind(home, id)
+func sessionOf(home, cwd, id string) (session, bool) {
+	s, ok := find(home, id)
 	if !ok || !s.head.ok || cwd != "" && !s.belongs(cwd) {
-		return copilotSession{}, false
+		return session{}, false
 	}
 	return s, true
 }

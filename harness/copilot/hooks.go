@@ -1,9 +1,10 @@
-package harness
+package copilot
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // Copilot's hooks, given to one run as a plugin: `--plugin-dir DIR` with
@@ -32,53 +33,47 @@ import (
 // payload itself, which carries the first prompt, of any size. The others
 // write a fixed line naming their event.
 
-// copilotPluginAsset and copilotCaptureAsset are the plugin's file in a
+// pluginAsset and captureAsset are the plugin's file in a
 // folder of its own: the full one, and SessionStart alone for a run whose
 // user turned state hooks off ([copilot] hooks = false).
 const (
-	copilotPluginAsset  = "copilot-plugin/plugin.json"
-	copilotCaptureAsset = "copilot-capture/plugin.json"
+	pluginAsset  = "copilot-plugin/plugin.json"
+	captureAsset = "copilot-capture/plugin.json"
 )
 
-//go:embed copilot-plugin.json
-var copilotPlugin []byte
-
-//go:embed copilot-capture-plugin.json
-var copilotCapturePlugin []byte
-
-// copilotHookLine is the part of a capture line States reads.
-type copilotHookLine struct {
+// hookLine is the part of a capture line States reads.
+type hookLine struct {
 	Event  string `json:"hook_event_name"`
 	Type   string `json:"notification_type"`
 	Reason string `json:"reason"`
 }
 
 // States implements Stater over the lines the plugin's hooks append.
-func (copilot) States(data []byte) []StateEvent {
-	var out []StateEvent
+func (copilot) States(data []byte) []harness.StateEvent {
+	var out []harness.StateEvent
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		if len(line) == 0 || !bytes.Contains(line, []byte(`"hook_event_name"`)) {
 			continue
 		}
-		var e copilotHookLine
+		var e hookLine
 		if json.Unmarshal(line, &e) != nil {
 			continue
 		}
 		switch e.Event {
 		case "SessionStart", "UserPromptSubmit", "PostToolUse":
 			// SessionStart comes with the first prompt: a turn begins.
-			out = append(out, StateEvent{State: Working})
+			out = append(out, harness.StateEvent{State: harness.Working})
 		case "Notification":
 			switch e.Type {
 			case "permission_prompt":
-				out = append(out, StateEvent{State: NeedsYou, Why: "permission request"})
+				out = append(out, harness.StateEvent{State: harness.NeedsYou, Why: "permission request"})
 			case "elicitation_dialog":
-				out = append(out, StateEvent{State: NeedsYou, Why: "question"})
+				out = append(out, harness.StateEvent{State: harness.NeedsYou, Why: "question"})
 			}
 		case "Stop":
-			out = append(out, StateEvent{State: Waiting})
+			out = append(out, harness.StateEvent{State: harness.Waiting})
 		case "SessionEnd":
-			out = append(out, StateEvent{State: Waiting, Ended: true, Why: PrintableWord(e.Reason)})
+			out = append(out, harness.StateEvent{State: harness.Waiting, Ended: true, Why: harness.PrintableWord(e.Reason)})
 		}
 	}
 	return out

@@ -1,18 +1,20 @@
-package harness
+package copilot
 
 import (
 	"bytes"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // workspace.yaml as Copilot 1.0.102 wrote it for the names and directories
 // measured (e2e/README.md).
-func TestCopilotYAML(t *testing.T) {
+func TestYAML(t *testing.T) {
 	ws := `id: 9b740ff7-dc8d-43a4-8c99-a1e4fc10631a
 cwd: "/tmp/cp/ünï\ttab"
 client_name: github/cli
@@ -72,14 +74,14 @@ created_at: 2026-12-02T00:57:11.380Z
 
 // Export and import: the log and workspace.yaml, their directory fields
 // rewritten and nothing else; a move on one machine rewrites them in place.
-func TestCopilotMove(t *testing.T) {
+func TestMove(t *testing.T) {
 	home := t.TempDir()
 	from := "/tmp/old place"
 	to := "/tmp/new: place"
-	a := copilotA()
-	dir := copilotFixture(t, home, from, uid, "remember OSPREY-2718", "", time.Now())
+	a := Agent
+	dir := fixture(t, home, from, uid, "remember OSPREY-2718", "", time.Now())
 	harnesstest.WriteFile(t, filepath.Join(dir, "inuse.99.lock"), "99")
-	m := a.Behaviour.(Mover)
+	m := a.Behaviour.(harness.Mover)
 	files, err := m.Pack(home, from, uid)
 	if err != nil || len(files) != 2 || files[0].Name != "events.jsonl" || files[1].Name != "workspace.yaml" {
 		t.Fatalf("Pack = %v, %v", files, err)
@@ -102,7 +104,7 @@ func TestCopilotMove(t *testing.T) {
 	if v, _, _, _ := yamlValue([]byte(ws), "cwd"); v != to || !strings.Contains(ws, `cwd: "`+to+`"`) {
 		t.Errorf("workspace.yaml:\n%s", ws)
 	}
-	for _, bad := range [][]File{files[:1], append(files, File{Name: "inuse.99.lock"}), {files[0], files[0], files[1]},
+	for _, bad := range [][]harness.File{files[:1], append(files, harness.File{Name: "inuse.99.lock"}), {files[0], files[0], files[1]},
 		{{Name: "../workspace.yaml"}, files[0]}} {
 		if _, err := m.Place(other, to, uid, from, bad); err == nil {
 			t.Errorf("Place took %d files %v", len(bad), names(bad))
@@ -136,7 +138,7 @@ func TestCopilotMove(t *testing.T) {
 	}
 }
 
-func names(files []File) []string {
+func names(files []harness.File) []string {
 	var out []string
 	for _, f := range files {
 		out = append(out, f.Name)
@@ -144,10 +146,10 @@ func names(files []File) []string {
 	return out
 }
 
-// FuzzCopilotYAML: workspace.yaml is read from a store anyone may have
+// FuzzYAML: workspace.yaml is read from a store anyone may have
 // written; reading never fails hard, and a directory fleetcom writes reads
 // back as itself.
-func FuzzCopilotYAML(f *testing.F) {
+func FuzzYAML(f *testing.F) {
 	f.Add("/tmp/cp/a: b #c", "cwd: '/tmp/cp/a: b #c'\nname: |-\n  x\n  y\n")
 	f.Add("/tmp/cp/ünï\ttab", `cwd: "/tmp/cp/\u00fcn\x41\U0001F600\\"`)
 	f.Add("/x'y\"z", "name: 'it''s'\ncwd: /plain path\n")

@@ -1,4 +1,4 @@
-package harness
+package copilot
 
 import (
 	"encoding/json"
@@ -11,10 +11,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
-// copilotPluginDoc is the shape of the plugin.json fleetcom writes.
-type copilotPluginDoc struct {
+// pluginDoc is the shape of the plugin.json fleetcom writes.
+type pluginDoc struct {
 	Name  string
 	Hooks map[string][]struct {
 		Type       string
@@ -26,7 +28,7 @@ type copilotPluginDoc struct {
 // The payloads Copilot 1.0.102 hands its hooks (PascalCase events), as
 // measured, the first prompt and a notification message holding text that
 // looks like the fields the hooks look for.
-var copilotPayloads = map[string]string{
+var payloads = map[string]string{
 	"SessionStart":     `{"hook_event_name":"SessionStart","session_id":"` + uid + `","timestamp":"2026-12-02T01:00:15.908Z","cwd":"/tmp/cp/proj2","source":"new","initial_prompt":"fix \"session_id\":\"` + other + `\" please"}`,
 	"UserPromptSubmit": `{"hook_event_name":"UserPromptSubmit","session_id":"` + uid + `","timestamp":"2026-12-02T01:00:16.533Z","cwd":"/tmp/cp/proj2","prompt":"remember HERON-22"}`,
 	"Notification":     `{"sessionId":"` + uid + `","timestamp":1796173744848,"cwd":"/tmp/cp/proj3","message":"Run command: echo \"notification_type\":\"elicitation_dialog\"","title":"Permission needed","hook_event_name":"Notification","notification_type":"permission_prompt"}`,
@@ -35,23 +37,23 @@ var copilotPayloads = map[string]string{
 	"SessionEnd":       `{"hook_event_name":"SessionEnd","session_id":"` + uid + `","timestamp":"2026-12-02T01:00:58.026Z","cwd":"/tmp/cp/proj2","reason":"user_exit"}`,
 }
 
-// TestCopilotPluginHooks runs every hook of the plugin as Copilot would,
+// TestPluginHooks runs every hook of the plugin as Copilot would,
 // with the payloads measured, in the plugin's folder, and reads back what
 // they left in the capture file: the ID, and the run's states in order.
-func TestCopilotPluginHooks(t *testing.T) {
-	var doc, capDoc copilotPluginDoc
-	if err := json.Unmarshal(copilotPlugin, &doc); err != nil {
+func TestPluginHooks(t *testing.T) {
+	var doc, capDoc pluginDoc
+	if err := json.Unmarshal([]byte(plugin), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(copilotCapturePlugin, &capDoc); err != nil {
+	if err := json.Unmarshal([]byte(capturePlugin), &capDoc); err != nil {
 		t.Fatal(err)
 	}
 	events := slices.Sorted(maps.Keys(doc.Hooks))
-	if want := slices.Sorted(maps.Keys(copilotPayloads)); !slices.Equal(events, want) || doc.Name == "" {
+	if want := slices.Sorted(maps.Keys(payloads)); !slices.Equal(events, want) || doc.Name == "" {
 		t.Fatalf("the plugin hooks %v, want %v", events, want)
 	}
 	if len(capDoc.Hooks) != 1 || !cmp.Equal(capDoc.Hooks["SessionStart"], doc.Hooks["SessionStart"]) {
-		t.Errorf("the capture-only plugin is not the SessionStart hook: %s", copilotCapturePlugin)
+		t.Errorf("the capture-only plugin is not the SessionStart hook: %s", capturePlugin)
 	}
 	run := func(t *testing.T, event, capture string) {
 		t.Helper()
@@ -61,8 +63,8 @@ func TestCopilotPluginHooks(t *testing.T) {
 		}
 		cmd := exec.Command("/bin/sh", "-c", h[0].Bash)
 		cmd.Dir = t.TempDir() // Copilot runs it in the plugin's folder
-		cmd.Stdin = strings.NewReader(copilotPayloads[event] + "\n")
-		cmd.Env = append(os.Environ(), EnvCapture+"="+capture)
+		cmd.Stdin = strings.NewReader(payloads[event] + "\n")
+		cmd.Env = append(os.Environ(), harness.EnvCapture+"="+capture)
 		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 			t.Fatalf("%s: %v, output %q", event, err, out)
 		}
@@ -83,13 +85,13 @@ func TestCopilotPluginHooks(t *testing.T) {
 	if string(data) != want {
 		t.Fatalf("capture file:\n%s\nwant:\n%s", data, want)
 	}
-	a := copilotA()
-	if got := a.ParseCapture(data, Capture{}); got != uid {
+	a := Agent
+	if got := a.ParseCapture(data, harness.Capture{}); got != uid {
 		t.Errorf("ParseCapture = %q", got)
 	}
-	states := a.Behaviour.(Stater).States(data)
-	wantStates := []StateEvent{{State: Working}, {State: Working}, {State: NeedsYou, Why: "permission request"},
-		{State: Working}, {State: Waiting}, {State: Waiting, Ended: true, Why: "user_exit"}}
+	states := a.Behaviour.(harness.Stater).States(data)
+	wantStates := []harness.StateEvent{{State: harness.Working}, {State: harness.Working}, {State: harness.NeedsYou, Why: "permission request"},
+		{State: harness.Working}, {State: harness.Waiting}, {State: harness.Waiting, Ended: true, Why: "user_exit"}}
 	if !cmp.Equal(states, wantStates) {
 		t.Errorf("States = %+v, want %+v", states, wantStates)
 	}
@@ -101,7 +103,7 @@ func TestCopilotPluginHooks(t *testing.T) {
 			os.Symlink(capture, target)
 		}
 		before, _ := os.ReadFile(capture)
-		for e := range copilotPayloads {
+		for e := range payloads {
 			run(t, e, target)
 		}
 		if after, _ := os.ReadFile(capture); string(after) != string(before) {
@@ -113,7 +115,7 @@ func TestCopilotPluginHooks(t *testing.T) {
 	os.WriteFile(fresh, nil, 0o600)
 	cmd := exec.Command("/bin/sh", "-c", doc.Hooks["SessionStart"][0].Bash)
 	cmd.Stdin = strings.NewReader(`{"hook_event_name":"SessionStart","session_id":"x\"; rm -rf /; \""}`)
-	cmd.Env = append(os.Environ(), EnvCapture+"="+fresh)
+	cmd.Env = append(os.Environ(), harness.EnvCapture+"="+fresh)
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
