@@ -66,7 +66,7 @@ func claudeA() Agent { return Claude }
 func codexA() Agent  { return Codex }
 
 // testAgents are the agents of this package, until each has its own.
-func testAgents() []Agent { return []Agent{Claude, Codex, Opencode} }
+func testAgents() []Agent { return []Agent{Claude, Codex} }
 
 // testLookup finds one of testAgents by name.
 func testLookup(name string) (Agent, bool) {

@@ -5,6 +5,7 @@ import (
 	"github.com/fleetcom/fleetcom/harness/copilot"
 	"github.com/fleetcom/fleetcom/harness/gemini"
 	"github.com/fleetcom/fleetcom/harness/grok"
+	"github.com/fleetcom/fleetcom/harness/opencode"
 )
 
 // list is every agent fleetcom knows, in name order, each named once, as a
@@ -19,5 +20,5 @@ var list = [...]*harness.Agent{
 	&copilot.Agent,
 	&gemini.Agent,
 	&grok.Agent,
-	&harness.Opencode,
+	&opencode.Agent,
 }

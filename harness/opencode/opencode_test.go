@@ -1,10 +1,12 @@
-package harness
+package opencode
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // Real IDs of opencode 1.18.33 (e2e/README.md).
@@ -13,8 +15,8 @@ const (
 	ocID2 = "ses_dcbb17defffeWeO1xQy19oWkZ7"
 )
 
-func TestOpencodeGrammar(t *testing.T) {
-	g := opencodeSpec.ID
+func TestGrammar(t *testing.T) {
+	g := spec.ID
 	for _, id := range []string{ocID1, ocID2, "ses_000000000000zzzzzzzzzzzzzz", "ses_ffffffffffff00000000000000"} {
 		if !g.Valid(id) {
 			t.Errorf("Valid(%q) = false", id)
@@ -50,8 +52,8 @@ func TestOpencodeGrammar(t *testing.T) {
 	}
 }
 
-func TestOpencodeDetect(t *testing.T) {
-	a := Opencode
+func TestDetect(t *testing.T) {
+	a := Agent
 	for _, c := range []struct {
 		argv   []string
 		ok     bool
@@ -68,25 +70,25 @@ func TestOpencodeDetect(t *testing.T) {
 		{[]string{"opencode", "-c"}, false, ""},
 		{[]string{"opencode", "-s", "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"}, false, ""},
 	} {
-		f, ok := DetectArgv(a, c.argv)
+		f, ok := harness.DetectArgv(a, c.argv)
 		if ok != c.ok || f.Resume != c.resume {
 			t.Errorf("DetectArgv(%q) = %+v, %v; want resume %q, %v", c.argv, f, ok, c.resume, c.ok)
 		}
 	}
-	line, err := ResumeLine(a, "", ocID1, nil)
+	line, err := harness.ResumeLine(a, "", ocID1, nil)
 	if want := "opencode -s '" + ocID1 + "'"; err != nil || line != want {
 		t.Errorf("ResumeLine = %q, %v; want %q", line, err, want)
 	}
-	if _, f, ok := DetectCommand("opencode -s '"+ocID1+"'", testLookup); !ok || f.Resume != ocID1 {
+	if _, f, ok := harness.DetectCommand("opencode -s '"+ocID1+"'", only); !ok || f.Resume != ocID1 {
 		t.Errorf("the printed resume line is not an accepted command: %+v %v", f, ok)
 	}
-	if _, err := ResumeLine(a, "", "ses_x'; rm -rf ~", nil); err == nil {
+	if _, err := harness.ResumeLine(a, "", "ses_x'; rm -rf ~", nil); err == nil {
 		t.Error("ResumeLine took an ID outside the grammar")
 	}
 }
 
-func TestOpencodeScrapeExit(t *testing.T) {
-	a := Opencode
+func TestScrapeExit(t *testing.T) {
+	a := Agent
 	// The end of 1.18.33's TUI after /exit, byte for byte as a terminal got
 	// it: the logo's last cell, the session's title and the line that
 	// continues it.
@@ -113,41 +115,41 @@ func TestOpencodeScrapeExit(t *testing.T) {
 	}
 }
 
-func TestOpencodeInstrument(t *testing.T) {
-	a := Opencode
+func TestInstrument(t *testing.T) {
+	a := Agent
 	dir := "/run/fc/12-ab"
-	run := Run{Assets: map[string]string{opencodePluginAsset: dir + "/" + opencodePluginAsset}, Capture: dir + "/task-1-1.json"}
-	content := func(in Instrumentation) string {
+	run := harness.Run{Assets: map[string]string{pluginAsset: dir + "/" + pluginAsset}, Capture: dir + "/task-1-1.json"}
+	content := func(in harness.Instrumentation) string {
 		for _, kv := range in.Env {
-			if v, ok := strings.CutPrefix(kv, opencodeConfigVar+"="); ok {
+			if v, ok := strings.CutPrefix(kv, configVar+"="); ok {
 				return v
 			}
 		}
 		return ""
 	}
-	t.Setenv(opencodeConfigVar, "")
-	in, err := a.Instrument(Form{Tool: "opencode"}, run)
+	t.Setenv(configVar, "")
+	in, err := a.Instrument(harness.Form{Tool: "opencode"}, run)
 	if err != nil || in.Pinned != "" || len(in.Args) != 0 || !in.States {
 		t.Fatalf("bare: %+v, %v", in, err)
 	}
 	if want := `{"plugin":["file:///run/fc/12-ab/opencode-capture.js"]}`; content(in) != want {
-		t.Errorf("bare: %s = %s, want %s", opencodeConfigVar, content(in), want)
+		t.Errorf("bare: %s = %s, want %s", configVar, content(in), want)
 	}
-	if in.Env[0] != EnvCapture+"="+run.Capture {
+	if in.Env[0] != harness.EnvCapture+"="+run.Capture {
 		t.Errorf("bare: no capture file in %q", in.Env)
 	}
-	in, err = a.Instrument(Form{Tool: "opencode", Resume: ocID1}, run)
+	in, err = a.Instrument(harness.Form{Tool: "opencode", Resume: ocID1}, run)
 	if err != nil || in.Pinned != ocID1 || content(in) == "" {
 		t.Errorf("resume: %+v, %v", in, err)
 	}
-	if _, err := a.Instrument(Form{Tool: "opencode", Resume: "ses_x"}, run); err == nil {
+	if _, err := a.Instrument(harness.Form{Tool: "opencode", Resume: "ses_x"}, run); err == nil {
 		t.Error("resume of an ID outside the grammar instrumented")
 	}
 
 	// A path that is no plain word, percent-encoded as a file URL.
 	odd := run
-	odd.Assets = map[string]string{opencodePluginAsset: "/run/my fc/é%\"'/" + opencodePluginAsset}
-	in, _ = a.Instrument(Form{Tool: "opencode"}, odd)
+	odd.Assets = map[string]string{pluginAsset: "/run/my fc/é%\"'/" + pluginAsset}
+	in, _ = a.Instrument(harness.Form{Tool: "opencode"}, odd)
 	if want := `{"plugin":["file:///run/my%20fc/%C3%A9%25%22%27/opencode-capture.js"]}`; content(in) != want {
 		t.Errorf("odd path: %s, want %s", content(in), want)
 	}
@@ -158,8 +160,8 @@ func TestOpencodeInstrument(t *testing.T) {
 		{` {"share":"disabled","n":1.50} `, `{"n":1.50,"plugin":["file:///run/fc/12-ab/opencode-capture.js"],"share":"disabled"}`},
 		{`{"plugin":[]}`, `{"plugin":["file:///run/fc/12-ab/opencode-capture.js"]}`},
 	} {
-		t.Setenv(opencodeConfigVar, c.own)
-		in, _ := a.Instrument(Form{Tool: "opencode"}, run)
+		t.Setenv(configVar, c.own)
+		in, _ := a.Instrument(harness.Form{Tool: "opencode"}, run)
 		var got, want any
 		if json.Unmarshal([]byte(content(in)), &got) != nil || json.Unmarshal([]byte(c.want), &want) != nil ||
 			!jsonEqual(got, want) || !in.States {
@@ -168,8 +170,8 @@ func TestOpencodeInstrument(t *testing.T) {
 	}
 	// One it cannot add to is left alone: no plugin, no capture.
 	for _, own := range []string{`{"plugin":"x"}`, `[1]`, `{"a":1} {"b":2}`, `{"a":1, // jsonc` + "\n}", `null`, `nope`} {
-		t.Setenv(opencodeConfigVar, own)
-		in, err := a.Instrument(Form{Tool: "opencode"}, run)
+		t.Setenv(configVar, own)
+		in, err := a.Instrument(harness.Form{Tool: "opencode"}, run)
 		if err != nil || len(in.Env) != 0 || in.States {
 			t.Errorf("own %q: %+v, %v; want no plugin", own, in, err)
 		}
@@ -182,8 +184,8 @@ func jsonEqual(a, b any) bool {
 	return string(x) == string(y)
 }
 
-func TestOpencodeCapture(t *testing.T) {
-	a := Opencode
+func TestCapture(t *testing.T) {
+	a := Agent
 	line := func(v map[string]string) string {
 		b, _ := json.Marshal(v)
 		return string(b) + "\n"
@@ -199,20 +201,20 @@ func TestOpencodeCapture(t *testing.T) {
 
 	data := created(ocID1, "") + status(ocID1, "busy") + created(child, ocID1) + status(child, "busy") +
 		ev("permission.asked", child) + ev("permission.replied", child) + status(child, "idle") + status(ocID1, "idle")
-	if got := a.ParseCapture([]byte(data), Capture{}); got != ocID1 {
+	if got := a.ParseCapture([]byte(data), harness.Capture{}); got != ocID1 {
 		t.Errorf("ParseCapture = %q, want the main session %s, not the sub-agent's", got, ocID1)
 	}
-	want := []StateEvent{{State: Working}, {State: NeedsYou, Why: "permission request"}, {State: Working}, {State: Waiting}}
-	if got := a.Behaviour.(Stater).States([]byte(data)); !jsonEqual(got, want) {
+	want := []harness.StateEvent{{State: harness.Working}, {State: harness.NeedsYou, Why: "permission request"}, {State: harness.Working}, {State: harness.Waiting}}
+	if got := a.Behaviour.(harness.Stater).States([]byte(data)); !jsonEqual(got, want) {
 		t.Errorf("States = %+v, want %+v", got, want)
 	}
 	// /new, then a prompt: the new session.
 	data += created(ocID2, "") + status(ocID2, "busy") + ev("question.asked", ocID2) + ev("question.rejected", ocID2) + status(ocID2, "idle")
-	if got := a.ParseCapture([]byte(data), Capture{}); got != ocID2 {
+	if got := a.ParseCapture([]byte(data), harness.Capture{}); got != ocID2 {
 		t.Errorf("after /new: ParseCapture = %q, want %s", got, ocID2)
 	}
-	states := a.Behaviour.(Stater).States([]byte(data))
-	if n := len(states); n != 8 || states[5] != (StateEvent{State: NeedsYou, Why: "question"}) || states[7].State != Waiting {
+	states := a.Behaviour.(harness.Stater).States([]byte(data))
+	if n := len(states); n != 8 || states[5] != (harness.StateEvent{State: harness.NeedsYou, Why: "question"}) || states[7].State != harness.Waiting {
 		t.Errorf("after /new: States = %+v", states)
 	}
 	// What is not the plugin's, or names no valid ID, is nothing.
@@ -222,17 +224,17 @@ func TestOpencodeCapture(t *testing.T) {
 		created(ocID1, "")[:40] + "\n",
 		`{"event":"session.created","id":"` + ocID1 + `","parent":"` + ocID2 + `"}` + "\n",
 	} {
-		if got := a.ParseCapture([]byte(junk), Capture{}); got != "" {
+		if got := a.ParseCapture([]byte(junk), harness.Capture{}); got != "" {
 			t.Errorf("ParseCapture(%q) = %q", junk, got)
 		}
 	}
 	// A resumed run creates nothing: its state still follows.
-	if got := a.Behaviour.(Stater).States([]byte(status(ocID1, "busy") + status(ocID1, "retry") + status(ocID1, "idle"))); len(got) != 3 || got[2].State != Waiting {
+	if got := a.Behaviour.(harness.Stater).States([]byte(status(ocID1, "busy") + status(ocID1, "retry") + status(ocID1, "idle"))); len(got) != 3 || got[2].State != harness.Waiting {
 		t.Errorf("resumed: States = %+v", got)
 	}
 }
 
-func TestOpencodeFileURL(t *testing.T) {
+func TestFileURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"/a/b.js":               "file:///a/b.js",
 		"/a b/c~_-.js":          "file:///a%20b/c~_-.js",
@@ -244,3 +246,6 @@ func TestOpencodeFileURL(t *testing.T) {
 		}
 	}
 }
+
+// only finds this agent by name, as the list would.
+func only(name string) (harness.Agent, bool) { return Agent, name == spec.Name }

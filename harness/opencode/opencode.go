@@ -1,23 +1,29 @@
-package harness
+// Package opencode is fleetcom's knowledge of opencode: its Spec and
+// Behaviour, the JavaScript plugin that reports a run's session and state
+// (plugin.go), its SQLite store, read with the sqlite3 program (store.go),
+// and discovery (find.go). It exports one value, Agent, which the list
+// (harness/agents) names.
+package opencode
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
-// opencode (the opencode-ai package; measured on 1.18.33, e2e/README.md).
-// Its IDs are not UUIDs, and it has no flag that fixes the ID of a new
-// session (`-s` with an unknown ID fails), so a bare run gets no pinned ID:
-// a plugin of fleetcom's, given to the one run through
-// OPENCODE_CONFIG_CONTENT (opencode adds the plugins named there to the
-// user's own), copies session.created and the state events into the
-// capture file (opencodeplugin.go). The session exists only from the first
-// prompt; `opencode -s <id>` continues one, from any directory in the TUI.
-// The store is one SQLite database, read with the sqlite3 program
-// (opencodestore.go).
-var opencodeSpec = &Spec{
+// spec describes opencode (the opencode-ai package; measured on 1.18.33,
+// e2e/README.md). Its IDs are not UUIDs, and it has no flag that fixes the ID
+// of a new session (`-s` with an unknown ID fails), so a bare run gets no
+// pinned ID: a plugin of fleetcom's, given to the one run through
+// OPENCODE_CONFIG_CONTENT (opencode adds the plugins named there to the user's
+// own), copies session.created and the state events into the capture file
+// (plugin.go). The session exists only from the first prompt; `opencode -s
+// <id>` continues one, from any directory in the TUI. The store is one SQLite
+// database, read with the sqlite3 program (store.go).
+var spec = harness.Spec{
 	Name:    "opencode",
 	Display: "opencode",
 	// opencode keeps its data under $XDG_DATA_HOME/opencode (its database
@@ -26,51 +32,51 @@ var opencodeSpec = &Spec{
 	HomeDir:     "opencode",
 	HomeVarBase: true,
 	HomeDefault: ".local/share/opencode",
-	ID:          &opencodeGrammar,
-	Resume:      Spelling{Words: []string{"-s"}},
+	ID:          &grammar,
+	Resume:      harness.Spelling{Words: []string{"-s"}},
 	Dropped:     []string{"-s", "--session", "-c", "--continue", "--fork", "--prompt"},
-	Assets:      []Asset{{Name: opencodePluginAsset, Mode: 0o600, Data: []byte(opencodePlugin)}},
+	Assets:      []harness.Asset{{Name: pluginAsset, Mode: 0o600, Data: []byte(plugin)}},
 	Proven:      []string{"1.18.33"},
 	Banners:     []string{"Continue opencode -s"},
 }
 
-// Opencode is the agent.
-var Opencode = Agent{Spec: opencodeSpec, Behaviour: opencode{}}
+// Agent is opencode.
+var Agent = harness.Agent{Spec: &spec, Behaviour: opencode{}}
 
 type opencode struct{}
 
 // The capabilities opencode has: a method that drifts from its interface
 // fails the build here instead of quietly dropping the capability.
 var _ interface {
-	Behaviour
-	Capturer
-	Stater
-	Correlator
-	Titler
-	Excerpter
-	Finder
-	Activer
-	Diagnoser
-	Unmovable
+	harness.Behaviour
+	harness.Capturer
+	harness.Stater
+	harness.Correlator
+	harness.Titler
+	harness.Excerpter
+	harness.Finder
+	harness.Activer
+	harness.Diagnoser
+	harness.Unmovable
 } = opencode{}
 
-// opencodeGrammar is the shape of opencode's session IDs: "ses_", then 12
+// grammar is the shape of opencode's session IDs: "ses_", then 12
 // lowercase hex digits (a time, inverted so that newer sessions sort
 // first), then 14 characters of base 62; 30 in all
 // (ses_dcbb20063ffeCKCXIkplFKKSHS).
-var opencodeGrammar = Grammar{
+var grammar = harness.Grammar{
 	Name:   `"ses_", 12 lowercase hex digits and 14 letters or digits`,
-	Valid:  func(s string) bool { return len(s) == opencodeIDLen && opencodeIDPrefix(s, opencodeIDLen) },
-	Prefix: opencodeIDPrefix,
+	Valid:  func(s string) bool { return len(s) == idLen && idPrefix(s, idLen) },
+	Prefix: idPrefix,
 }
 
-// opencodeIDLen is the length of an opencode session ID.
-const opencodeIDLen = 30
+// idLen is the length of an opencode session ID.
+const idLen = 30
 
-// opencodeIDPrefix reports whether s may begin an opencode session ID and
+// idPrefix reports whether s may begin an opencode session ID and
 // has at least min characters.
-func opencodeIDPrefix(s string, min int) bool {
-	if len(s) < min || len(s) > opencodeIDLen {
+func idPrefix(s string, min int) bool {
+	if len(s) < min || len(s) > idLen {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -96,36 +102,36 @@ func opencodeIDPrefix(s string, min int) bool {
 // OPENCODE_CONFIG_CONTENT is kept, the plugin added to its list; one that
 // is not a JSON object fleetcom can add to is left alone, and the run goes
 // without the plugin (the exit hint and the store still name the session).
-func (opencode) Instrument(f Form, run Run) (Instrumentation, error) {
-	in := Instrumentation{Pinned: f.Resume}
+func (opencode) Instrument(f harness.Form, run harness.Run) (harness.Instrumentation, error) {
+	in := harness.Instrumentation{Pinned: f.Resume}
 	if f.Resume != "" {
-		if err := opencodeSpec.ValidateID(f.Resume); err != nil {
-			return Instrumentation{}, err
+		if err := spec.ValidateID(f.Resume); err != nil {
+			return harness.Instrumentation{}, err
 		}
 	}
-	plugin := run.Assets[opencodePluginAsset]
+	plugin := run.Assets[pluginAsset]
 	if plugin == "" || run.Capture == "" {
 		return in, nil
 	}
-	content, ok := opencodeConfigContent(os.Getenv(opencodeConfigVar), plugin)
+	content, ok := configContent(os.Getenv(configVar), plugin)
 	if !ok {
 		return in, nil
 	}
-	in.Env = append(run.CaptureEnv(), opencodeConfigVar+"="+content)
+	in.Env = append(run.CaptureEnv(), configVar+"="+content)
 	in.States = true
 	return in, nil
 }
 
-// opencodeConfigVar is the variable whose JSON opencode merges over its
+// configVar is the variable whose JSON opencode merges over its
 // config files for one run.
-const opencodeConfigVar = "OPENCODE_CONFIG_CONTENT"
+const configVar = "OPENCODE_CONFIG_CONTENT"
 
-// opencodeConfigContent returns the OPENCODE_CONFIG_CONTENT that loads the
+// configContent returns the OPENCODE_CONFIG_CONTENT that loads the
 // plugin at path on top of the user's own value (own, "" for none); false
 // when own cannot carry it: not a JSON object, or a "plugin" that is not a
 // list.
-func opencodeConfigContent(own, path string) (string, bool) {
-	spec := JSONString(fileURL(path))
+func configContent(own, path string) (string, bool) {
+	spec := harness.JSONString(fileURL(path))
 	if strings.TrimSpace(own) == "" {
 		// The common case, written out: no JSON decoding on the way to
 		// the child's start.
@@ -158,14 +164,14 @@ func opencodeConfigContent(own, path string) (string, bool) {
 
 // fileURL is the file:// URL of an absolute path, each byte outside the
 // unreserved set and '/' percent-encoded.
-func fileURL(path string) string { return "file://" + PercentEncode(path, "/") }
+func fileURL(path string) string { return "file://" + harness.PercentEncode(path, "/") }
 
-var opencodeHint = Hint{Spec: opencodeSpec, Words: [][]string{{"-s", "--session"}}}
+var hint = harness.Hint{Spec: &spec, Words: [][]string{{"-s", "--session"}}}
 
 // ScrapeExit implements Behaviour: the last `opencode -s <id>`, which the
 // TUI prints after "Continue" at exit when the session had a prompt.
 func (opencode) ScrapeExit(tail []byte) string {
-	return ScrapeTail(tail, opencodeHint.Last)
+	return harness.ScrapeTail(tail, hint.Last)
 }
 
 // Exists implements Behaviour: a session of cwd (any, with no cwd) with at
@@ -174,9 +180,9 @@ func (opencode) ScrapeExit(tail []byte) string {
 // that nothing is dropped on a guess (prune), and Adoptable, which a resume
 // passes first, says why it cannot be resumed.
 func (opencode) Exists(home, cwd, id string) bool {
-	s, err := opencodeFind(home, id)
+	s, err := find(home, id)
 	if err != nil {
-		return !opencodeAbsent(err)
+		return !absent(err)
 	}
 	return s.conversation() && (cwd == "" || s.of(cwd))
 }

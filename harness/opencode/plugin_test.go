@@ -1,7 +1,6 @@
-package harness
+package opencode
 
 import (
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,12 +8,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-// opencodeEvents are events as opencode 1.18.33 gives them to a plugin
+// pluginEvents are events as opencode 1.18.33 gives them to a plugin
 // (recorded in the TUI, e2e/README.md), with a sub-agent's session, a
 // permission and events the plugin has no use for.
-const opencodeEvents = `[
+const pluginEvents = `[
  {"type":"plugin.added","properties":{"id":"agent"}},
  {"type":"session.created","properties":{"sessionID":"` + ocID1 + `","info":{"id":"` + ocID1 + `","slug":"quiet-circuit","projectID":"global","directory":"/tmp/oc/proj4","title":"New session - 2026-12-02T01:10:56.750Z","version":"1.18.33"}}},
  {"type":"message.updated","properties":{"sessionID":"` + ocID1 + `","info":{"id":"msg_2344e011a001gwhHmaxjKasP42","role":"user"}}},
@@ -47,17 +49,17 @@ func runPlugin(t *testing.T, capture string) string {
 	}
 	dir := t.TempDir()
 	// .mjs: node reads ES modules by that name; opencode takes the .js.
-	plugin := filepath.Join(dir, "plugin.mjs")
-	harnesstest.WriteFile(t, plugin, opencodePlugin)
-	driver := `import { FleetcomCapture } from ` + string(JSONString(fileURL(plugin))) + `;
+	file := filepath.Join(dir, "plugin.mjs")
+	harnesstest.WriteFile(t, file, plugin)
+	driver := `import { FleetcomCapture } from ` + string(harness.JSONString(fileURL(file))) + `;
 const hooks = await FleetcomCapture({ directory: "/tmp/oc/proj4" });
-for (const event of ` + opencodeEvents + `) await hooks.event({ event });
+for (const event of ` + pluginEvents + `) await hooks.event({ event });
 console.log("done");
 `
 	cmd := exec.Command(node, "--input-type=module", "-e", driver)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	if capture != "" {
-		cmd.Env = append(cmd.Env, EnvCapture+"="+capture)
+		cmd.Env = append(cmd.Env, harness.EnvCapture+"="+capture)
 	}
 	done := make(chan struct{})
 	var out []byte
@@ -74,8 +76,8 @@ console.log("done");
 	return string(out)
 }
 
-func TestOpencodePlugin(t *testing.T) {
-	a := Opencode
+func TestPlugin(t *testing.T) {
+	a := Agent
 	capture := filepath.Join(t.TempDir(), "task-1-1.json")
 	harnesstest.WriteFile(t, capture, "")
 	runPlugin(t, capture)
@@ -83,12 +85,12 @@ func TestOpencodePlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := a.ParseCapture(data, Capture{}); got != ocID1 {
+	if got := a.ParseCapture(data, harness.Capture{}); got != ocID1 {
 		t.Errorf("ParseCapture of the plugin's lines = %q, want %s:\n%s", got, ocID1, data)
 	}
-	want := []StateEvent{{State: Working}, {State: NeedsYou, Why: "permission request"}, {State: Working},
-		{State: Waiting}, {State: NeedsYou, Why: "question"}}
-	if got := a.Behaviour.(Stater).States(data); !jsonEqual(got, want) {
+	want := []harness.StateEvent{{State: harness.Working}, {State: harness.NeedsYou, Why: "permission request"}, {State: harness.Working},
+		{State: harness.Waiting}, {State: harness.NeedsYou, Why: "question"}}
+	if got := a.Behaviour.(harness.Stater).States(data); !jsonEqual(got, want) {
 		t.Errorf("States of the plugin's lines = %+v, want %+v:\n%s", got, want, data)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -98,11 +100,11 @@ func TestOpencodePlugin(t *testing.T) {
 	}
 }
 
-// TestOpencodePluginHarmless: the plugin never gets in opencode's way:
+// TestPluginHarmless: the plugin never gets in opencode's way:
 // without the variable, or with a capture file that is missing, a symlink
 // or a FIFO nobody reads, it writes nothing, throws nothing and does not
 // block.
-func TestOpencodePluginHarmless(t *testing.T) {
+func TestPluginHarmless(t *testing.T) {
 	runPlugin(t, "")
 	dir := t.TempDir()
 	runPlugin(t, filepath.Join(dir, "missing.json"))

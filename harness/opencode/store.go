@@ -1,4 +1,4 @@
-package harness
+package opencode
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -27,7 +28,7 @@ import (
 // linked into the binary runs its initialisation on every shim start
 // (measured, README "Dependencies"). sqlite3 opens the database read-only
 // (-readonly), with no startup file of the user's (-init /dev/null) and a
-// busy timeout of opencodeBusy: in WAL mode a reader takes no lock that
+// busy timeout of busyTimeout: in WAL mode a reader takes no lock that
 // makes opencode wait, and what opencode is writing at that moment is not
 // seen yet. No value from outside reaches the SQL but IDs that passed the
 // grammar; directories are compared here, not in SQL.
@@ -37,23 +38,23 @@ import (
 // its output, and the wait for a grandchild that inherited the output
 // pipe, once sqlite3 itself is gone.
 const (
-	opencodeQueryTimeout = 5 * time.Second
-	opencodeBusy         = "200"
-	opencodeMaxOutput    = 64 << 20
-	opencodeWaitDelay    = 200 * time.Millisecond
+	queryTimeout = 5 * time.Second
+	busyTimeout  = "200"
+	maxOutput    = 64 << 20
+	waitDelay    = 200 * time.Millisecond
 )
 
-// opencodeDB is the database in an opencode home (its data directory).
+// dbPath is the database in an opencode home (its data directory).
 // OPENCODE_DB can move it; fleetcom does not follow that (doctor says so).
-func opencodeDB(home string) string { return filepath.Join(home, "opencode.db") }
+func dbPath(home string) string { return filepath.Join(home, "opencode.db") }
 
-// errOpencodeUnread is the store that could not be read: no sqlite3, or a
+// errUnread is the store that could not be read: no sqlite3, or a
 // database it could not query. It says nothing of any conversation.
-var errOpencodeUnread = errors.New("opencode's store could not be read")
+var errUnread = errors.New("opencode's store could not be read")
 
-// opencodeSession is one row of the session table, with what its messages
+// session is one row of the session table, with what its messages
 // say.
-type opencodeSession struct {
+type session struct {
 	ID        string `json:"id"`
 	Directory string `json:"directory"`
 	Title     string `json:"title"`
@@ -67,69 +68,69 @@ type opencodeSession struct {
 
 // conversation reports a session with a message: opencode writes none
 // before the first prompt.
-func (s opencodeSession) conversation() bool { return s.Messages > 0 }
+func (s session) conversation() bool { return s.Messages > 0 }
 
 // of reports whether the session belongs to the physical directory cwd.
-func (s opencodeSession) of(cwd string) bool {
+func (s session) of(cwd string) bool {
 	return safe.SameDir(s.Directory, cwd)
 }
 
-// opencodeSessionsSQL lists every session with its messages' count and
+// sessionsSQL lists every session with its messages' count and
 // times (message has an index on session_id, time_created).
-const opencodeSessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS title,
+const sessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS title,
  COALESCE(s.parent_id, '') AS parent, s.time_created AS created, COALESCE(s.time_archived, 0) AS archived,
  (SELECT COUNT(*) FROM message m WHERE m.session_id = s.id) AS messages,
  COALESCE((SELECT MIN(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS first,
  COALESCE((SELECT MAX(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS last
  FROM session s`
 
-// opencodeCache keeps the last listing of each database while its files
+// cache keeps the last listing of each database while its files
 // are unchanged: one run's end asks several questions of one conversation.
-var opencodeCache struct {
+var cache struct {
 	sync.Mutex
 	db   string
 	sig  string
-	list []opencodeSession
+	list []session
 }
 
-// opencodeSessions lists the sessions of home's database. No database is
-// no session; a database that cannot be read is errOpencodeUnread.
-func opencodeSessions(home string) ([]opencodeSession, error) {
-	db := opencodeDB(home)
-	sig, ok := opencodeSignature(db)
+// sessions lists the sessions of home's database. No database is
+// no session; a database that cannot be read is errUnread.
+func sessions(home string) ([]session, error) {
+	db := dbPath(home)
+	sig, ok := signature(db)
 	if !ok {
 		return nil, nil
 	}
-	opencodeCache.Lock()
-	if opencodeCache.db == db && opencodeCache.sig == sig {
-		list := opencodeCache.list
-		opencodeCache.Unlock()
+	cache.Lock()
+	if cache.db == db && cache.sig == sig {
+		list := cache.list
+		cache.Unlock()
 		return list, nil
 	}
-	opencodeCache.Unlock()
-	out, err := opencodeQuery(db, opencodeSessionsSQL)
+	cache.Unlock()
+	out, err := query(db, sessionsSQL)
 	if err != nil {
 		return nil, err
 	}
-	var rows []opencodeSession
+	var rows []session
 	if len(bytes.TrimSpace(out)) > 0 && json.Unmarshal(out, &rows) != nil {
-		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errOpencodeUnread)
+		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errUnread)
 	}
 	list := rows[:0]
 	for _, r := range rows {
-		if opencodeSpec.ID.Valid(r.ID) && filepath.IsAbs(r.Directory) && filepath.Clean(r.Directory) == r.Directory {
+		if spec.ID.Valid(r.ID) && filepath.IsAbs(r.Directory) && filepath.Clean(r.Directory) == r.Directory {
 			list = append(list, r)
 		}
 	}
-	opencodeCache.Lock()
-	opencodeCache.db, opencodeCache.sig, opencodeCache.list = db, sig, list
-	opencodeCache.Unlock()
+	cache.Lock()
+	cache.db, cache.sig, cache.list = db, sig, list
+	cache.Unlock()
 	return list, nil
 }
 
-// opencodeSignature names the state of a database's files (the database
+// signature names the state of a database's files (the database
 // and its write-ahead log); false when there is no database.
-func opencodeSignature(db string) (string, bool) {
+func signature(db string) (string, bool) {
 	fi, err := os.Stat(db)
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", false
@@ -141,49 +142,62 @@ func opencodeSignature(db string) (string, bool) {
 	return sig, true
 }
 
-// opencodeFind returns session id of home's database; an error wrapping
+// find returns session id of home's database; an error wrapping
 // ErrNoConversation when the database has no such session.
-func opencodeFind(home, id string) (opencodeSession, error) {
-	if err := opencodeSpec.ValidateID(id); err != nil {
-		return opencodeSession{}, Refuse(ErrNoConversation, "%v", err)
+func find(home, id string) (session, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return session{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
-	list, err := opencodeSessions(home)
+	list, err := sessions(home)
 	if err != nil {
-		return opencodeSession{}, err
+		return session{}, err
 	}
 	for _, s := range list {
 		if s.ID == id {
 			return s, nil
 		}
 	}
-	return opencodeSession{}, Refuse(ErrNoConversation, "no opencode session %s in %s", id, opencodeDB(home))
+	return session{}, harness.Refuse(harness.ErrNoConversation, "no opencode session %s in %s", id, dbPath(home))
 }
 
-// opencodeAbsent reports an answer of the store: the session is not there.
+// absent reports an answer of the store: the session is not there.
 // Anything else is a store fleetcom could not read.
-func opencodeAbsent(err error) bool { return errors.Is(err, ErrNoConversation) }
+func absent(err error) bool { return errors.Is(err, harness.ErrNoConversation) }
 
-// opencodeSQLite is the sqlite3 program fleetcom reads the store with: the
-// first on PATH, looked up once.
-var opencodeSQLite = sync.OnceValues(func() (string, error) { return exec.LookPath("sqlite3") })
+// sqlitePath is the sqlite3 program fleetcom reads the store with: the
+// first on PATH, looked up once. A variable, for a test to take it away.
+var sqlitePath = findSQLite
 
-// opencodeQuery runs one query on the database db, read-only, and returns
+// sqliteFound is what findSQLite found: zero until it first looks, so that
+// nothing runs for it at start.
+var sqliteFound struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func findSQLite() (string, error) {
+	sqliteFound.once.Do(func() { sqliteFound.path, sqliteFound.err = exec.LookPath("sqlite3") })
+	return sqliteFound.path, sqliteFound.err
+}
+
+// query runs one query on the database db, read-only, and returns
 // what sqlite3 printed: JSON rows, or nothing for none.
-func opencodeQuery(db, query string) ([]byte, error) {
-	bin, err := opencodeSQLite()
+func query(db, query string) ([]byte, error) {
+	bin, err := sqlitePath()
 	if err != nil {
-		return nil, fmt.Errorf("%w: fleetcom reads it with the sqlite3 program, which is not on PATH", errOpencodeUnread)
+		return nil, fmt.Errorf("%w: fleetcom reads it with the sqlite3 program, which is not on PATH", errUnread)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), opencodeQueryTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-readonly", "-batch", "-bail", "-init", os.DevNull,
-		"-cmd", ".timeout "+opencodeBusy, "-json", opencodeOpen(db), query)
+		"-cmd", ".timeout "+busyTimeout, "-json", openArg(db), query)
 	cmd.Stdin = nil
-	cmd.WaitDelay = opencodeWaitDelay
-	out := Capped{Limit: opencodeMaxOutput, Full: cancel}
-	stderr := Capped{Limit: 4 << 10, Full: func() {}}
+	cmd.WaitDelay = waitDelay
+	out := harness.Capped{Limit: maxOutput, Full: cancel}
+	stderr := harness.Capped{Limit: 4 << 10, Full: func() {}}
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil || len(out.Bytes()) >= opencodeMaxOutput {
+	if err := cmd.Run(); err != nil || len(out.Bytes()) >= maxOutput {
 		msg := strings.TrimSpace(string(stderr.Bytes()))
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
@@ -194,12 +208,12 @@ func opencodeQuery(db, query string) ([]byte, error) {
 		if msg == "" {
 			msg = "its answer is too long"
 		}
-		return nil, fmt.Errorf("%w: sqlite3 on %s: %s", errOpencodeUnread, db, CleanTitle(msg))
+		return nil, fmt.Errorf("%w: sqlite3 on %s: %s", errUnread, db, harness.CleanTitle(msg))
 	}
 	return out.Bytes(), nil
 }
 
-// opencodeOpen is how sqlite3 is to open the database db. While opencode
+// openArg is how sqlite3 is to open the database db. While opencode
 // has it open, its write-ahead log (db-wal) holds what it wrote since the
 // last checkpoint, and the database is opened read-only beside it, as
 // one more reader. Without a log (opencode checkpointed it away at its
@@ -209,36 +223,36 @@ func opencodeQuery(db, query string) ([]byte, error) {
 // creates nothing. opencode writes to a new log first, and to the
 // database itself only at a checkpoint, so a read that meets one is at
 // worst a database sqlite3 cannot read, for that one read.
-func opencodeOpen(db string) string {
+func openArg(db string) string {
 	if _, err := os.Lstat(db + "-wal"); err == nil {
 		return db
 	}
 	return "file:" + strings.TrimPrefix(fileURL(db), "file://") + "?immutable=1"
 }
 
-// opencodeText is one text of a session's messages, in their order.
-type opencodeText struct {
+// messageText is one text of a session's messages, in their order.
+type messageText struct {
 	Role string
 	Text string
 }
 
-// opencodeMessagesSQL lists the text parts of one session's messages with
+// messagesSQL lists the text parts of one session's messages with
 // the message they belong to, oldest first; %s is an ID that passed the
 // grammar (no quote can be in it).
-const opencodeMessagesSQL = `SELECT m.data AS message, p.data AS part FROM message m JOIN part p ON p.message_id = m.id
+const messagesSQL = `SELECT m.data AS message, p.data AS part FROM message m JOIN part p ON p.message_id = m.id
  WHERE m.session_id = '%s' AND instr(p.data, '"type":"text"') > 0 ORDER BY m.time_created, m.id, p.id`
 
-// opencodeTexts reads what the user typed and opencode answered in session
+// texts reads what the user typed and opencode answered in session
 // id: each text part of a user or assistant message that is neither
 // synthetic nor ignored.
-func opencodeTexts(home, id string) ([]opencodeText, error) {
-	if !opencodeSpec.ID.Valid(id) {
-		return nil, Refuse(ErrNoConversation, "not an opencode session id")
+func texts(home, id string) ([]messageText, error) {
+	if !spec.ID.Valid(id) {
+		return nil, harness.Refuse(harness.ErrNoConversation, "not an opencode session id")
 	}
-	if _, ok := opencodeSignature(opencodeDB(home)); !ok {
+	if _, ok := signature(dbPath(home)); !ok {
 		return nil, nil
 	}
-	out, err := opencodeQuery(opencodeDB(home), fmt.Sprintf(opencodeMessagesSQL, id))
+	out, err := query(dbPath(home), fmt.Sprintf(messagesSQL, id))
 	if err != nil || len(bytes.TrimSpace(out)) == 0 {
 		return nil, err
 	}
@@ -247,9 +261,9 @@ func opencodeTexts(home, id string) ([]opencodeText, error) {
 		Part    string `json:"part"`
 	}
 	if json.Unmarshal(out, &rows) != nil {
-		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errOpencodeUnread)
+		return nil, fmt.Errorf("%w: sqlite3 printed something else than JSON rows", errUnread)
 	}
-	var texts []opencodeText
+	var texts []messageText
 	for _, r := range rows {
 		var m struct {
 			Role string `json:"role"`
@@ -265,7 +279,7 @@ func opencodeTexts(home, id string) ([]opencodeText, error) {
 			m.Role != "user" && m.Role != "assistant" {
 			continue
 		}
-		texts = append(texts, opencodeText{Role: m.Role, Text: strings.TrimSpace(p.Text)})
+		texts = append(texts, messageText{Role: m.Role, Text: strings.TrimSpace(p.Text)})
 	}
 	return texts, nil
 }

@@ -1,4 +1,4 @@
-package harness
+package opencode
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -13,10 +14,10 @@ import (
 // table's directory); a sub-agent's session has a parent and is not a
 // conversation of the user's.
 
-// opencodeDefaultTitle reports the title opencode gives a session before
+// defaultTitle reports the title opencode gives a session before
 // it has generated one: "New session - <ISO time>" ("Child session - …"
 // for a sub-agent's).
-func opencodeDefaultTitle(t string) bool {
+func defaultTitle(t string) bool {
 	for _, p := range []string{"New session - ", "Child session - "} {
 		if rest, ok := strings.CutPrefix(t, p); ok {
 			_, err := time.Parse("2006-01-02T15:04:05.000Z", rest)
@@ -26,24 +27,24 @@ func opencodeDefaultTitle(t string) bool {
 	return false
 }
 
-// opencodeTitle is the session's generated (or renamed) title, else its
+// titleOf is the session's generated (or renamed) title, else its
 // first prompt.
-func opencodeTitle(home string, s opencodeSession) string {
-	if t := strings.TrimSpace(s.Title); t != "" && !opencodeDefaultTitle(t) {
-		return CleanTitle(t)
+func titleOf(home string, s session) string {
+	if t := strings.TrimSpace(s.Title); t != "" && !defaultTitle(t) {
+		return harness.CleanTitle(t)
 	}
-	texts, _ := opencodeTexts(home, s.ID)
+	texts, _ := texts(home, s.ID)
 	for _, t := range texts {
 		if t.Role == "user" {
-			return CleanTitle(t.Text)
+			return harness.CleanTitle(t.Text)
 		}
 	}
 	return ""
 }
 
-// opencodeMillis turns opencode's millisecond times into a time; zero for
+// millis turns opencode's millisecond times into a time; zero for
 // none.
-func opencodeMillis(ms int64) time.Time {
+func millis(ms int64) time.Time {
 	if ms <= 0 {
 		return time.Time{}
 	}
@@ -51,63 +52,63 @@ func opencodeMillis(ms int64) time.Time {
 }
 
 // found describes a session for discovery and adoption.
-func (s opencodeSession) found(home string) Found {
-	mod := opencodeMillis(s.Last)
+func (s session) found(home string) harness.Found {
+	mod := millis(s.Last)
 	if mod.IsZero() {
-		mod = opencodeMillis(s.Created)
+		mod = millis(s.Created)
 	}
-	return Found{Tool: "opencode", ID: s.ID, Cwd: safe.PhysicalOf(s.Directory), Home: home,
-		Title: opencodeTitle(home, s), Started: opencodeMillis(s.Created), Modified: mod}
+	return harness.Found{Tool: "opencode", ID: s.ID, Cwd: safe.PhysicalOf(s.Directory), Home: home,
+		Title: titleOf(home, s), Started: millis(s.Created), Modified: mod}
 }
 
 // Title implements Titler.
 func (opencode) Title(home, cwd, id string) string {
-	s, err := opencodeFind(home, id)
+	s, err := find(home, id)
 	if err != nil || cwd != "" && !s.of(cwd) {
 		return ""
 	}
-	return opencodeTitle(home, s)
+	return titleOf(home, s)
 }
 
 // Active implements Activer: the time of the session's last message.
 func (opencode) Active(home, cwd, id string) time.Time {
-	s, err := opencodeFind(home, id)
+	s, err := find(home, id)
 	if err != nil || cwd != "" && !s.of(cwd) {
 		return time.Time{}
 	}
-	return opencodeMillis(s.Last)
+	return millis(s.Last)
 }
 
 // Discover implements Finder: the sessions of cwd with a message, neither
 // a sub-agent's nor archived (opencode's own list hides those).
-func (opencode) Discover(home, cwd, _ string) ([]Found, error) {
-	list, err := opencodeSessions(home)
+func (opencode) Discover(home, cwd, _ string) ([]harness.Found, error) {
+	list, err := sessions(home)
 	if err != nil {
 		return nil, err
 	}
-	var out []Found
+	var out []harness.Found
 	for _, s := range list {
 		if s.Parent == "" && s.Archived == 0 && s.conversation() && s.of(cwd) {
 			out = append(out, s.found(home))
 		}
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out, nil
 }
 
 // Lookup implements Finder: the session, in the directory it was filed
 // under.
-func (opencode) Lookup(home, id string) (Found, error) {
-	s, err := opencodeFind(home, id)
+func (opencode) Lookup(home, id string) (harness.Found, error) {
+	s, err := find(home, id)
 	switch {
-	case err != nil && opencodeAbsent(err):
-		return Found{}, err
+	case err != nil && absent(err):
+		return harness.Found{}, err
 	case err != nil:
-		return Found{}, Refuse(ErrNoConversation, "%v", err)
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	case s.Parent != "":
-		return Found{}, Refuse(ErrNotUsers, "opencode session %s is a sub-agent's, of session %s", id, s.Parent)
+		return harness.Found{}, harness.Refuse(harness.ErrNotUsers, "opencode session %s is a sub-agent's, of session %s", id, s.Parent)
 	case !s.conversation():
-		return Found{}, Refuse(ErrEmptyConversation, "opencode session %s holds no message", id)
+		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "opencode session %s holds no message", id)
 	}
 	return s.found(home), nil
 }
@@ -119,7 +120,7 @@ func (o opencode) Adoptable(home, dir, id string) error {
 		return err
 	}
 	if !safe.SameDir(f.Cwd, dir) {
-		return Refuse(ErrElsewhere, "opencode session %s belongs to %s, not %s", id, f.Cwd, dir)
+		return harness.Refuse(harness.ErrElsewhere, "opencode session %s belongs to %s, not %s", id, f.Cwd, dir)
 	}
 	return nil
 }
@@ -127,13 +128,13 @@ func (o opencode) Adoptable(home, dir, id string) error {
 // Correlate implements Correlator: the single session of cwd, not a
 // sub-agent's, created since the spawn and holding a message.
 func (opencode) Correlate(home, cwd string, spawn time.Time) string {
-	list, err := opencodeSessions(home)
+	list, err := sessions(home)
 	if err != nil {
 		return ""
 	}
 	found := ""
 	for _, s := range list {
-		if s.Parent != "" || !s.conversation() || !s.of(cwd) || opencodeMillis(s.Created).Before(spawn.Add(-SpawnSlack)) {
+		if s.Parent != "" || !s.conversation() || !s.of(cwd) || millis(s.Created).Before(spawn.Add(-harness.SpawnSlack)) {
 			continue
 		}
 		if found != "" {
@@ -145,12 +146,12 @@ func (opencode) Correlate(home, cwd string, spawn time.Time) string {
 }
 
 // Excerpt implements Excerpter: the prompts and the answers' text.
-func (opencode) Excerpt(home, cwd, id string, n, m int) Excerpt {
-	x := NewExcerptBuilder(n, m)
-	if s, err := opencodeFind(home, id); err != nil || cwd != "" && !s.of(cwd) {
+func (opencode) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
+	x := harness.NewExcerptBuilder(n, m)
+	if s, err := find(home, id); err != nil || cwd != "" && !s.of(cwd) {
 		return x.Excerpt()
 	}
-	texts, _ := opencodeTexts(home, id)
+	texts, _ := texts(home, id)
 	for _, t := range texts {
 		x.Add(t.Role, t.Text)
 	}
@@ -159,21 +160,21 @@ func (opencode) Excerpt(home, cwd, id string, n, m int) Excerpt {
 
 // Diagnose implements Diagnoser: whether fleetcom can read opencode's
 // store, and whether it is the one opencode uses.
-func (opencode) Diagnose(home string) []Note {
-	store := Note{Name: "opencode.store", OK: true, Detail: "fleetcom reads opencode's sessions from " + opencodeDB(home) + " with sqlite3"}
-	if _, err := opencodeSQLite(); err != nil {
+func (opencode) Diagnose(home string) []harness.Note {
+	store := harness.Note{Name: "opencode.store", OK: true, Detail: "fleetcom reads opencode's sessions from " + dbPath(home) + " with sqlite3"}
+	if _, err := sqlitePath(); err != nil {
 		store.OK = false
 		store.Detail = "fleetcom reads opencode's sessions with the sqlite3 program, which is not on PATH: without it " +
 			"opencode conversations have no titles, are not found when started without fleetcom, and are not " +
 			"resumed; install sqlite3"
-	} else if _, err := opencodeSessions(home); err != nil && !errors.Is(err, ErrNoConversation) {
+	} else if _, err := sessions(home); err != nil && !errors.Is(err, harness.ErrNoConversation) {
 		store.OK = false
 		store.Detail = err.Error()
 	}
-	notes := []Note{store}
+	notes := []harness.Note{store}
 	if db := os.Getenv("OPENCODE_DB"); db != "" {
-		notes = append(notes, Note{Name: "opencode.db", OK: false,
-			Detail: "OPENCODE_DB is set: opencode keeps its sessions there, and fleetcom reads only " + opencodeDB(home)})
+		notes = append(notes, harness.Note{Name: "opencode.db", OK: false,
+			Detail: "OPENCODE_DB is set: opencode keeps its sessions there, and fleetcom reads only " + dbPath(home)})
 	}
 	return notes
 }

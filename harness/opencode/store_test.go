@@ -1,4 +1,4 @@
-package harness
+package opencode
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/opencodetest"
 )
@@ -26,12 +27,12 @@ type ocRow struct {
 // sqlQuote is s as an SQL string literal.
 func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// writeOpencodeDB makes home/opencode.db hold rows, as opencode writes
+// writeDB makes home/opencode.db hold rows, as opencode writes
 // them, with the sqlite3 program.
-func writeOpencodeDB(t testing.TB, home string, rows ...ocRow) {
+func writeDB(t testing.TB, home string, rows ...ocRow) {
 	t.Helper()
 	var b strings.Builder
-	db := opencodeDB(home)
+	db := dbPath(home)
 	if _, err := os.Stat(db); err != nil {
 		b.WriteString(opencodetest.Schema)
 	}
@@ -57,7 +58,7 @@ func writeOpencodeDB(t testing.TB, home string, rows ...ocRow) {
 						sqlQuote(`{"type":"step-start"}`))
 				}
 				fmt.Fprintf(&b, "INSERT INTO part VALUES (%s, %s, %s, %d, %d, %s);\n", sqlQuote(mid+"_b"), sqlQuote(mid), sqlQuote(r.id), at, at,
-					sqlQuote(`{"type":"text","text":`+string(JSONString(m.text))+`}`))
+					sqlQuote(`{"type":"text","text":`+string(harness.JSONString(m.text))+`}`))
 			}
 		}
 	}
@@ -82,14 +83,14 @@ func sqliteForTest(t testing.TB) string {
 	return p
 }
 
-func TestOpencodeStore(t *testing.T) {
-	a := Opencode
+func TestStore(t *testing.T) {
+	a := Agent
 	home := filepath.Join(t.TempDir(), "data", "opencode")
 	proj := t.TempDir()
 	other := t.TempDir()
 	t0 := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
 	empty, child, archived, untitled := "ses_dcbb10000000aaaaaaaaaaaaaa", "ses_dcbb10000001bbbbbbbbbbbbbb", "ses_dcbb10000002cccccccccccccc", "ses_dcbb10000003dddddddddddddd"
-	writeOpencodeDB(t, home,
+	writeDB(t, home,
 		ocRow{id: ocID1, dir: proj, title: "Remember the owl", created: t0, prompts: []string{"remember OWL-77", "which codes now"}},
 		ocRow{id: ocID2, dir: other, title: "Elsewhere", created: t0.Add(time.Minute), prompts: []string{"hi"}},
 		ocRow{id: empty, dir: proj, title: "New session - 2026-12-02T00:56:36.529Z", created: t0.Add(2 * time.Minute)},
@@ -118,7 +119,7 @@ func TestOpencodeStore(t *testing.T) {
 	if got := a.Title(home, other, ocID1); got != "" {
 		t.Errorf("Title from another directory = %q", got)
 	}
-	if got, want := LastActive(a, home, proj, ocID1), t0.Add(time.Second+time.Millisecond); !got.Equal(want) {
+	if got, want := harness.LastActive(a, home, proj, ocID1), t0.Add(time.Second+time.Millisecond); !got.Equal(want) {
 		t.Errorf("LastActive = %v, want the last message's time %v", got, want)
 	}
 
@@ -143,7 +144,7 @@ func TestOpencodeStore(t *testing.T) {
 	if f, err := a.Lookup(home, ocID2); err != nil || f.Cwd != other || f.Title != "Elsewhere" {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	for id, kind := range map[string]error{empty: ErrEmptyConversation, child: ErrNotUsers, "ses_dcbb1000000fffffffffffffff": ErrNoConversation, "x": ErrNoConversation} {
+	for id, kind := range map[string]error{empty: harness.ErrEmptyConversation, child: harness.ErrNotUsers, "ses_dcbb1000000fffffffffffffff": harness.ErrNoConversation, "x": harness.ErrNoConversation} {
 		if _, err := a.Lookup(home, id); !errors.Is(err, kind) {
 			t.Errorf("Lookup(%s) = %v, want %v", id, err, kind)
 		}
@@ -151,13 +152,13 @@ func TestOpencodeStore(t *testing.T) {
 	if err := a.Adoptable(home, proj, ocID1); err != nil {
 		t.Errorf("Adoptable: %v", err)
 	}
-	if err := a.Adoptable(home, other, ocID1); !errors.Is(err, ErrElsewhere) {
+	if err := a.Adoptable(home, other, ocID1); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Adoptable from another directory: %v", err)
 	}
 
 	x := a.Excerpt(home, proj, ocID1, 1, 2)
-	if x.Total != 4 || len(x.First) != 1 || x.First[0] != (Message{"user", "remember OWL-77"}) ||
-		len(x.Last) != 2 || x.Last[1] != (Message{"assistant", "ACK which codes now"}) {
+	if x.Total != 4 || len(x.First) != 1 || x.First[0] != (harness.Message{Role: "user", Text: "remember OWL-77"}) ||
+		len(x.Last) != 2 || x.Last[1] != (harness.Message{Role: "assistant", Text: "ACK which codes now"}) {
 		t.Errorf("Excerpt = %+v", x)
 	}
 
@@ -180,37 +181,37 @@ func TestOpencodeStore(t *testing.T) {
 	if f, err := a.Discover(none, proj, ""); err != nil || len(f) != 0 {
 		t.Errorf("Discover without a database: %v, %v", f, err)
 	}
-	if err := a.Adoptable(none, proj, ocID1); !errors.Is(err, ErrNoConversation) {
+	if err := a.Adoptable(none, proj, ocID1); !errors.Is(err, harness.ErrNoConversation) {
 		t.Errorf("Adoptable without a database: %v", err)
 	}
 }
 
-// TestOpencodeStoreFollowsWrites: a session written after a first read is
+// TestStoreFollowsWrites: a session written after a first read is
 // seen (the cache follows the database's files).
-func TestOpencodeStoreFollowsWrites(t *testing.T) {
-	a := Opencode
+func TestStoreFollowsWrites(t *testing.T) {
+	a := Agent
 	home, proj := t.TempDir(), t.TempDir()
-	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
+	writeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
 	if !a.Exists(home, proj, ocID1) || a.Exists(home, proj, ocID2) {
 		t.Fatal("first read")
 	}
-	writeOpencodeDB(t, home, ocRow{id: ocID2, dir: proj, title: "two", created: time.Now(), prompts: []string{"b"}})
+	writeDB(t, home, ocRow{id: ocID2, dir: proj, title: "two", created: time.Now(), prompts: []string{"b"}})
 	if !a.Exists(home, proj, ocID2) {
 		t.Error("a session written since the last read is not seen")
 	}
 }
 
-// TestOpencodeStoreUnread: without sqlite3 the store cannot tell. A record
+// TestStoreUnread: without sqlite3 the store cannot tell. A record
 // is not taken for gone (prune keeps it), and a resume is refused, saying
 // why.
-func TestOpencodeStoreUnread(t *testing.T) {
-	a := Opencode
+func TestStoreUnread(t *testing.T) {
+	a := Agent
 	home, proj := t.TempDir(), t.TempDir()
-	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
-	saved := opencodeSQLite
-	t.Cleanup(func() { opencodeSQLite = saved; opencodeCache.db = "" })
-	opencodeSQLite = func() (string, error) { return "", exec.ErrNotFound }
-	opencodeCache.db = ""
+	writeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
+	saved := sqlitePath
+	t.Cleanup(func() { sqlitePath = saved; cache.db = "" })
+	sqlitePath = func() (string, error) { return "", exec.ErrNotFound }
+	cache.db = ""
 	if !a.Exists(home, proj, ocID1) || !a.Exists(home, proj, ocID2) {
 		t.Error("Exists with an unreadable store: want true (cannot tell)")
 	}
@@ -220,18 +221,18 @@ func TestOpencodeStoreUnread(t *testing.T) {
 	if _, err := a.Discover(home, proj, ""); err == nil {
 		t.Error("Discover with an unreadable store: no error")
 	}
-	if a.Title(home, proj, ocID1) != "" || !LastActive(a, home, proj, ocID1).IsZero() {
+	if a.Title(home, proj, ocID1) != "" || !harness.LastActive(a, home, proj, ocID1).IsZero() {
 		t.Error("a title or an activity from an unreadable store")
 	}
-	notes := a.Behaviour.(Diagnoser).Diagnose(home)
+	notes := a.Behaviour.(harness.Diagnoser).Diagnose(home)
 	if len(notes) == 0 || notes[0].OK || !strings.Contains(notes[0].Detail, "install sqlite3") {
 		t.Errorf("Diagnose = %+v", notes)
 	}
 	// A database sqlite3 cannot read is an unreadable store too.
-	opencodeSQLite = saved
+	sqlitePath = saved
 	bad := t.TempDir()
-	harnesstest.WriteFile(t, opencodeDB(bad), "not a database at all, but long enough to look like a file of one")
-	if _, err := a.Discover(bad, proj, ""); !errors.Is(err, errOpencodeUnread) {
+	harnesstest.WriteFile(t, dbPath(bad), "not a database at all, but long enough to look like a file of one")
+	if _, err := a.Discover(bad, proj, ""); !errors.Is(err, errUnread) {
 		t.Errorf("Discover on a broken database: %v", err)
 	}
 	if !a.Exists(bad, proj, ocID1) {
@@ -239,31 +240,31 @@ func TestOpencodeStoreUnread(t *testing.T) {
 	}
 }
 
-// TestOpencodeStoreReadOnly: reading takes no lock that makes opencode
+// TestStoreReadOnly: reading takes no lock that makes opencode
 // wait and writes nothing: while a writer holds a write transaction open,
 // a read returns at once with what was committed, and the writer then
 // commits; a database whose write-ahead log is gone gets none from a read.
-func TestOpencodeStoreReadOnly(t *testing.T) {
-	a := Opencode
+func TestStoreReadOnly(t *testing.T) {
+	a := Agent
 	home, proj := t.TempDir(), t.TempDir()
-	writeOpencodeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
+	writeDB(t, home, ocRow{id: ocID1, dir: proj, title: "one", created: time.Now(), prompts: []string{"a"}})
 	// Checkpoint and close: no -wal or -shm file is left.
-	if out, err := exec.Command(sqliteForTest(t), opencodeDB(home), "PRAGMA wal_checkpoint(TRUNCATE);").CombinedOutput(); err != nil {
+	if out, err := exec.Command(sqliteForTest(t), dbPath(home), "PRAGMA wal_checkpoint(TRUNCATE);").CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	before := dirNames(t, home)
-	data, _ := os.ReadFile(opencodeDB(home))
+	data, _ := os.ReadFile(dbPath(home))
 	if !a.Exists(home, proj, ocID1) {
 		t.Fatal("not read")
 	}
 	if after := dirNames(t, home); after != before {
 		t.Errorf("a read left files: %s, was %s", after, before)
 	}
-	if now, _ := os.ReadFile(opencodeDB(home)); string(now) != string(data) {
+	if now, _ := os.ReadFile(dbPath(home)); string(now) != string(data) {
 		t.Error("a read changed the database")
 	}
 
-	writer := exec.Command(sqliteForTest(t), "-batch", opencodeDB(home))
+	writer := exec.Command(sqliteForTest(t), "-batch", dbPath(home))
 	in, err := writer.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -282,11 +283,11 @@ func TestOpencodeStoreReadOnly(t *testing.T) {
 	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "held\n" {
 		t.Fatalf("the writer did not start its transaction: %q %v", buf, err)
 	}
-	opencodeCache.db = ""
-	if _, err := opencodeSessions(home); err != nil {
+	cache.db = ""
+	if _, err := sessions(home); err != nil {
 		t.Fatalf("read during a write transaction: %v", err)
 	}
-	if _, err := opencodeFind(home, ocID2); !opencodeAbsent(err) {
+	if _, err := find(home, ocID2); !absent(err) {
 		t.Errorf("an uncommitted session was read: %v", err)
 	}
 	fmt.Fprintf(in, "COMMIT; SELECT 'done';\n")
@@ -294,10 +295,10 @@ func TestOpencodeStoreReadOnly(t *testing.T) {
 		t.Fatalf("the writer could not commit after the read: %q %v", buf, err)
 	}
 	// Committed to the write-ahead log, which the open writer keeps.
-	if _, err := os.Stat(opencodeDB(home) + "-wal"); err != nil {
+	if _, err := os.Stat(dbPath(home) + "-wal"); err != nil {
 		t.Fatalf("no write-ahead log while the writer is open: %v", err)
 	}
-	if _, err := opencodeFind(home, ocID2); err != nil {
+	if _, err := find(home, ocID2); err != nil {
 		t.Errorf("the session committed to the write-ahead log is not read: %v", err)
 	}
 	in.Close()

@@ -1,8 +1,10 @@
-package harness
+package opencode
 
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // opencode runs no shell hooks; it runs JavaScript plugins, and loads the
@@ -25,7 +27,7 @@ import (
 // the user, permission.replied, question.replied and question.rejected
 // once it is answered. A resumed session (-s) gets no session.created.
 // Nothing fires at exit.
-const opencodePlugin = `// fleetcom's plugin for one opencode run: copies the events fleetcom reads
+const plugin = `// fleetcom's plugin for one opencode run: copies the events fleetcom reads
 // into the run's capture file. It does nothing outside a fleetcom run.
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 
@@ -73,11 +75,11 @@ export const FleetcomCapture = async () => ({
 });
 `
 
-// opencodePluginAsset is the plugin's file name in a capture namespace.
-const opencodePluginAsset = "opencode-capture.js"
+// pluginAsset is the plugin's file name in a capture namespace.
+const pluginAsset = "opencode-capture.js"
 
-// opencodeLine is one line the plugin writes.
-type opencodeLine struct {
+// pluginLine is one line the plugin writes.
+type pluginLine struct {
 	Event     string `json:"event"`
 	ID        string `json:"id"`
 	Parent    string `json:"parent"`
@@ -85,16 +87,16 @@ type opencodeLine struct {
 	Status    string `json:"status"`
 }
 
-// opencodeLines reads the plugin's lines, and the sessions created in the
+// pluginLines reads the plugin's lines, and the sessions created in the
 // run that are a sub-agent's (their parent is set).
-func opencodeLines(data []byte) (lines []opencodeLine, children map[string]bool) {
+func pluginLines(data []byte) (lines []pluginLine, children map[string]bool) {
 	children = map[string]bool{}
 	for _, raw := range bytes.Split(data, []byte{'\n'}) {
 		if len(raw) == 0 || !bytes.Contains(raw, []byte(`"event"`)) {
 			continue
 		}
-		var l opencodeLine
-		if json.Unmarshal(raw, &l) != nil || !opencodeSpec.ID.Valid(l.ID) {
+		var l pluginLine
+		if json.Unmarshal(raw, &l) != nil || !spec.ID.Valid(l.ID) {
 			continue
 		}
 		if l.Event == "session.created" && l.Parent != "" {
@@ -108,8 +110,8 @@ func opencodeLines(data []byte) (lines []opencodeLine, children map[string]bool)
 // ParseCapture implements Capturer: the session the run created last that
 // is not a sub-agent's. A resumed run creates none until /new: its pinned
 // ID stands.
-func (opencode) ParseCapture(data []byte, _ Capture) string {
-	lines, _ := opencodeLines(data)
+func (opencode) ParseCapture(data []byte, _ harness.Capture) string {
+	lines, _ := pluginLines(data)
 	for i := len(lines) - 1; i >= 0; i-- {
 		if l := lines[i]; l.Event == "session.created" && l.Parent == "" {
 			return l.ID
@@ -122,9 +124,9 @@ func (opencode) ParseCapture(data []byte, _ Capture) string {
 // is busy and idle inside its parent's turn, which is what the run is
 // doing; but a permission or a question it asks waits for the user like
 // any other.
-func (opencode) States(data []byte) []StateEvent {
-	lines, children := opencodeLines(data)
-	var out []StateEvent
+func (opencode) States(data []byte) []harness.StateEvent {
+	lines, children := pluginLines(data)
+	var out []harness.StateEvent
 	for _, l := range lines {
 		switch l.Event {
 		case "session.status":
@@ -133,16 +135,16 @@ func (opencode) States(data []byte) []StateEvent {
 			}
 			switch l.Status {
 			case "busy", "retry":
-				out = append(out, StateEvent{State: Working})
+				out = append(out, harness.StateEvent{State: harness.Working})
 			case "idle":
-				out = append(out, StateEvent{State: Waiting})
+				out = append(out, harness.StateEvent{State: harness.Waiting})
 			}
 		case "permission.asked":
-			out = append(out, StateEvent{State: NeedsYou, Why: "permission request"})
+			out = append(out, harness.StateEvent{State: harness.NeedsYou, Why: "permission request"})
 		case "question.asked":
-			out = append(out, StateEvent{State: NeedsYou, Why: "question"})
+			out = append(out, harness.StateEvent{State: harness.NeedsYou, Why: "question"})
 		case "permission.replied", "question.replied", "question.rejected":
-			out = append(out, StateEvent{State: Working})
+			out = append(out, harness.StateEvent{State: harness.Working})
 		}
 	}
 	return out
