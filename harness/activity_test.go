@@ -33,15 +33,4 @@ func TestLastActive(t *testing.T) {
 	if got := LastActive(claude, home, "/elsewhere", id); !got.IsZero() {
 		t.Errorf("claude, another directory: %v", got)
 	}
-
-	codexHome := t.TempDir()
-	v7 := harnesstest.V7At(when)
-	rollout := writeRollout(t, codexHome, v7, cwd, false, "hello")
-	f, _ = os.OpenFile(rollout, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(harnesstest.JSONLine(t, map[string]any{"timestamp": "2026-11-21T09:30:00.250Z", "type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": "bye"}}))
-	f.Close()
-	codex := Codex
-	if got, want := LastActive(codex, codexHome, cwd, v7), time.Date(2026, 11, 21, 9, 30, 0, 250e6, time.UTC); !got.Equal(want) {
-		t.Errorf("codex: %v, want %v", got, want)
-	}
 }

@@ -2,9 +2,10 @@ package harness
 
 import (
 	"errors"
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // bareAgent has only what every agent must: no capture channel, no store

@@ -3,9 +3,6 @@ package harness
 import (
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 func claudeStart(id, source string) string {
@@ -34,46 +31,6 @@ func TestClaudeParseCapture(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := (claudeA()).ParseCapture([]byte(c.data), Capture{}); got != c.want {
-			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
-func codexNotify(id string) string {
-	return `{"type":"agent-turn-complete","thread-id":"` + id + `","turn-id":"t1","cwd":"/w","client":"codex-tui",` +
-		`"input-messages":["hi"],"last-assistant-message":"ACK $(rm -rf ~)"}`
-}
-
-func TestCodexParseCapture(t *testing.T) {
-	home := t.TempDir()
-	now := time.Now()
-	main := harnesstest.V7At(now)
-	side := harnesstest.V7At(now.Add(time.Second)) // title-generation thread: no rollout
-	sub := harnesstest.V7At(now.Add(2 * time.Second))
-	later := harnesstest.V7At(now.Add(3 * time.Second))
-	sideLater := harnesstest.V7At(now.Add(4 * time.Second)) // later's title thread
-	writeRollout(t, home, main, "/w", false, "hello")
-	writeRollout(t, home, sub, "/w", true, "")
-	writeRollout(t, home, later, "/w", false, "again")
-	cases := []struct {
-		name, data, want string
-	}{
-		{"empty", "", ""},
-		{"first turn notifies twice", codexNotify(main) + "\n" + codexNotify(side) + "\n", main},
-		// Under load the title thread can finish first (measured): the
-		// order of the two says nothing.
-		{"title thread first", codexNotify(side) + "\n" + codexNotify(main) + "\n", main},
-		{"title thread first after a switch", codexNotify(main) + "\n" + codexNotify(side) + "\n" + codexNotify(sideLater) + "\n" + codexNotify(later) + "\n", later},
-		{"title thread last after a switch", codexNotify(main) + "\n" + codexNotify(later) + "\n" + codexNotify(sideLater) + "\n", later},
-		{"subagent thread skipped", codexNotify(main) + "\n" + codexNotify(sub) + "\n", main},
-		{"switched thread followed", codexNotify(main) + "\n" + codexNotify(side) + "\n" + codexNotify(later) + "\n", later},
-		{"only the side thread", codexNotify(side) + "\n", ""},
-		{"other types ignored", `{"type":"approval-requested","thread-id":"` + later + `"}` + "\n" + codexNotify(main), main},
-		{"uppercase ignored", codexNotify(main) + "\n" + codexNotify(strings.ToUpper(later)) + "\n", main},
-		{"garbage", "\x00garbage\n" + codexNotify(main) + "\n{", main},
-	}
-	for _, c := range cases {
-		if got := (codexA()).ParseCapture([]byte(c.data), Capture{Home: home}); got != c.want {
 			t.Errorf("%s: ParseCapture = %q, want %q", c.name, got, c.want)
 		}
 	}

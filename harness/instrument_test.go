@@ -1,14 +1,12 @@
 package harness
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -17,45 +15,16 @@ const pinned = "11111111-2222-4333-8444-555555555555"
 
 func testNamespace(dir string) Run {
 	return Run{
-		Assets: map[string]string{
-			codexNotifyAsset: filepath.Join(dir, codexNotifyAsset),
-		},
 		Capture: filepath.Join(dir, "task-1-1.json"),
 		NewID:   func() (string, error) { return pinned, nil },
 	}
 }
 
-// codexHomeWith makes a Codex home whose config.toml holds config ("" for
-// none).
-func codexHomeWith(t *testing.T, config string) string {
-	t.Helper()
-	home := t.TempDir()
-	if config != "" {
-		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return home
-}
-
 func TestInstrument(t *testing.T) {
 	ns := testNamespace("/run/fc/12-ab")
-	ns.Home = codexHomeWith(t, "")
 	capture := EnvCapture + "=/run/fc/12-ab/task-1-1.json"
-	chained := ns
-	chained.Home = codexHomeWith(t, `notify = ["notify-send", "codex done"]`)
-	refused := ns
-	refused.Home = codexHomeWith(t, "notify = [\n\"notify-send\"\n]\n")
 	hooksOff := ns
 	hooksOff.Hooks = HooksOff
-	trusted := ns
-	trusted.Home = codexHomeWith(t, codexTrustedHooks)
-	trustedOff := trusted
-	trustedOff.Hooks = HooksOff
-	hooksOn := ns
-	hooksOn.Hooks = HooksOn
-	refusedTrusted := ns
-	refusedTrusted.Home = codexHomeWith(t, "notify = [\n\"notify-send\"\n]\n"+codexTrustedHooks)
 	cases := []struct {
 		name string
 		h    Agent
@@ -75,33 +44,6 @@ func TestInstrument(t *testing.T) {
 			Args:   []string{"--session-id", pinned, "--settings", claudeCaptureSettings},
 			Env:    []string{capture},
 			Pinned: pinned}},
-		{"codex trusted hooks", codexA(), Form{Tool: "codex"}, trusted, Instrumentation{
-			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, codexHookArgs()...),
-			Env:    []string{capture, EnvNotifyChain + "="},
-			States: true}},
-		{"codex hooks asked for", codexA(), Form{Tool: "codex", Resume: uid}, hooksOn, Instrumentation{
-			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, codexHookArgs()...),
-			Env:    []string{capture, EnvNotifyChain + "="},
-			Pinned: uid, States: true}},
-		{"codex trusted, hooks off", codexA(), Form{Tool: "codex"}, trustedOff, Instrumentation{
-			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
-			Env:  []string{capture, EnvNotifyChain + "="}}},
-		{"codex user's own hooks", codexA(), Form{Tool: "codex", Options: []string{"-c", "hooks.Stop=[]"}}, trusted, Instrumentation{
-			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
-			Env:  []string{capture, EnvNotifyChain + "="}}},
-		{"codex route left alone, hooks trusted", codexA(), Form{Tool: "codex"}, refusedTrusted, Instrumentation{
-			Args: codexHookArgs(), Env: []string{capture}, States: true}},
-		{"codex bare", codexA(), Form{Tool: "codex"}, ns, Instrumentation{
-			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
-			Env:  []string{capture, EnvNotifyChain + "="}}},
-		{"codex resume", codexA(), Form{Tool: "codex", Resume: uid}, ns, Instrumentation{
-			Args:   []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
-			Env:    []string{capture, EnvNotifyChain + "="},
-			Pinned: uid}},
-		{"codex chained", codexA(), Form{Tool: "codex"}, chained, Instrumentation{
-			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
-			Env:  []string{capture, EnvNotifyChain + "=notify-send\ncodex done"}}},
-		{"codex route left alone", codexA(), Form{Tool: "codex"}, refused, Instrumentation{}},
 	}
 	for _, c := range cases {
 		got, err := c.h.Instrument(c.f, c.ns)
@@ -111,32 +53,6 @@ func TestInstrument(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
-		}
-	}
-}
-
-// The notify override is TOML: whatever the runtime path holds, Codex must
-// decode exactly that path back.
-func TestCodexNotifyOverrideDecodes(t *testing.T) {
-	paths := []string{
-		"/run/user/1000/fleetcom/12-ab/codex-notify.sh",
-		"/tmp/with space/codex-notify.sh",
-		`/tmp/quote"and'apostrophe/codex-notify.sh`,
-		`/tmp/back\slash\\double/codex-notify.sh`,
-		"/tmp/ünïcødé/日本/codex-notify.sh",
-		"/tmp/tab\there/new\nline/codex-notify.sh",
-		"/tmp/$HOME/`x`/codex-notify.sh",
-		"/tmp/\x7f\x01/codex-notify.sh",
-		"/tmp/#not-a-comment]/codex-notify.sh",
-	}
-	for _, p := range paths {
-		var v struct{ Notify []string }
-		if err := toml.Unmarshal([]byte(CodexNotifyOverride(p)), &v); err != nil {
-			t.Errorf("override for %q does not decode: %v", p, err)
-			continue
-		}
-		if len(v.Notify) != 1 || v.Notify[0] != p {
-			t.Errorf("override for %q decodes to %q", p, v.Notify)
 		}
 	}
 }

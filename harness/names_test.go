@@ -62,34 +62,6 @@ func TestClaudeName(t *testing.T) {
 	}
 }
 
-func TestCodexName(t *testing.T) {
-	home := t.TempDir()
-	a := codexA()
-	id, other := harnesstest.UUID(t), harnesstest.UUID(t)
-	index := filepath.Join(home, "session_index.jsonl")
-	if got := a.ConversationName(home, "", id); got != "" {
-		t.Errorf("no index: %q", got)
-	}
-	line := func(id, name string) string {
-		return harnesstest.JSONLine(t, map[string]any{"id": id, "thread_name": name, "updated_at": "2026-12-01T21:37:02.375644364Z"})
-	}
-	// Codex names the thread after its first turn, then /rename appends.
-	harnesstest.WriteFile(t, index, line(id, "Fake session title")+line(other, "other work"))
-	if got := a.ConversationName(home, "", id); got != "Fake session title" {
-		t.Errorf("generated: %q", got)
-	}
-	harnesstest.AppendFile(t, index, line(id, "heron work")+"{not json\n"+line("../../etc", "evil"))
-	if got := a.ConversationName(home, "", id); got != "heron work" {
-		t.Errorf("renamed: %q, want the last line's name", got)
-	}
-	if got := a.ConversationName(home, "", other); got != "other work" {
-		t.Errorf("other: %q", got)
-	}
-	if got := a.ConversationName(home, "", "../../etc"); got != "" {
-		t.Errorf("an invalid ID has a name: %q", got)
-	}
-}
-
 // Claude Code 2.1.197 names a named conversation by its name in the exit
 // hint: the banner is there, no ID is, and that is not drift.
 func TestClaudeHintByName(t *testing.T) {

@@ -213,14 +213,15 @@ const (
 // Last returns the ID of the last occurrence of the hint in text, "" when
 // there is none.
 func (m Hint) Last(text []byte) string {
-	id, _ := m.lastAt(text)
+	id, _ := m.LastAt(text)
 	return id
 }
 
-// lastAt returns the ID of the last occurrence and where it starts, or -1:
-// the bare shape anywhere, or the shape with options under the banner,
-// whichever comes later.
-func (m Hint) lastAt(text []byte) (string, int) {
+// LastAt is Last with where that occurrence starts in text (-1 for none),
+// for an agent whose hint has two shapes, to take the later. The
+// occurrence is the bare shape anywhere, or the shape with options under
+// the banner, whichever comes later.
+func (m Hint) LastAt(text []byte) (string, int) {
 	id, at := m.lastBare(text)
 	if m.Banner == "" {
 		return id, at

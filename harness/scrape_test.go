@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -66,16 +65,6 @@ func TestScrapeExit(t *testing.T) {
 		{"claude echoed after an earlier bare hint", claudeA(), "claude --resume " + other + "\nResume this session with:\nclaude --model opus --resume " + uid + "\n", uid},
 		{"claude bare after an echoed hint", claudeA(), "Resume this session with:\nclaude --model opus --resume " + other + "\n/clear\nclaude --resume " + uid + "\n", uid},
 		{"claude echoed hint uppercase", claudeA(), "Resume this session with:\nclaude --model opus --resume " + strings.ToUpper(uid) + "\n", ""},
-		{"codex continue block", codexA(), "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
-		{"codex reconnect block", codexA(), "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
-		{"codex old select form", codexA(), "codex resume, then select swift otter (" + uid + ")\n", uid},
-		{"codex old form name with parens", codexA(), "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
-		{"codex last of both forms", codexA(), "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
-		{"codex old form last", codexA(), "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
-		{"codex session id line only", codexA(), "Session ID: " + uid + "\n", ""},
-		{"codex resume --last", codexA(), "codex resume --last\n", ""},
-		{"codex never takes claude's", codexA(), "claude --resume " + uid + "\n", ""},
-		{"codex uppercase", codexA(), "codex resume " + strings.ToUpper(uid) + "\n", ""},
 	}
 	for _, c := range cases {
 		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
@@ -101,40 +90,6 @@ func TestPlainText(t *testing.T) {
 	for _, c := range cases {
 		if got := string(PlainText([]byte(c.in))); got != c.want {
 			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-// tuiTail builds size bytes of output shaped like a TUI's redraws, ending
-// in a Claude exit hint.
-func tuiTail(size int) []byte {
-	var b bytes.Buffer
-	frame := "\x1b[H\x1b[2J\x1b[38;5;246m╭────────────╮\x1b[0m\r\n\x1b[1m> \x1b[0mwrite a parser for claude output\x1b[K\r\n" +
-		"\x1b[2m  ⎿  Reading harness/claude.go (codex resume in text)\x1b[22m\r\n\x1b]0;✳ Working\x07"
-	for b.Len() < size {
-		b.WriteString(frame)
-	}
-	b.WriteString("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + uid + "\x1b[22m\r\n")
-	return b.Bytes()
-}
-
-func BenchmarkScrapeExit1MiB(b *testing.B) {
-	tail := tuiTail(1 << 20)
-	b.SetBytes(int64(len(tail)))
-	for b.Loop() {
-		if (claudeA()).ScrapeExit(tail) != uid {
-			b.Fatal("hint not found")
-		}
-	}
-}
-
-func BenchmarkScrapeExit1MiBNoHint(b *testing.B) {
-	tail := tuiTail(1 << 20)
-	tail = tail[:bytes.LastIndex(tail, []byte("Resume"))]
-	b.SetBytes(int64(len(tail)))
-	for b.Loop() {
-		if (codexA()).ScrapeExit(tail) != "" {
-			b.Fatal("phantom hint")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/codex"
 	"github.com/fleetcom/fleetcom/harness/copilot"
 	"github.com/fleetcom/fleetcom/harness/gemini"
 	"github.com/fleetcom/fleetcom/harness/grok"
@@ -16,7 +17,7 @@ import (
 // registration call would each fault in a page of code at every start.
 var list = [...]*harness.Agent{
 	&harness.Claude,
-	&harness.Codex,
+	&codex.Agent,
 	&copilot.Agent,
 	&gemini.Agent,
 	&grok.Agent,

@@ -1,4 +1,10 @@
-#!/bin/sh
+package codex
+
+// notifyScript is fleetcom's notifier, the asset a Codex run is given
+// (notify.go): a constant rather than an embedded file, so that the Spec
+// whose asset it is stays data the linker lays out, and a shim's start
+// runs nothing to build it.
+const notifyScript = `#!/bin/sh
 # fleetcom codex notifier
 #
 # Codex runs this after each turn with one JSON document as the last argument.
@@ -80,3 +86,4 @@ if [ -n "$notify_chain" ]; then
 	esac
 fi
 exit 0
+`

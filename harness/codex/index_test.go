@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -41,7 +42,7 @@ func settle(t testing.TB, home string) {
 
 func discoverIDs(t *testing.T, home, cwd, index string) []string {
 	t.Helper()
-	found, err := codexA().Discover(home, cwd, index)
+	found, err := Agent.Discover(home, cwd, index)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -51,7 +52,7 @@ func discoverIDs(t *testing.T, home, cwd, index string) []string {
 // An update re-reads only the day directories whose mtime changed: a file
 // slipped into a settled day behind the index's back stays unseen until the
 // directory's mtime moves, which proves the index is what answers.
-func TestCodexIndexReadsOnlyChangedDays(t *testing.T) {
+func TestIndexReadsOnlyChangedDays(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	first := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, first, cwd, false, "first")
@@ -73,9 +74,9 @@ func TestCodexIndexReadsOnlyChangedDays(t *testing.T) {
 
 // A rollout whose first line was incomplete is read again on the next update
 // even though appending to it leaves its day directory's mtime alone.
-func TestCodexIndexPending(t *testing.T) {
+func TestIndexPending(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	_, partial := codexHome(t, home, cwd)
+	_, partial := homeWithRollouts(t, home, cwd)
 	settle(t, home)
 	if got := discoverIDs(t, home, cwd, index); len(got) != 2 {
 		t.Fatalf("before: %v", got)
@@ -103,7 +104,7 @@ func mustGlob(t *testing.T, home, id string) string {
 
 // Titles are read lazily and again while a rollout has none; the order
 // follows each rollout's own mtime, so a resumed thread comes first.
-func TestCodexIndexTitlesAndOrder(t *testing.T) {
+func TestIndexTitlesAndOrder(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	old := harnesstest.V7At(time.Now().Add(-3 * time.Hour))
 	harnesstest.Age(t, writeRollout(t, home, old, cwd, false, "old"), 3*time.Hour)
@@ -111,7 +112,7 @@ func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	p := writeRollout(t, home, fresh, cwd, false, "")
 	harnesstest.Age(t, p, time.Hour)
 	settle(t, home)
-	found, _ := codexA().Discover(home, cwd, index)
+	found, _ := Agent.Discover(home, cwd, index)
 	if diff := cmp.Diff([]string{fresh, old}, harnesstest.IDs(found)); diff != "" || found[0].Title != "" || found[1].Title != "old" {
 		t.Fatalf("first: %+v", found)
 	}
@@ -120,7 +121,7 @@ func TestCodexIndexTitlesAndOrder(t *testing.T) {
 	f.Close()
 	harnesstest.Age(t, p, 2*time.Hour)
 	harnesstest.Age(t, mustGlob(t, home, old), 0) // resumed: written just now
-	found, _ = codexA().Discover(home, cwd, index)
+	found, _ = Agent.Discover(home, cwd, index)
 	if diff := cmp.Diff([]string{old, fresh}, harnesstest.IDs(found)); diff != "" || found[1].Title != "now titled" {
 		t.Fatalf("after: %+v", found)
 	}
@@ -142,9 +143,9 @@ func withLine(line string) func(string) string {
 }
 
 // A damaged index is discarded and rebuilt, and never trusted for IDs.
-func TestCodexIndexDamage(t *testing.T) {
+func TestIndexDamage(t *testing.T) {
 	home, cwd := physDir(t), physDir(t)
-	want, _ := codexHome(t, home, cwd)
+	want, _ := homeWithRollouts(t, home, cwd)
 	settle(t, home)
 	root := func(index string) string { return filepath.Join(index, safe.PathKey(home)) }
 	shard := func(index string) string { return filepath.Join(root(index), "cwd", safe.PathKey(cwd)) }
@@ -202,9 +203,9 @@ func TestCodexIndexDamage(t *testing.T) {
 
 // Completions run at once share the index: each sees the whole answer, and
 // no reader ever meets a torn file.
-func TestCodexIndexConcurrent(t *testing.T) {
+func TestIndexConcurrent(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
-	want, _ := codexHome(t, home, cwd)
+	want, _ := homeWithRollouts(t, home, cwd)
 	for i := 0; i < 40; i++ {
 		writeRollout(t, home, harnesstest.V7At(time.Now().Add(-time.Duration(i)*25*time.Hour)), fmt.Sprintf("/w/%d", i%4), false, "x")
 	}
@@ -214,7 +215,7 @@ func TestCodexIndexConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			found, err := codexA().Discover(home, cwd, index)
+			found, err := Agent.Discover(home, cwd, index)
 			if err != nil || !cmp.Equal(want, harnesstest.IDs(found)) {
 				errs <- fmt.Sprintf("%v %v", harnesstest.IDs(found), err)
 			}
@@ -228,7 +229,7 @@ func TestCodexIndexConcurrent(t *testing.T) {
 }
 
 // One index directory serves several Codex homes without mixing them.
-func TestCodexIndexPerHome(t *testing.T) {
+func TestIndexPerHome(t *testing.T) {
 	a, b, cwd, index := physDir(t), physDir(t), physDir(t), physDir(t)
 	ida, idb := harnesstest.V7At(time.Now()), harnesstest.V7At(time.Now())
 	writeRollout(t, a, ida, cwd, false, "a")
@@ -245,7 +246,7 @@ func TestCodexIndexPerHome(t *testing.T) {
 }
 
 // Temp files left by killed writers are swept once old enough.
-func TestCodexIndexSweeps(t *testing.T) {
+func TestIndexSweeps(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	writeRollout(t, home, harnesstest.V7At(time.Now()), cwd, false, "x")
 	discoverIDs(t, home, cwd, index)
@@ -265,12 +266,12 @@ func TestCodexIndexSweeps(t *testing.T) {
 }
 
 // An index directory that cannot be written costs speed, not results.
-func TestCodexIndexUnusable(t *testing.T) {
+func TestIndexUnusable(t *testing.T) {
 	home, cwd := physDir(t), physDir(t)
-	want, _ := codexHome(t, home, cwd)
+	want, _ := homeWithRollouts(t, home, cwd)
 	blocker := filepath.Join(physDir(t), "file")
 	harnesstest.WriteFile(t, blocker, "not a directory")
-	found, err := codexA().Discover(home, cwd, filepath.Join(blocker, "index"))
+	found, err := Agent.Discover(home, cwd, filepath.Join(blocker, "index"))
 	if err == nil {
 		t.Error("an unusable index was not reported")
 	}
@@ -279,12 +280,12 @@ func TestCodexIndexUnusable(t *testing.T) {
 	}
 }
 
-// benchCodexHome writes a Codex home of 50,000 rollouts over two years
+// benchHome writes a Codex home of 50,000 rollouts over two years
 // (about 70 per day directory) from 20 directories, one in twenty of them a
 // subagent's, shaped like 0.171's (base instructions cut to 4 KB; real ones
 // are about 20 KB, which the first-line reader skips the same way). Day
 // directories are dated on their day, as in a home used over time.
-func benchCodexHome(b *testing.B) (home, cwd string) {
+func benchHome(b *testing.B) (home, cwd string) {
 	home = physDir(b)
 	const n, dirs = 50000, 20
 	end := time.Date(2026, 11, 30, 12, 0, 0, 0, time.Local)
@@ -327,13 +328,13 @@ func benchCodexHome(b *testing.B) (home, cwd string) {
 	return home, "/work/project-00"
 }
 
-// BenchmarkCodexDiscover times discovery in the 50,000-rollout home against
+// BenchmarkDiscover times discovery in the 50,000-rollout home against
 // the same call on an empty home, paired iteration by iteration: cold (no
 // index yet), warm (index up to date) and update (one rollout added since the
 // last call). ns/op is the big home alone; the metrics give both and their
 // ratio.
-func BenchmarkCodexDiscover(b *testing.B) {
-	home, cwd := benchCodexHome(b)
+func BenchmarkDiscover(b *testing.B) {
+	home, cwd := benchHome(b)
 	empty := physDir(b)
 	b.Run("cold", func(b *testing.B) { pairedDiscover(b, home, empty, cwd, "cold") })
 	b.Run("warm", func(b *testing.B) { pairedDiscover(b, home, empty, cwd, "warm") })
@@ -343,7 +344,7 @@ func BenchmarkCodexDiscover(b *testing.B) {
 func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 	index, emptyIndex := physDir(b), physDir(b)
 	discover := func(home, index string, min int) {
-		found, err := codexA().Discover(home, cwd, index)
+		found, err := Agent.Discover(home, cwd, index)
 		if err != nil || len(found) < min {
 			b.Fatalf("found %d, %v", len(found), err)
 		}
@@ -383,7 +384,7 @@ func pairedDiscover(b *testing.B, home, empty, cwd, mode string) {
 // A rollout replaced in place by one of another directory (fleetcom's move
 // rewrites session_meta's cwd and renames the file over the old one) leaves
 // the old directory's shard and joins the new one's.
-func TestCodexIndexRewrittenInPlace(t *testing.T) {
+func TestIndexRewrittenInPlace(t *testing.T) {
 	home, old, moved, index := physDir(t), physDir(t), physDir(t), physDir(t)
 	id := harnesstest.V7At(time.Now().Add(-time.Hour))
 	path := writeRollout(t, home, id, old, false, "hello")
@@ -414,7 +415,7 @@ func TestCodexIndexRewrittenInPlace(t *testing.T) {
 // The index's files are fleetcom's own: a FIFO at its lock or at a file,
 // or a symlink to a file elsewhere, neither blocks discovery nor is read
 // as the index. The results stay complete.
-func TestCodexIndexPlantedFiles(t *testing.T) {
+func TestIndexPlantedFiles(t *testing.T) {
 	home, cwd, index := physDir(t), physDir(t), physDir(t)
 	id := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, id, cwd, false, "planted")
@@ -433,8 +434,8 @@ func TestCodexIndexPlantedFiles(t *testing.T) {
 			if err := plant(p); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan []Found, 1)
-			go func() { found, _ := codexA().Discover(home, cwd, index); done <- found }()
+			done := make(chan []harness.Found, 1)
+			go func() { found, _ := Agent.Discover(home, cwd, index); done <- found }()
 			select {
 			case found := <-done:
 				if got := harnesstest.IDs(found); !cmp.Equal(got, []string{id}) {

@@ -1,4 +1,10 @@
-package harness
+// Package codex is fleetcom's knowledge of OpenAI's Codex CLI: its Spec
+// and Behaviour, the notifier and the hooks a run is given (notify.go,
+// notifyscript.go, hooks.go), its rollouts (store.go), discovery through an
+// index of them (find.go, index.go, indexfile.go), thread names (name.go)
+// and moves (move.go). It exports one value, Agent, which the list
+// (harness/agents) names.
+package codex
 
 import (
 	"bytes"
@@ -6,71 +12,73 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// The Codex CLI. Codex picks its own thread ID, so both accepted forms get a
-// notify override instead of a pinned ID: after each turn the notifier copies
-// the JSON payload into the capture file, then runs the user's own notifier.
-var codexSpec = &Spec{
+// spec describes the Codex CLI. Codex picks its own thread ID, so both
+// accepted forms get a notify override instead of a pinned ID: after each turn
+// the notifier copies the JSON payload into the capture file, then runs the
+// user's own notifier.
+var spec = harness.Spec{
 	Name:    "codex",
 	Display: "Codex",
 	HomeVar: "CODEX_HOME",
 	HomeDir: ".codex",
-	ID:      &UUID,
-	Resume:  Spelling{Words: []string{"resume"}},
+	ID:      &harness.UUID,
+	Resume:  harness.Spelling{Words: []string{"resume"}},
 	// resume, fork and exec are subcommands: bare words, which the second
 	// survival rule drops with the ID or prompt after them.
 	Dropped: []string{"--last"},
 	// Stable: Codex may start the notifier for a turn that ends just as the
 	// user quits, after the shim has removed the run's namespace.
-	Assets:  []Asset{{Name: codexNotifyAsset, Mode: 0o700, Data: codexNotifyScript, Stable: true}},
+	Assets:  []harness.Asset{{Name: notifyAsset, Mode: 0o700, Data: []byte(notifyScript), Stable: true}},
 	Proven:  []string{"0.171.0"},
 	Banners: []string{"To continue this session, run:", "To reconnect, run:"},
 	Naming:  "a Codex thread name",
 }
 
-// Codex is the agent.
-var Codex = Agent{Spec: codexSpec, Behaviour: codex{}}
+// Agent is OpenAI's Codex CLI.
+var Agent = harness.Agent{Spec: &spec, Behaviour: codex{}}
 
 type codex struct{}
 
 // The capabilities codex has: a method that drifts from its interface
 // fails the build here instead of quietly dropping the capability.
 var _ interface {
-	Behaviour
-	Capturer
-	Correlator
-	Titler
-	Excerpter
-	Finder
-	Mover
-	Diagnoser
-	Namer
+	harness.Behaviour
+	harness.Capturer
+	harness.Correlator
+	harness.Titler
+	harness.Excerpter
+	harness.Finder
+	harness.Mover
+	harness.Diagnoser
+	harness.Namer
 } = codex{}
 
-// codexNotifyAsset is the notifier's file name in a capture namespace.
-const codexNotifyAsset = "codex-notify.sh"
+// notifyAsset is the notifier's file name in a capture namespace.
+const notifyAsset = "codex-notify.sh"
 
 // Instrument implements Behaviour. The overrides are global options, placed
 // before the resume subcommand. When the user's notify setting cannot be
 // carried exactly, no notify override is injected and their route stays as
-// configured. The hooks (codexhooks.go) go in when the user trusted them or
+// configured. The hooks (hooks.go) go in when the user trusted them or
 // asked for them, and never over hooks of the user's own launch options.
-func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
+func (codex) Instrument(f harness.Form, run harness.Run) (harness.Instrumentation, error) {
 	if f.Resume != "" {
-		if err := codexSpec.ValidateID(f.Resume); err != nil {
-			return Instrumentation{}, err
+		if err := spec.ValidateID(f.Resume); err != nil {
+			return harness.Instrumentation{}, err
 		}
 	}
-	in := Instrumentation{Pinned: f.Resume}
-	plan, trusted := codexConfigPlan(run.Home)
+	in := harness.Instrumentation{Pinned: f.Resume}
+	plan, trusted := configPlan(run.Home)
 	if plan.Inject && !setsConfig(f.Options, "notify") {
-		in.Args = []string{"-c", CodexNotifyOverride(run.Assets[codexNotifyAsset])}
-		in.Env = append(run.CaptureEnv(), EnvNotifyChain+"="+codexNotifyChainEnv(plan.Chain))
+		in.Args = []string{"-c", notifyOverride(run.Assets[notifyAsset])}
+		in.Env = append(run.CaptureEnv(), harness.EnvNotifyChain+"="+notifyChainEnv(plan.Chain))
 	}
-	if (run.Hooks == HooksOn || run.Hooks == HooksAuto && trusted) && !setsConfig(f.Options, "hooks") {
-		in.Args = append(in.Args, codexHookArgs()...)
+	if (run.Hooks == harness.HooksOn || run.Hooks == harness.HooksAuto && trusted) && !setsConfig(f.Options, "hooks") {
+		in.Args = append(in.Args, hookArgs()...)
 		if in.Env == nil {
 			in.Env = run.CaptureEnv()
 		}
@@ -81,16 +89,16 @@ func (codex) Instrument(f Form, run Run) (Instrumentation, error) {
 
 // Diagnose implements Diagnoser: which notify case applies to the user, and
 // whether Codex runs fleetcom's hooks.
-func (codex) Diagnose(home string) []Note {
-	plan, trusted := codexConfigPlan(home)
-	hooks := Note{Name: "codex.hooks", OK: trusted,
+func (codex) Diagnose(home string) []harness.Note {
+	plan, trusted := configPlan(home)
+	hooks := harness.Note{Name: "codex.hooks", OK: trusted,
 		Detail: "fleetcom's hooks are trusted: codex reports its live state (working, waiting, needs-you) through them"}
 	if !trusted {
 		hooks.Detail = "fleetcom's hooks are not trusted in codex yet: its live state follows the terminal, and " +
 			"needs-you is not seen; to use them, set hooks = true under [codex] in fleetcom's config.toml " +
 			"and choose to trust them when codex asks, once"
 	}
-	return []Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}, hooks}
+	return []harness.Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}, hooks}
 }
 
 // setsConfig reports a user's own `-c key=…` (or `-c key.sub=…`) among
@@ -117,10 +125,10 @@ func setsConfig(args []string, key string) bool {
 	return false
 }
 
-// CodexNotifyOverride is the `-c` value that points Codex's notify at script:
+// notifyOverride is the `-c` value that points Codex's notify at script:
 // a TOML array holding one basic string, escaped so that any path (spaces,
 // quotes, backslashes, non-ASCII, control characters) survives decoding.
-func CodexNotifyOverride(script string) string {
+func notifyOverride(script string) string {
 	return "notify=[" + tomlString(script) + "]"
 }
 
@@ -145,9 +153,9 @@ func tomlString(s string) string {
 	return b.String()
 }
 
-// codexPayload is the part of a notify payload, or of a SessionStart hook
+// payload is the part of a notify payload, or of a SessionStart hook
 // payload, fleetcom reads.
-type codexPayload struct {
+type payload struct {
 	Type      string `json:"type"`
 	ThreadID  string `json:"thread-id"`
 	Event     string `json:"hook_event_name"`
@@ -157,17 +165,17 @@ type codexPayload struct {
 // ParseCapture implements Capturer: the latest notified or started thread
 // whose rollout exists and is not a subagent's. The TUI's first turn also
 // notifies for a title-generation side thread that never gets a rollout.
-func (codex) ParseCapture(data []byte, c Capture) string {
+func (codex) ParseCapture(data []byte, c harness.Capture) string {
 	var ids []string
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		var p codexPayload
+		var p payload
 		if len(line) == 0 || json.Unmarshal(line, &p) != nil {
 			continue
 		}
 		switch {
-		case p.Type == "agent-turn-complete" && codexSpec.ID.Valid(p.ThreadID):
+		case p.Type == "agent-turn-complete" && spec.ID.Valid(p.ThreadID):
 			ids = append(ids, p.ThreadID)
-		case p.Event == "SessionStart" && codexSpec.ID.Valid(p.SessionID):
+		case p.Event == "SessionStart" && spec.ID.Valid(p.SessionID):
 			ids = append(ids, p.SessionID)
 		}
 	}
@@ -178,7 +186,7 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 			continue
 		}
 		checked[id] = true
-		if _, meta, ok := codexRollout(c.Home, id); ok && !meta.subagent() {
+		if _, meta, ok := findRollout(c.Home, id); ok && !meta.subagent() {
 			return id
 		}
 	}
@@ -189,15 +197,15 @@ func (codex) ParseCapture(data []byte, c Capture) string {
 // session, run:" or "To reconnect, run:" blocks, and the older
 // `codex resume, then select <name> (<id>)`.
 var (
-	codexHint       = Hint{Spec: codexSpec, Words: [][]string{{"resume"}}}
-	codexSelectHint = Hint{Spec: codexSpec, Words: [][]string{{"resume,"}, {"then"}, {"select"}}, ReadID: lastParenID}
+	hint       = harness.Hint{Spec: &spec, Words: [][]string{{"resume"}}}
+	selectHint = harness.Hint{Spec: &spec, Words: [][]string{{"resume,"}, {"then"}, {"select"}}, ReadID: lastParenID}
 )
 
 // ScrapeExit implements Behaviour: whichever of the two hint shapes comes last.
 func (codex) ScrapeExit(tail []byte) string {
-	return ScrapeTail(tail, func(text []byte) string {
-		id, at := codexHint.lastAt(text)
-		if old, oldAt := codexSelectHint.lastAt(text); oldAt > at {
+	return harness.ScrapeTail(tail, func(text []byte) string {
+		id, at := hint.LastAt(text)
+		if old, oldAt := selectHint.LastAt(text); oldAt > at {
 			id = old
 		}
 		return id

@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// notifyWant is what a config case expects of CodexNotifyPlan.
+// notifyWant is what a config case expects of planNotify.
 type notifyWant struct {
 	inject bool
 	chain  []string
@@ -34,7 +34,7 @@ type notifyConfigCase struct {
 // at a "-- name --" line; go-internal's reader would need more modules than
 // go.mod holds); each file's first line says what is expected.
 func notifyConfigCases(t testing.TB) []notifyConfigCase {
-	raw, err := os.ReadFile("testdata/codexnotify/configs.txtar")
+	raw, err := os.ReadFile("testdata/notify/configs.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func notifyConfigCases(t testing.TB) []notifyConfigCase {
 	return cases
 }
 
-func notifyCheckPlan(t *testing.T, got NotifyPlan, want notifyWant) {
+func notifyCheckPlan(t *testing.T, got notifyPlan, want notifyWant) {
 	t.Helper()
 	if got.Inject != want.inject || !slices.Equal(got.Chain, want.chain) {
 		t.Errorf("plan = inject %v chain %q, want inject %v chain %q (case %q)",
@@ -93,10 +93,10 @@ func notifyWriteConfig(t *testing.T, data []byte) string {
 	return home
 }
 
-func TestCodexNotifyPlanConfigs(t *testing.T) {
+func TestNotifyPlanConfigs(t *testing.T) {
 	for _, c := range notifyConfigCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			notifyCheckPlan(t, CodexNotifyPlan(notifyWriteConfig(t, c.config)), c.want)
+			notifyCheckPlan(t, planNotify(notifyWriteConfig(t, c.config)), c.want)
 		})
 	}
 }
@@ -124,7 +124,7 @@ func TestNotifyOneLine(t *testing.T) {
 	}
 }
 
-func TestCodexNotifyPlanEncodings(t *testing.T) {
+func TestNotifyPlanEncodings(t *testing.T) {
 	chainA := notifyWant{inject: true, chain: []string{"a"}, inCase: "runs after"}
 	tests := []struct {
 		name, config string
@@ -138,14 +138,14 @@ func TestCodexNotifyPlanEncodings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			notifyCheckPlan(t, CodexNotifyPlan(notifyWriteConfig(t, []byte(tt.config))), tt.want)
+			notifyCheckPlan(t, planNotify(notifyWriteConfig(t, []byte(tt.config))), tt.want)
 		})
 	}
 }
 
-// TestCodexNotifyPlanFiles covers a config path that is missing, not a regular
+// TestNotifyPlanFiles covers a config path that is missing, not a regular
 // file, unreadable or too large; none of them may block or be second-guessed.
-func TestCodexNotifyPlanFiles(t *testing.T) {
+func TestNotifyPlanFiles(t *testing.T) {
 	none := notifyWant{inject: true, inCase: "no notify configured"}
 	tests := []struct {
 		name  string
@@ -178,36 +178,36 @@ func TestCodexNotifyPlanFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
 			tt.setup(t, filepath.Join(home, "config.toml"))
-			done := make(chan NotifyPlan, 1)
-			go func() { done <- CodexNotifyPlan(home) }()
+			done := make(chan notifyPlan, 1)
+			go func() { done <- planNotify(home) }()
 			select {
 			case got := <-done:
 				notifyCheckPlan(t, got, tt.want)
 			case <-time.After(time.Minute):
-				t.Fatal("CodexNotifyPlan blocked on the config path")
+				t.Fatal("planNotify blocked on the config path")
 			}
 		})
 	}
 	t.Run("empty home", func(t *testing.T) {
-		notifyCheckPlan(t, CodexNotifyPlan(""), notifyWant{inCase: "codex home is unknown"})
+		notifyCheckPlan(t, planNotify(""), notifyWant{inCase: "codex home is unknown"})
 	})
 }
 
-// TestCodexNotifyPlanFleetcomNotifier checks that a configured notifier which is
+// TestNotifyPlanFleetcomNotifier checks that a configured notifier which is
 // fleetcom's own is never chained, and that look-alikes still are.
-func TestCodexNotifyPlanFleetcomNotifier(t *testing.T) {
+func TestNotifyPlanFleetcomNotifier(t *testing.T) {
 	tests := []struct {
 		name, rel string
 		body      []byte // nil: no file there; "fifo": a FIFO
 		chained   bool
 	}{
-		{"installed copy", "anywhere/" + codexNotifyAsset, []byte(codexNotifyScript), false},
-		{"missing from a namespace", "4242-9f8e7d6c/" + codexNotifyAsset, nil, false},
-		{"fifo in a namespace", "77-abc/" + codexNotifyAsset, []byte("fifo"), false},
-		{"missing elsewhere", "bin/" + codexNotifyAsset, nil, true},
-		{"missing from a directory not shaped like a namespace", "4242-/" + codexNotifyAsset, nil, true},
-		{"user's own script of that name", "mine/" + codexNotifyAsset, []byte("#!/bin/sh\necho hi\n"), true},
-		{"marker under another name", "x/notify.sh", []byte(codexNotifyScript), true},
+		{"installed copy", "anywhere/" + notifyAsset, []byte(notifyScript), false},
+		{"missing from a namespace", "4242-9f8e7d6c/" + notifyAsset, nil, false},
+		{"fifo in a namespace", "77-abc/" + notifyAsset, []byte("fifo"), false},
+		{"missing elsewhere", "bin/" + notifyAsset, nil, true},
+		{"missing from a directory not shaped like a namespace", "4242-/" + notifyAsset, nil, true},
+		{"user's own script of that name", "mine/" + notifyAsset, []byte("#!/bin/sh\necho hi\n"), true},
+		{"marker under another name", "x/notify.sh", []byte(notifyScript), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,34 +223,33 @@ func TestCodexNotifyPlanFleetcomNotifier(t *testing.T) {
 				want = notifyWant{inject: true, chain: []string{prog, "--flag"}, inCase: "runs after"}
 			}
 			config := fmt.Sprintf("notify = [%s, \"--flag\"]\n", strconv.Quote(prog))
-			notifyCheckPlan(t, CodexNotifyPlan(notifyWriteConfig(t, []byte(config))), want)
+			notifyCheckPlan(t, planNotify(notifyWriteConfig(t, []byte(config))), want)
 		})
 	}
 }
 
-func TestCodexNotifyScriptAndChainEnv(t *testing.T) {
-	if got := codexNotifyChainEnv([]string{"/a b/c", "$HOME", "*"}); got != "/a b/c\n$HOME\n*" {
-		t.Errorf("CodexNotifyChainEnv = %q", got)
+func TestNotifyScriptAndChainEnv(t *testing.T) {
+	if got := notifyChainEnv([]string{"/a b/c", "$HOME", "*"}); got != "/a b/c\n$HOME\n*" {
+		t.Errorf("notifyChainEnv = %q", got)
 	}
-	script := codexNotifyScript
+	script := notifyScript
 	head := strings.Split(string(script[:min(512, len(script))]), "\n")
-	if head[0] != "#!/bin/sh" || !slices.Contains(head, codexNotifyMarker) {
-		t.Errorf("script lacks a /bin/sh shebang or the marker %q in its first 512 bytes", codexNotifyMarker)
+	if head[0] != "#!/bin/sh" || !slices.Contains(head, notifyMarker) {
+		t.Errorf("script lacks a /bin/sh shebang or the marker %q in its first 512 bytes", notifyMarker)
 	}
-	// The asset is the embedded bytes themselves, not a copy made at every
-	// start; nothing may write to them.
-	if a := codexSpec.Assets[0]; a.Name != codexNotifyAsset || !bytes.Equal(a.Data, script) {
+	// The asset is the script itself.
+	if a := spec.Assets[0]; a.Name != notifyAsset || string(a.Data) != script {
 		t.Errorf("codex's notifier asset is %s, %d bytes", a.Name, len(a.Data))
 	}
 }
 
-// FuzzCodexNotifyPlan feeds arbitrary config bytes to the decision: it must not
+// FuzzNotifyPlan feeds arbitrary config bytes to the decision: it must not
 // panic, and a chain it hands on must survive the newline-joined trip.
-func FuzzCodexNotifyPlan(f *testing.F) {
+func FuzzNotifyPlan(f *testing.F) {
 	for _, c := range notifyConfigCases(f) {
 		f.Add(c.config)
 	}
-	// More seeds live in testdata/fuzz/FuzzCodexNotifyPlan, where Go finds them.
+	// More seeds live in testdata/fuzz/FuzzNotifyPlan, where Go finds them.
 	f.Fuzz(func(t *testing.T, config []byte) {
 		p := notifyPlanFromConfig(config, new(map[string]any))
 		if p.Case == "" || strings.ContainsAny(p.Case, "\r\n") {
@@ -268,7 +267,7 @@ func FuzzCodexNotifyPlan(f *testing.F) {
 			if strings.HasPrefix(p.Chain[0], "-") {
 				t.Fatalf("chain program %q starts with '-'", p.Chain[0])
 			}
-			if diff := cmp.Diff(p.Chain, strings.Split(codexNotifyChainEnv(p.Chain), "\n")); diff != "" {
+			if diff := cmp.Diff(p.Chain, strings.Split(notifyChainEnv(p.Chain), "\n")); diff != "" {
 				t.Fatalf("chain does not round-trip (-want +got):\n%s", diff)
 			}
 		}

@@ -1,9 +1,11 @@
-package harness
+package codex
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // Codex's hooks (stable in 0.171.0), given to one run as `-c hooks.<Event>=…`
@@ -28,9 +30,9 @@ import (
 //
 // The commands are the ones Claude's hooks use (claudehooks.go).
 
-// codexHookEvents are the hooks a run gets, in the order they are given,
+// hookEvents are the hooks a run gets, in the order they are given,
 // each with the key Codex records its trust under.
-var codexHookEvents = []struct{ name, key string }{
+var hookEvents = []struct{ name, key string }{
 	{"SessionStart", "session_start"},
 	{"UserPromptSubmit", "user_prompt_submit"},
 	{"PermissionRequest", "permission_request"},
@@ -40,8 +42,8 @@ var codexHookEvents = []struct{ name, key string }{
 	{"SessionEnd", "session_end"},
 }
 
-// codexHookLayer names the session-flags layer in Codex's trust keys.
-const codexHookLayer = "/<session-flags>/config.toml:"
+// hookLayer names the session-flags layer in Codex's trust keys.
+const hookLayer = "/<session-flags>/config.toml:"
 
 // The two hook commands: one appends its payload as one line (the IDs and
 // end reasons are in it), the other a fixed line naming its event.
@@ -51,10 +53,10 @@ const (
 	hookEventSuffix    = `"}' >>"$f"; fi; exit 0`
 )
 
-// codexHookArgs are the -c overrides that give a run fleetcom's hooks.
-func codexHookArgs() []string {
-	args := make([]string, 0, 2*len(codexHookEvents))
-	for _, e := range codexHookEvents {
+// hookArgs are the -c overrides that give a run fleetcom's hooks.
+func hookArgs() []string {
+	args := make([]string, 0, 2*len(hookEvents))
+	for _, e := range hookEvents {
 		cmd := hookEventPrefix + e.name + hookEventSuffix
 		if e.name == "SessionStart" || e.name == "SessionEnd" {
 			cmd = hookPayloadCommand
@@ -64,10 +66,10 @@ func codexHookArgs() []string {
 	return args
 }
 
-// codexHooksTrusted reports whether config.toml (data, decoded as doc)
+// hooksTrusted reports whether config.toml (data, decoded as doc)
 // records the user's trust in every one of fleetcom's hooks, none of them
 // disabled.
-func codexHooksTrusted(data []byte, doc map[string]any) bool {
+func hooksTrusted(data []byte, doc map[string]any) bool {
 	if doc == nil || !bytes.Contains(data, []byte("<session-flags>")) {
 		return false
 	}
@@ -75,8 +77,8 @@ func codexHooksTrusted(data []byte, doc map[string]any) bool {
 	if !ok {
 		return false
 	}
-	for _, e := range codexHookEvents {
-		entry, ok := state[codexHookLayer+e.key+":0:0"].(map[string]any)
+	for _, e := range hookEvents {
+		entry, ok := state[hookLayer+e.key+":0:0"].(map[string]any)
 		if !ok {
 			return false
 		}
@@ -90,35 +92,35 @@ func codexHooksTrusted(data []byte, doc map[string]any) bool {
 	return true
 }
 
-// codexEvent is the part of a capture line States and ParseCapture read.
-type codexEvent struct {
+// hookEvent is the part of a capture line States and ParseCapture read.
+type hookEvent struct {
 	Event     string `json:"hook_event_name"`
 	SessionID string `json:"session_id"`
 	Reason    string `json:"reason"`
 }
 
-// States implements Stater over the lines codexHookArgs' hooks append;
+// States implements Stater over the lines hookArgs' hooks append;
 // notify payloads (another shape) are not state events: they come for
 // side threads too.
-func (codex) States(data []byte) []StateEvent {
-	var out []StateEvent
+func (codex) States(data []byte) []harness.StateEvent {
+	var out []harness.StateEvent
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
 		if len(line) == 0 || !bytes.Contains(line, []byte(`"hook_event_name"`)) {
 			continue
 		}
-		var e codexEvent
+		var e hookEvent
 		if json.Unmarshal(line, &e) != nil {
 			continue
 		}
 		switch e.Event {
 		case "UserPromptSubmit", "PostToolUse":
-			out = append(out, StateEvent{State: Working})
+			out = append(out, harness.StateEvent{State: harness.Working})
 		case "PermissionRequest":
-			out = append(out, StateEvent{State: NeedsYou, Why: "approval request"})
+			out = append(out, harness.StateEvent{State: harness.NeedsYou, Why: "approval request"})
 		case "Stop", "Interrupt":
-			out = append(out, StateEvent{State: Waiting})
+			out = append(out, harness.StateEvent{State: harness.Waiting})
 		case "SessionEnd":
-			out = append(out, StateEvent{State: Waiting, Ended: true, Why: PrintableWord(e.Reason)})
+			out = append(out, harness.StateEvent{State: harness.Waiting, Ended: true, Why: harness.PrintableWord(e.Reason)})
 		}
 	}
 	return out

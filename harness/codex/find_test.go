@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"errors"
@@ -11,14 +11,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// codexHome is a Codex home with one of everything discovery must tell
+// homeWithRollouts is a Codex home with one of everything discovery must tell
 // apart. It returns the IDs Discover must find for cwd, newest first, and a
 // rollout whose first line is still being written.
-func codexHome(t *testing.T, home, cwd string) (want []string, partial string) {
+func homeWithRollouts(t *testing.T, home, cwd string) (want []string, partial string) {
 	t.Helper()
 	now := time.Now()
 	older := harnesstest.V7At(now.Add(-48 * time.Hour))
@@ -62,8 +63,8 @@ func completeRollout(t *testing.T, home, id, cwd string) {
 	f.Close()
 }
 
-// TestCodexDiscover runs the same checks without an index and with one.
-func TestCodexDiscover(t *testing.T) {
+// TestDiscover runs the same checks without an index and with one.
+func TestDiscover(t *testing.T) {
 	for _, indexed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("indexed=%v", indexed), func(t *testing.T) {
 			home, cwd := t.TempDir(), t.TempDir()
@@ -71,8 +72,8 @@ func TestCodexDiscover(t *testing.T) {
 			if indexed {
 				index = t.TempDir()
 			}
-			want, partial := codexHome(t, home, cwd)
-			found, err := codexA().Discover(home, cwd, index)
+			want, partial := homeWithRollouts(t, home, cwd)
+			found, err := Agent.Discover(home, cwd, index)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,21 +88,21 @@ func TestCodexDiscover(t *testing.T) {
 			}
 			// Once its first line is complete, the rollout is a conversation.
 			completeRollout(t, home, partial, cwd)
-			found, _ = codexA().Discover(home, cwd, index)
+			found, _ = Agent.Discover(home, cwd, index)
 			if diff := cmp.Diff(append([]string{partial}, want...), harnesstest.IDs(found)); diff != "" {
 				t.Fatalf("after the first line was written (-want +got):\n%s", diff)
 			}
 			if found[0].Title != "finished writing" {
 				t.Errorf("title = %q", found[0].Title)
 			}
-			if found, _ := (codexA()).Discover(home, "/nowhere", index); len(found) != 0 {
+			if found, _ := (Agent).Discover(home, "/nowhere", index); len(found) != 0 {
 				t.Errorf("another directory: %v", harnesstest.IDs(found))
 			}
 		})
 	}
 }
 
-func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
+func TestDiscoverSymlinkedCwd(t *testing.T) {
 	home, real, index := t.TempDir(), t.TempDir(), t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
@@ -110,21 +111,21 @@ func TestCodexDiscoverSymlinkedCwd(t *testing.T) {
 	id := harnesstest.V7At(time.Now())
 	writeRollout(t, home, id, link, false, "through a link")
 	for _, index := range []string{"", index} {
-		found, _ := codexA().Discover(home, real, index)
+		found, _ := Agent.Discover(home, real, index)
 		if diff := cmp.Diff([]string{id}, harnesstest.IDs(found)); diff != "" {
 			t.Errorf("index %q (-want +got):\n%s", index, diff)
 		}
 	}
 }
 
-func TestCodexLookupAndAdoptable(t *testing.T) {
+func TestLookupAndAdoptable(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	_, partial := codexHome(t, home, cwd)
+	_, partial := homeWithRollouts(t, home, cwd)
 	user := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, user, cwd, false, "look me up")
 	sub := harnesstest.V7At(time.Now().Add(-time.Hour))
 	writeRollout(t, home, sub, cwd, true, "")
-	h := codexA()
+	h := Agent
 	f, err := h.Lookup(home, user)
 	if err != nil || f.Cwd != cwd || f.Title != "look me up" || f.Tool != "codex" {
 		t.Errorf("Lookup = %+v, %v", f, err)
@@ -133,10 +134,10 @@ func TestCodexLookupAndAdoptable(t *testing.T) {
 		id   string
 		want error
 	}{
-		{sub, ErrNotUsers},
-		{partial, ErrNoConversation},
-		{harnesstest.V7At(time.Now()), ErrNoConversation},
-		{"x" + user[1:], ErrNoConversation},
+		{sub, harness.ErrNotUsers},
+		{partial, harness.ErrNoConversation},
+		{harnesstest.V7At(time.Now()), harness.ErrNoConversation},
+		{"x" + user[1:], harness.ErrNoConversation},
 	} {
 		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
 			t.Errorf("Lookup(%s) = %v, want %v", c.id, err, c.want)
@@ -148,7 +149,7 @@ func TestCodexLookupAndAdoptable(t *testing.T) {
 	if err := h.Adoptable(home, cwd, user); err != nil {
 		t.Errorf("Adoptable: %v", err)
 	}
-	if err := h.Adoptable(home, "/other", user); !errors.Is(err, ErrElsewhere) {
+	if err := h.Adoptable(home, "/other", user); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Adoptable elsewhere: %v", err)
 	}
 	if h.Holders(home, user) != nil {
@@ -179,25 +180,25 @@ func mustIDPlain() string {
 	return safe.NewUUID()
 }
 
-func TestReadCodexMetaFast(t *testing.T) {
+func TestReadMetaFast(t *testing.T) {
 	id := harnesstest.UUID(t)
 	for i, line := range metaLines(id) {
-		want, wok := parseCodexMeta([]byte(line), id)
-		got, gok := readCodexMetaFast([]byte(line), id)
+		want, wok := parseMeta([]byte(line), id)
+		got, gok := readMetaFast([]byte(line), id)
 		if wok != gok || want.Payload.Cwd != got.Payload.Cwd || want.subagent() != got.subagent() || want.Payload.ID != got.Payload.ID {
 			t.Errorf("line %d: fast = %+v %v, full = %+v %v", i, got.Payload, gok, want.Payload, wok)
 		}
 	}
 }
 
-func FuzzReadCodexMetaFast(f *testing.F) {
+func FuzzReadMetaFast(f *testing.F) {
 	id := "01a22b64-c925-71b0-a6b1-2c3ab51fb95f"
 	for _, l := range metaLines(id) {
 		f.Add([]byte(l))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		full, fok := parseCodexMeta(line, id)
-		fast, ok := readCodexMetaFast(line, id)
+		full, fok := parseMeta(line, id)
+		fast, ok := readMetaFast(line, id)
 		if fok && !ok {
 			t.Fatalf("the full decoder accepts what the fast one refuses: %+v", full)
 		}

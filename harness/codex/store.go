@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -18,8 +19,8 @@ import (
 // is a subagent's thread. Thread IDs are UUID v7, so an ID alone says which
 // few day directories can hold its rollout.
 
-// codexMeta is the part of a rollout's session_meta line fleetcom reads.
-type codexMeta struct {
+// sessionMeta is the part of a rollout's session_meta line fleetcom reads.
+type sessionMeta struct {
 	Type    string `json:"type"`
 	Payload struct {
 		ID           string          `json:"id"`
@@ -31,7 +32,7 @@ type codexMeta struct {
 }
 
 // subagent reports a thread started by another agent rather than the user.
-func (m codexMeta) subagent() bool {
+func (m sessionMeta) subagent() bool {
 	if m.Payload.ThreadSource == "subagent" {
 		return true
 	}
@@ -46,30 +47,30 @@ func rolloutID(name string) (string, bool) {
 		return "", false
 	}
 	id := rest[len(rest)-safe.UUIDLen:]
-	if rest[len(rest)-safe.UUIDLen-1] != '-' || !codexSpec.ID.Valid(id) {
+	if rest[len(rest)-safe.UUIDLen-1] != '-' || !spec.ID.Valid(id) {
 		return "", false
 	}
 	return id, true
 }
 
-// readCodexMeta reads and checks the first line of a rollout. A rollout whose
+// readMeta reads and checks the first line of a rollout. A rollout whose
 // first line is still being written has no complete line and is skipped.
-func readCodexMeta(path, id string) (codexMeta, bool) {
-	line, ok := FirstLine(path)
+func readMeta(path, id string) (sessionMeta, bool) {
+	line, ok := harness.FirstLine(path)
 	if !ok {
-		return codexMeta{}, false
+		return sessionMeta{}, false
 	}
-	return parseCodexMeta(line, id)
+	return parseMeta(line, id)
 }
 
-// parseCodexMeta checks a rollout's first line: a session_meta record of id.
-func parseCodexMeta(line []byte, id string) (codexMeta, bool) {
-	var m codexMeta
+// parseMeta checks a rollout's first line: a session_meta record of id.
+func parseMeta(line []byte, id string) (sessionMeta, bool) {
+	var m sessionMeta
 	if json.Unmarshal(line, &m) != nil || m.Type != "session_meta" {
-		return codexMeta{}, false
+		return sessionMeta{}, false
 	}
 	if m.Payload.ID != "" && m.Payload.ID != id {
-		return codexMeta{}, false
+		return sessionMeta{}, false
 	}
 	return m, true
 }
@@ -79,14 +80,14 @@ func dayDir(home string, day time.Time) string {
 	return filepath.Join(home, "sessions", day.Format("2006"), day.Format("01"), day.Format("02"))
 }
 
-// codexRollout finds the rollout of id and reads its session_meta.
-func codexRollout(home, id string) (string, codexMeta, bool) {
-	if !codexSpec.ID.Valid(id) {
-		return "", codexMeta{}, false
+// findRollout finds the rollout of id and reads its session_meta.
+func findRollout(home, id string) (string, sessionMeta, bool) {
+	if !spec.ID.Valid(id) {
+		return "", sessionMeta{}, false
 	}
 	suffix := "-" + id + ".jsonl"
-	check := func(path string) (string, codexMeta, bool) {
-		m, ok := readCodexMeta(path, id)
+	check := func(path string) (string, sessionMeta, bool) {
+		m, ok := readMeta(path, id)
 		return path, m, ok
 	}
 	if ms, ok := safe.UUIDTime(id); ok {
@@ -104,11 +105,11 @@ func codexRollout(home, id string) (string, codexMeta, bool) {
 				}
 			}
 		}
-		return "", codexMeta{}, false
+		return "", sessionMeta{}, false
 	}
 	// Not a v7 ID: only a full walk can find it.
 	var path string
-	var meta codexMeta
+	var meta sessionMeta
 	found := false
 	filepath.WalkDir(filepath.Join(home, "sessions"), func(p string, d fs.DirEntry, err error) error {
 		if found {
@@ -128,7 +129,7 @@ func codexRollout(home, id string) (string, codexMeta, bool) {
 // Exists implements Behaviour: a rollout for the ID whose session_meta
 // names cwd (any directory when cwd is "").
 func (codex) Exists(home, cwd string, id string) bool {
-	_, meta, ok := codexRollout(home, id)
+	_, meta, ok := findRollout(home, id)
 	return ok && (cwd == "" || safe.SameDir(meta.Payload.Cwd, cwd))
 }
 
@@ -142,7 +143,7 @@ type scanStats struct {
 // v7 timestamp falls in the 30 s after spawn, whose session_meta names cwd,
 // and which is not a subagent's.
 func (codex) Correlate(home, cwd string, spawn time.Time) string {
-	id, _ := codexCorrelate(home, cwd, spawn)
+	id, _ := correlate(home, cwd, spawn)
 	return id
 }
 
@@ -150,11 +151,11 @@ func (codex) Correlate(home, cwd string, spawn time.Time) string {
 // stamped: Codex stamps its IDs when the session starts.
 const correlationWindow = 30 * time.Second
 
-func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
+func correlate(home, cwd string, spawn time.Time) (string, scanStats) {
 	var st scanStats
 	found := ""
 	day := spawn.UTC()
-	from, to := spawn.Add(-SpawnSlack).UnixMilli(), spawn.Add(correlationWindow).UnixMilli()
+	from, to := spawn.Add(-harness.SpawnSlack).UnixMilli(), spawn.Add(correlationWindow).UnixMilli()
 	for off := -2; off <= 2; off++ {
 		dir := dayDir(home, day.AddDate(0, 0, off))
 		entries, err := os.ReadDir(dir)
@@ -173,7 +174,7 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 				continue
 			}
 			st.Opened++
-			m, ok := readCodexMeta(filepath.Join(dir, e.Name()), id)
+			m, ok := readMeta(filepath.Join(dir, e.Name()), id)
 			if !ok || m.subagent() || !safe.SameDir(m.Payload.Cwd, cwd) {
 				continue
 			}
@@ -186,8 +187,8 @@ func codexCorrelate(home, cwd string, spawn time.Time) (string, scanStats) {
 	return found, st
 }
 
-// codexLine is the part of a rollout line the title reader needs.
-type codexLine struct {
+// rolloutLine is the part of a rollout line the title reader needs.
+type rolloutLine struct {
 	Type    string `json:"type"`
 	Payload struct {
 		Type    string          `json:"type"`
@@ -200,31 +201,31 @@ type codexLine struct {
 // Title implements Titler: the first user message event, else the first
 // user message item that is not injected context (those start with '<').
 func (codex) Title(home, _ string, id string) string {
-	path, _, ok := codexRollout(home, id)
+	path, _, ok := findRollout(home, id)
 	if !ok {
 		return ""
 	}
-	return codexTitle(path)
+	return readTitle(path)
 }
 
-// codexTitle reads the title of the rollout at path.
-func codexTitle(path string) string {
+// readTitle reads the title of the rollout at path.
+func readTitle(path string) string {
 	fallback, title := "", ""
-	EachLine(path, func(line []byte) bool {
+	harness.EachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"user`)) {
 			return true
 		}
-		var l codexLine
+		var l rolloutLine
 		if json.Unmarshal(line, &l) != nil {
 			return true
 		}
 		switch {
 		case l.Type == "event_msg" && l.Payload.Type == "user_message" && strings.TrimSpace(l.Payload.Message) != "":
-			title = CleanTitle(l.Payload.Message)
+			title = harness.CleanTitle(l.Payload.Message)
 			return false
 		case fallback == "" && l.Type == "response_item" && l.Payload.Role == "user":
-			if t := PromptText(l.Payload.Content); t != "" && !strings.HasPrefix(t, "<") {
-				fallback = CleanTitle(t)
+			if t := harness.PromptText(l.Payload.Content); t != "" && !strings.HasPrefix(t, "<") {
+				fallback = harness.CleanTitle(t)
 			}
 		}
 		return true
@@ -237,17 +238,17 @@ func codexTitle(path string) string {
 
 // Excerpt implements Excerpter: the user's and the agent's messages as the
 // rollout's events record them.
-func (codex) Excerpt(home, _ string, id string, n, m int) Excerpt {
-	x := NewExcerptBuilder(n, m)
-	path, _, ok := codexRollout(home, id)
+func (codex) Excerpt(home, _ string, id string, n, m int) harness.Excerpt {
+	x := harness.NewExcerptBuilder(n, m)
+	path, _, ok := findRollout(home, id)
 	if !ok {
 		return x.Excerpt()
 	}
-	EachLine(path, func(line []byte) bool {
+	harness.EachLine(path, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"event_msg"`)) {
 			return true
 		}
-		var l codexLine
+		var l rolloutLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "event_msg" {
 			return true
 		}

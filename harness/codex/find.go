@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"bytes"
@@ -11,31 +11,32 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // Codex names a thread's directory only inside its rollout, on the
 // session_meta first line, so finding a directory's threads reads first
-// lines: through the index (codexindex.go) when the caller gives it a place,
+// lines: through the index (index.go) when the caller gives it a place,
 // else all of them.
 
 // Discover implements Finder: the rollouts whose session_meta names cwd and
 // that are not a subagent's. A title-generation side thread has no rollout,
 // so it is never found. When the index cannot be used, every rollout is read.
-func (codex) Discover(home, cwd, index string) ([]Found, error) {
+func (codex) Discover(home, cwd, index string) ([]harness.Found, error) {
 	var indexErr error
 	if index != "" {
-		found, complete, err := codexIndexed(home, cwd, index)
+		found, complete, err := indexed(home, cwd, index)
 		if complete {
 			return found, err
 		}
 		indexErr = err
 	}
-	return codexScan(home, cwd), indexErr
+	return scan(home, cwd), indexErr
 }
 
-// codexScan is Discover without an index: every rollout's first line.
-func codexScan(home, cwd string) []Found {
+// scan is Discover without an index: every rollout's first line.
+func scan(home, cwd string) []harness.Found {
 	root := filepath.Join(home, "sessions")
 	var rels []string
 	for _, y := range subdirs(root, 4) {
@@ -50,27 +51,27 @@ func codexScan(home, cwd string) []Found {
 			}
 		}
 	}
-	var out []Found
+	var out []harness.Found
 	for rel, p := range probeRollouts(home, rels) {
 		id, _ := relID(rel)
 		if p.state != userThread || !safe.SameDir(p.cwd, cwd) {
 			continue
 		}
-		if f, ok := codexFound(home, cwd, id, filepath.Join(root, filepath.FromSlash(rel))); ok {
+		if f, ok := describe(home, cwd, id, filepath.Join(root, filepath.FromSlash(rel))); ok {
 			out = append(out, f)
 		}
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out
 }
 
-// codexFound describes the rollout at p.
-func codexFound(home, cwd, id, p string) (Found, bool) {
+// describe describes the rollout at p.
+func describe(home, cwd, id, p string) (harness.Found, bool) {
 	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() {
-		return Found{}, false
+		return harness.Found{}, false
 	}
-	f := Found{Tool: "codex", ID: id, Cwd: cwd, Home: home, Title: codexTitle(p), Modified: fi.ModTime()}
+	f := harness.Found{Tool: "codex", ID: id, Cwd: cwd, Home: home, Title: readTitle(p), Modified: fi.ModTime()}
 	if ms, ok := safe.UUIDTime(id); ok {
 		f.Started = time.UnixMilli(ms)
 	}
@@ -79,64 +80,64 @@ func codexFound(home, cwd, id, p string) (Found, bool) {
 
 // Lookup implements Finder: the rollout of id, in the directory its
 // session_meta names.
-func (codex) Lookup(home, id string) (Found, error) {
-	p, meta, err := codexUsers(home, id)
+func (codex) Lookup(home, id string) (harness.Found, error) {
+	p, meta, err := userRollout(home, id)
 	if err != nil {
-		return Found{}, err
+		return harness.Found{}, err
 	}
 	if !filepath.IsAbs(meta.Payload.Cwd) {
-		return Found{}, Refuse(ErrElsewhere, "codex rollout %s names no directory", p)
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "codex rollout %s names no directory", p)
 	}
-	f, ok := codexFound(home, safe.PhysicalOf(meta.Payload.Cwd), id, p)
+	f, ok := describe(home, safe.PhysicalOf(meta.Payload.Cwd), id, p)
 	if !ok {
-		return Found{}, Refuse(ErrNoConversation, "codex rollout %s is gone", p)
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "codex rollout %s is gone", p)
 	}
 	return f, nil
 }
 
 // Adoptable implements Finder: a user's rollout whose session_meta names dir.
 func (codex) Adoptable(home, dir, id string) error {
-	p, meta, err := codexUsers(home, id)
+	p, meta, err := userRollout(home, id)
 	if err != nil {
 		return err
 	}
 	if !safe.SameDir(meta.Payload.Cwd, dir) {
-		return Refuse(ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, dir)
+		return harness.Refuse(harness.ErrElsewhere, "codex rollout %s was started in %q, not in %s", p, meta.Payload.Cwd, dir)
 	}
 	return nil
 }
 
-// codexUsers finds the rollout of a thread a user can resume.
-func codexUsers(home, id string) (string, codexMeta, error) {
-	if err := codexSpec.ValidateID(id); err != nil {
-		return "", codexMeta{}, Refuse(ErrNoConversation, "%v", err)
+// userRollout finds the rollout of a thread a user can resume.
+func userRollout(home, id string) (string, sessionMeta, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return "", sessionMeta{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
-	p, meta, ok := codexRollout(home, id)
+	p, meta, ok := findRollout(home, id)
 	if !ok {
-		return "", codexMeta{}, Refuse(ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
+		return "", sessionMeta{}, harness.Refuse(harness.ErrNoConversation, "no codex rollout of %s in %s", id, filepath.Join(home, "sessions"))
 	}
 	if meta.subagent() {
-		return "", codexMeta{}, Refuse(ErrNotUsers, "codex thread %s was started by a subagent", id)
+		return "", sessionMeta{}, harness.Refuse(harness.ErrNotUsers, "codex thread %s was started by a subagent", id)
 	}
 	return p, meta, nil
 }
 
-// readCodexMetaFast is readCodexMeta for scanning many rollouts. A real
+// readMetaFast is readMeta for scanning many rollouts. A real
 // session_meta line is some 20 KB, nearly all of it the model's base
 // instructions after the fields fleetcom reads; decoding it in full costs
 // about 0.15 ms, which 50,000 rollouts turn into seconds. The line must still
 // be complete (a rollout whose first line is being written is skipped), but
 // decoding stops once the fields are in hand.
-func readCodexMetaFast(line []byte, id string) (codexMeta, bool) {
-	var m codexMeta
+func readMetaFast(line []byte, id string) (sessionMeta, bool) {
+	var m sessionMeta
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return codexMeta{}, false
+		return sessionMeta{}, false
 	}
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return codexMeta{}, false
+			return sessionMeta{}, false
 		}
 		switch metaKey(key, "type", "payload") {
 		case "type":
@@ -144,24 +145,24 @@ func readCodexMetaFast(line []byte, id string) (codexMeta, bool) {
 		case "payload":
 			var early bool
 			if early, err = payloadFast(dec, &m); err == nil && early && m.Type == "" {
-				return parseCodexMeta(line, id) // "type" may follow: the long way
+				return parseMeta(line, id) // "type" may follow: the long way
 			}
 			if early {
-				return checkCodexMeta(m, id)
+				return checkMeta(m, id)
 			}
 		default:
 			err = dec.Decode(new(json.RawMessage))
 		}
 		if err != nil {
-			return codexMeta{}, false
+			return sessionMeta{}, false
 		}
 	}
-	return checkCodexMeta(m, id)
+	return checkMeta(m, id)
 }
 
 // payloadFast decodes the payload object until the fields fleetcom reads are
 // all seen (early) or the object ends.
-func payloadFast(dec *json.Decoder, m *codexMeta) (early bool, err error) {
+func payloadFast(dec *json.Decoder, m *sessionMeta) (early bool, err error) {
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return false, errors.New("payload is not an object")
 	}
@@ -211,16 +212,16 @@ func metaKey(key json.Token, names ...string) string {
 	return ""
 }
 
-// checkCodexMeta applies parseCodexMeta's rules to decoded fields.
-func checkCodexMeta(m codexMeta, id string) (codexMeta, bool) {
+// checkMeta applies parseMeta's rules to decoded fields.
+func checkMeta(m sessionMeta, id string) (sessionMeta, bool) {
 	if m.Type != "session_meta" || m.Payload.ID != "" && m.Payload.ID != id {
-		return codexMeta{}, false
+		return sessionMeta{}, false
 	}
 	return m, true
 }
 
-// codexProbe is what a rollout's first line says.
-type codexProbe struct {
+// rolloutProbe is what a rollout's first line says.
+type rolloutProbe struct {
 	state byte   // userThread, or pendingKey / otherKey
 	cwd   string // for a user's thread
 }
@@ -229,12 +230,12 @@ const userThread = 'u'
 
 // probeRollouts reads the first lines of the rollouts at rels, in parallel:
 // a cold index reads tens of thousands.
-func probeRollouts(home string, rels []string) map[string]codexProbe {
-	out := make(map[string]codexProbe, len(rels))
+func probeRollouts(home string, rels []string) map[string]rolloutProbe {
+	out := make(map[string]rolloutProbe, len(rels))
 	if len(rels) == 0 {
 		return out
 	}
-	results := make([]codexProbe, len(rels))
+	results := make([]rolloutProbe, len(rels))
 	workers := min(runtime.GOMAXPROCS(0)*2, 8, 1+len(rels)/64)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -256,8 +257,8 @@ func probeRollouts(home string, rels []string) map[string]codexProbe {
 
 // probeRollout reads one rollout's first line into buf (grown as needed and
 // returned for reuse).
-func probeRollout(home, rel string, buf []byte) (codexProbe, []byte) {
-	other := codexProbe{state: otherKey[0]}
+func probeRollout(home, rel string, buf []byte) (rolloutProbe, []byte) {
+	other := rolloutProbe{state: otherKey[0]}
 	id, ok := relID(rel)
 	if !ok {
 		return other, buf
@@ -267,28 +268,28 @@ func probeRollout(home, rel string, buf []byte) (codexProbe, []byte) {
 		if errors.Is(err, os.ErrNotExist) {
 			return other, buf
 		}
-		return codexProbe{state: pendingKey[0]}, buf
+		return rolloutProbe{state: pendingKey[0]}, buf
 	}
 	defer f.Close()
 	n := 0
 	for {
 		if n == len(buf) {
-			if len(buf) >= MaxLine {
+			if len(buf) >= harness.MaxLine {
 				return other, buf
 			}
 			buf = append(buf, make([]byte, len(buf))...)
 		}
 		k, err := f.Read(buf[n:])
 		if i := bytes.IndexByte(buf[n:n+k], '\n'); i >= 0 {
-			m, ok := readCodexMetaFast(buf[:n+i], id)
+			m, ok := readMetaFast(buf[:n+i], id)
 			if !ok || m.subagent() || !filepath.IsAbs(m.Payload.Cwd) {
 				return other, buf
 			}
-			return codexProbe{state: userThread, cwd: m.Payload.Cwd}, buf
+			return rolloutProbe{state: userThread, cwd: m.Payload.Cwd}, buf
 		}
 		n += k
 		if err != nil {
-			return codexProbe{state: pendingKey[0]}, buf // no complete first line yet
+			return rolloutProbe{state: pendingKey[0]}, buf // no complete first line yet
 		}
 	}
 }
@@ -319,12 +320,12 @@ func digits(s string, n int) bool {
 // Active implements Activer: the timestamp of the rollout's last line
 // (every line of a rollout is dated).
 func (codex) Active(home, cwd, id string) time.Time {
-	p, meta, ok := codexRollout(home, id)
+	p, meta, ok := findRollout(home, id)
 	if !ok || cwd != "" && !safe.SameDir(meta.Payload.Cwd, cwd) {
 		return time.Time{}
 	}
 	var at time.Time
-	FindLastLine(p, func(line []byte) bool {
+	harness.FindLastLine(p, func(line []byte) bool {
 		var l struct {
 			Timestamp string `json:"timestamp"`
 		}

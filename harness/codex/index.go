@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -54,7 +55,7 @@ const (
 
 var errIndexDamaged = errors.New("codex index is damaged")
 
-type codexIndex struct {
+type rolloutIndex struct {
 	home, dir string
 	now       time.Time
 
@@ -63,7 +64,7 @@ type codexIndex struct {
 	tableDirty bool
 	months     map[string]map[string]map[string]string // "YYYY/MM" -> "DD" -> name -> key
 	monthDirty map[string]bool
-	shards     map[string]*codexShard // key -> shard
+	shards     map[string]*indexShard // key -> shard
 	shardDirty map[string]bool
 	keys       map[string]cwdKey // recorded cwd -> its shard
 	err        error             // damage met while applying
@@ -72,20 +73,20 @@ type codexIndex struct {
 // cwdKey is a recorded cwd's physical form and the key of its shard.
 type cwdKey struct{ phys, key string }
 
-type codexShard struct {
+type indexShard struct {
 	cwd     string
-	entries map[string]*codexEntry // rel -> entry
+	entries map[string]*indexEntry // rel -> entry
 }
 
-type codexEntry struct {
+type indexEntry struct {
 	checked int64
 	title   string
 }
 
-// codexIndexed brings the index of home under indexDir up to date and returns
+// indexed brings the index of home under indexDir up to date and returns
 // the user threads of cwd. complete is false when the index could not be used
 // at all; err may also accompany complete results (a failed save).
-func codexIndexed(home, cwd, indexDir string) (found []Found, complete bool, err error) {
+func indexed(home, cwd, indexDir string) (found []harness.Found, complete bool, err error) {
 	home, err = filepath.Abs(home)
 	if err != nil {
 		return nil, false, err
@@ -100,9 +101,9 @@ func codexIndexed(home, cwd, indexDir string) (found []Found, complete bool, err
 	}
 	defer unlock()
 	for attempt := 0; ; attempt++ {
-		ix := &codexIndex{home: home, dir: dir, now: time.Now(), days: map[string]int64{}, pending: map[string]bool{},
+		ix := &rolloutIndex{home: home, dir: dir, now: time.Now(), days: map[string]int64{}, pending: map[string]bool{},
 			months: map[string]map[string]map[string]string{}, monthDirty: map[string]bool{},
-			shards: map[string]*codexShard{}, shardDirty: map[string]bool{}, keys: map[string]cwdKey{}}
+			shards: map[string]*indexShard{}, shardDirty: map[string]bool{}, keys: map[string]cwdKey{}}
 		found, err = ix.run(cwd)
 		if errors.Is(err, errIndexDamaged) && attempt == 0 {
 			ix.wipe()
@@ -123,7 +124,7 @@ type dayScan struct {
 	names  []string
 }
 
-func (ix *codexIndex) run(cwd string) ([]Found, error) {
+func (ix *rolloutIndex) run(cwd string) ([]harness.Found, error) {
 	if err := ix.loadTable(); err != nil {
 		return nil, err
 	}
@@ -189,7 +190,7 @@ func (ix *codexIndex) run(cwd string) ([]Found, error) {
 // applyDay records one changed day: new files as probed, files gone leave
 // their shard, files replaced (see replaced) as probed again, and the rest
 // keep what they were found to be.
-func (ix *codexIndex) applyDay(s dayScan, probes map[string]codexProbe) error {
+func (ix *rolloutIndex) applyDay(s dayScan, probes map[string]rolloutProbe) error {
 	old, err := ix.day(s.day)
 	if err != nil {
 		return err
@@ -240,7 +241,7 @@ func (ix *codexIndex) applyDay(s dayScan, probes map[string]codexProbe) error {
 // after the day's remembered mtime, or that mtime was not settled. Codex
 // itself only appends, which costs a rollout one more read of its first
 // line, and only when its day changed.
-func (ix *codexIndex) replaced(day, name string) bool {
+func (ix *rolloutIndex) replaced(day, name string) bool {
 	since := ix.days[day]
 	if since == 0 {
 		return true
@@ -252,7 +253,7 @@ func (ix *codexIndex) replaced(day, name string) bool {
 
 // applyRetry records a pending rollout of an unchanged day once its first
 // line is complete.
-func (ix *codexIndex) applyRetry(rel string, p codexProbe) error {
+func (ix *rolloutIndex) applyRetry(rel string, p rolloutProbe) error {
 	k := ix.apply(rel, p)
 	if k == pendingKey {
 		return ix.err
@@ -273,7 +274,7 @@ func (ix *codexIndex) applyRetry(rel string, p codexProbe) error {
 }
 
 // settled is the mtime to remember: none while it is too recent to trust.
-func (ix *codexIndex) settled(mtime int64) int64 {
+func (ix *rolloutIndex) settled(mtime int64) int64 {
 	if ix.now.UnixNano()-mtime < int64(racyWindow) {
 		return 0
 	}
@@ -282,7 +283,7 @@ func (ix *codexIndex) settled(mtime int64) int64 {
 
 // apply files a probed rollout: a user's thread goes into the shard of its
 // directory. It returns what the month file says of it.
-func (ix *codexIndex) apply(rel string, p codexProbe) string {
+func (ix *rolloutIndex) apply(rel string, p rolloutProbe) string {
 	if p.state != userThread {
 		return string(p.state)
 	}
@@ -305,13 +306,13 @@ func (ix *codexIndex) apply(rel string, p codexProbe) string {
 		return otherKey // a hash collision: not worth a second scheme
 	}
 	if _, ok := s.entries[rel]; !ok {
-		s.entries[rel] = &codexEntry{checked: -1}
+		s.entries[rel] = &indexEntry{checked: -1}
 		ix.shardDirty[key] = true
 	}
 	return key
 }
 
-func (ix *codexIndex) removeEntry(key, rel string) {
+func (ix *rolloutIndex) removeEntry(key, rel string) {
 	s, err := ix.shard(key)
 	if err != nil {
 		ix.err = err
@@ -328,7 +329,7 @@ func (ix *codexIndex) removeEntry(key, rel string) {
 // is appended to in place); the stats are relative to the sessions directory
 // and spread over the CPUs, as on a lookup of thousands of rollouts they are
 // most of the cost.
-func (ix *codexIndex) query(cwd string) ([]Found, error) {
+func (ix *rolloutIndex) query(cwd string) ([]harness.Found, error) {
 	key := safe.PathKey(cwd)
 	s, err := ix.shard(key)
 	if err != nil || s.cwd != cwd {
@@ -360,7 +361,7 @@ func (ix *codexIndex) query(cwd string) ([]Found, error) {
 		}()
 	}
 	wg.Wait()
-	out := make([]Found, 0, len(rels))
+	out := make([]harness.Found, 0, len(rels))
 	for i, rel := range rels {
 		if !found[i] {
 			continue
@@ -368,21 +369,21 @@ func (ix *codexIndex) query(cwd string) ([]Found, error) {
 		id, _ := relID(rel)
 		e, st := s.entries[rel], &stats[i]
 		if e.title == "" && e.checked != st.Size {
-			e.title, e.checked = codexTitle(filepath.Join(sessions, filepath.FromSlash(rel))), st.Size
+			e.title, e.checked = readTitle(filepath.Join(sessions, filepath.FromSlash(rel))), st.Size
 			ix.shardDirty[key] = true
 		}
-		f := Found{Tool: "codex", ID: id, Cwd: cwd, Home: ix.home, Title: e.title, Modified: time.Unix(st.Mtim.Unix())}
+		f := harness.Found{Tool: "codex", ID: id, Cwd: cwd, Home: ix.home, Title: e.title, Modified: time.Unix(st.Mtim.Unix())}
 		if ms, ok := safe.UUIDTime(id); ok {
 			f.Started = time.UnixMilli(ms)
 		}
 		out = append(out, f)
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out, nil
 }
 
 // listDays returns the day directories of the home with their mtimes.
-func (ix *codexIndex) listDays() map[string]int64 {
+func (ix *rolloutIndex) listDays() map[string]int64 {
 	out := map[string]int64{}
 	root := filepath.Join(ix.home, "sessions")
 	for _, y := range subdirs(root, 4) {

@@ -1,8 +1,7 @@
-package harness
+package codex
 
 import (
 	"bytes"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -17,54 +16,51 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-//go:embed codex-notify.sh
-var codexNotifyScript []byte
-
 const (
-	// codexNotifyMarker is a line of the script, so any copy is recognised.
-	codexNotifyMarker = "# fleetcom codex notifier"
+	// notifyMarker is a line of the script, so any copy is recognised.
+	notifyMarker = "# fleetcom codex notifier"
 	// A config larger than this is not one fleetcom should second-guess.
-	codexNotifyMaxConfig = 4 << 20
-	codexNotifyNone      = "no notify configured: fleetcom's notifier is injected"
-	codexNotifyLeft      = ": notify left as configured, no thread capture through it"
+	notifyMaxConfig = 4 << 20
+	notifyNone      = "no notify configured: fleetcom's notifier is injected"
+	notifyLeft      = ": notify left as configured, no thread capture through it"
 )
 
-// NotifyPlan is what the shim does about Codex's notify setting for one run.
-type NotifyPlan struct {
+// notifyPlan is what the shim does about Codex's notify setting for one run.
+type notifyPlan struct {
 	Inject bool     // add fleetcom's `-c notify=[...]` override
 	Chain  []string // the user's notifier argv to run after capture (empty: none)
 	Case   string   // one lowercase line for `fleetcom doctor`
 }
 
-// codexNotifyChainEnv encodes a chain for FLEETCOM_NOTIFY_CHAIN, which the
+// notifyChainEnv encodes a chain for FLEETCOM_NOTIFY_CHAIN, which the
 // script splits on newlines.
-func codexNotifyChainEnv(chain []string) string { return strings.Join(chain, "\n") }
+func notifyChainEnv(chain []string) string { return strings.Join(chain, "\n") }
 
 // utf8BOM may open a TOML file; Codex's reader skips it, and so does this.
 var utf8BOM = []byte("\ufeff")
 
-// codexNotifyMaxDepth bounds how deep the config may nest before it is
+// notifyMaxDepth bounds how deep the config may nest before it is
 // decoded: real configs nest three or four levels.
-const codexNotifyMaxDepth = 64
+const notifyMaxDepth = 64
 
-// CodexNotifyPlan decides, from <home>/config.toml, whether fleetcom's notifier
+// planNotify decides, from <home>/config.toml, whether fleetcom's notifier
 // can be injected without changing where the user's own notifications go.
-func CodexNotifyPlan(home string) NotifyPlan {
-	p, _ := codexConfigPlan(home)
+func planNotify(home string) notifyPlan {
+	p, _ := configPlan(home)
 	return p
 }
 
-// codexConfigPlan reads <home>/config.toml once for everything a run needs
+// configPlan reads <home>/config.toml once for everything a run needs
 // from it: the notify plan, and whether the user has trusted fleetcom's
-// hooks (codexhooks.go).
-func codexConfigPlan(home string) (NotifyPlan, bool) {
+// hooks (hooks.go).
+func configPlan(home string) (notifyPlan, bool) {
 	if home == "" {
 		return notifyRefuse("codex home is unknown"), false
 	}
-	data, err := safe.ReadFile(filepath.Join(home, "config.toml"), codexNotifyMaxConfig, 0)
+	data, err := safe.ReadFile(filepath.Join(home, "config.toml"), notifyMaxConfig, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return NotifyPlan{Inject: true, Case: codexNotifyNone}, false
+		return notifyPlan{Inject: true, Case: notifyNone}, false
 	case errors.Is(err, safe.ErrTooLarge):
 		return notifyRefuse("config.toml is larger than 4 mib"), false
 	case err != nil:
@@ -72,7 +68,7 @@ func codexConfigPlan(home string) (NotifyPlan, bool) {
 	}
 	var doc map[string]any
 	p := notifyPlanFromConfig(data, &doc)
-	return p, codexHooksTrusted(data, doc)
+	return p, hooksTrusted(data, doc)
 }
 
 // notifyPlanFromConfig is the decision over the bytes of config.toml.
@@ -83,9 +79,9 @@ func codexConfigPlan(home string) (NotifyPlan, bool) {
 // never accepts), so following the old rule costs nothing there: codex exits
 // with its own error whatever is injected.
 // The decoded document is left in *decoded (nil when it does not decode).
-func notifyPlanFromConfig(data []byte, decoded *map[string]any) NotifyPlan {
-	if safe.TOMLDepth(data, codexNotifyMaxDepth) != nil {
-		return notifyRefuse(fmt.Sprintf("config.toml nests deeper than %d levels", codexNotifyMaxDepth))
+func notifyPlanFromConfig(data []byte, decoded *map[string]any) notifyPlan {
+	if safe.TOMLDepth(data, notifyMaxDepth) != nil {
+		return notifyRefuse(fmt.Sprintf("config.toml nests deeper than %d levels", notifyMaxDepth))
 	}
 	var doc map[string]any
 	defer func() { *decoded = doc }()
@@ -109,7 +105,7 @@ func notifyPlanFromConfig(data []byte, decoded *map[string]any) NotifyPlan {
 	}
 	value := notifyLookup(doc, path...)
 	if value == nil {
-		return NotifyPlan{Inject: true, Case: codexNotifyNone}
+		return notifyPlan{Inject: true, Case: notifyNone}
 	}
 	chain, why := notifyChainValue(value)
 	if why == "" && !notifyOneLine(data, path) {
@@ -119,14 +115,14 @@ func notifyPlanFromConfig(data []byte, decoded *map[string]any) NotifyPlan {
 	case why != "":
 		return notifyRefuse(fmt.Sprintf("notify in %s is %s", where, why))
 	case notifyIsFleetcom(chain[0]):
-		return NotifyPlan{Inject: true, Case: fmt.Sprintf("notify in %s is fleetcom's own "+
+		return notifyPlan{Inject: true, Case: fmt.Sprintf("notify in %s is fleetcom's own "+
 			"notifier: not chained again, fleetcom's notifier is injected", where)}
 	}
-	return NotifyPlan{Inject: true, Chain: chain, Case: fmt.Sprintf(
+	return notifyPlan{Inject: true, Chain: chain, Case: fmt.Sprintf(
 		"notify in %s runs after fleetcom's notifier, which is injected", where)}
 }
 
-func notifyRefuse(why string) NotifyPlan { return NotifyPlan{Case: why + codexNotifyLeft} }
+func notifyRefuse(why string) notifyPlan { return notifyPlan{Case: why + notifyLeft} }
 
 func notifyLookup(v any, path ...string) any {
 	for _, k := range path {
@@ -173,7 +169,7 @@ func notifyChainValue(v any) ([]string, string) {
 // notifyIsFleetcom reports whether prog is a copy of fleetcom's notifier, which
 // must not be chained: it would be handed the chain and run it again.
 func notifyIsFleetcom(prog string) bool {
-	if filepath.Base(prog) != codexNotifyAsset {
+	if filepath.Base(prog) != notifyAsset {
 		return false
 	}
 	path := prog
@@ -188,7 +184,7 @@ func notifyIsFleetcom(prog string) bool {
 		defer f.Close()
 		head := make([]byte, 512)
 		n, _ := io.ReadFull(f, head)
-		return slices.Contains(strings.Split(string(head[:n]), "\n"), codexNotifyMarker)
+		return slices.Contains(strings.Split(string(head[:n]), "\n"), notifyMarker)
 	}
 	// Gone or unreadable inside a <pid>-<nonce> directory: a namespace an
 	// earlier shim left behind.

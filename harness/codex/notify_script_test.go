@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func notifyForShells(t *testing.T, f func(t *testing.T, r *notifyRig)) {
 			}
 			base := t.TempDir()
 			r := &notifyRig{sh: sh, base: base, ns: filepath.Join(base, "4242-ns dir"), work: filepath.Join(base, "work")}
-			r.script = notifyFile(t, filepath.Join(r.ns, codexNotifyAsset), []byte(codexNotifyScript))
+			r.script = notifyFile(t, filepath.Join(r.ns, notifyAsset), []byte(notifyScript))
 			r.capture = notifyFile(t, filepath.Join(r.ns, "task 1-1.json"), nil)
 			r.recorder = notifyFile(t, filepath.Join(base, `rec 'q" $x`, "record *.sh"), []byte(notifyRecorder))
 			notifyFile(t, filepath.Join(r.work, "a.txt"), nil)
@@ -113,7 +113,7 @@ func (r *notifyRig) runAll(t *testing.T, env []string, args ...string) {
 }
 
 func (r *notifyRig) env(chain ...string) []string {
-	return []string{"FLEETCOM_CAPTURE_FILE=" + r.capture, "FLEETCOM_NOTIFY_CHAIN=" + codexNotifyChainEnv(chain)}
+	return []string{"FLEETCOM_CAPTURE_FILE=" + r.capture, "FLEETCOM_NOTIFY_CHAIN=" + notifyChainEnv(chain)}
 }
 
 // captured returns the capture file's lines, failing unless each is whole.
@@ -144,7 +144,7 @@ func (r *notifyRig) noLeftovers(t *testing.T) {
 	}
 }
 
-func TestCodexNotifyScriptHostileInput(t *testing.T) {
+func TestNotifyScriptHostileInput(t *testing.T) {
 	payloads := []string{
 		`{"type":"agent-turn-complete","thread-id":"0197","last-assistant-message":"$(touch pwned)"}`,
 		"`touch pwned`", "; touch pwned; echo", `'"'"' "quoted" 'single'`,
@@ -181,9 +181,9 @@ func TestCodexNotifyScriptHostileInput(t *testing.T) {
 	})
 }
 
-// TestCodexNotifyScriptDetaches makes the chain block on a FIFO the test holds:
+// TestNotifyScriptDetaches makes the chain block on a FIFO the test holds:
 // the script must have exited, capture written, before the chain is released.
-func TestCodexNotifyScriptDetaches(t *testing.T) {
+func TestNotifyScriptDetaches(t *testing.T) {
 	notifyForShells(t, func(t *testing.T, r *notifyRig) {
 		fifo, done := filepath.Join(r.base, "release"), filepath.Join(r.base, "done")
 		notifyMust(t, syscall.Mkfifo(fifo, 0o600))
@@ -217,9 +217,9 @@ func TestCodexNotifyScriptDetaches(t *testing.T) {
 	})
 }
 
-// TestCodexNotifyScriptCaptureGuards points FLEETCOM_CAPTURE_FILE at things it
+// TestNotifyScriptCaptureGuards points FLEETCOM_CAPTURE_FILE at things it
 // must not write through; the chain still runs and the script still exits 0.
-func TestCodexNotifyScriptCaptureGuards(t *testing.T) {
+func TestNotifyScriptCaptureGuards(t *testing.T) {
 	for _, kind := range []string{"unset", "missing", "symlink", "fifo", "directory"} {
 		t.Run(kind, func(t *testing.T) {
 			notifyForShells(t, func(t *testing.T, r *notifyRig) {
@@ -260,14 +260,14 @@ func TestCodexNotifyScriptCaptureGuards(t *testing.T) {
 	}
 }
 
-// TestCodexNotifyScriptLoops uses copies of the script that count their runs:
+// TestNotifyScriptLoops uses copies of the script that count their runs:
 // a chain that leads back to fleetcom's notifier runs it at most once more.
-func TestCodexNotifyScriptLoops(t *testing.T) {
+func TestNotifyScriptLoops(t *testing.T) {
 	counting := func(marker bool) []byte {
-		s := strings.Replace(string([]byte(codexNotifyScript)), codexNotifyMarker+"\n",
-			codexNotifyMarker+"\nprintf x >>\"$NOTIFY_RAN\"\n", 1)
+		s := strings.Replace(string([]byte(notifyScript)), notifyMarker+"\n",
+			notifyMarker+"\nprintf x >>\"$NOTIFY_RAN\"\n", 1)
 		if !marker {
-			s = strings.Replace(s, codexNotifyMarker, "# someone else's notifier", 1)
+			s = strings.Replace(s, notifyMarker, "# someone else's notifier", 1)
 		}
 		return []byte(s)
 	}
@@ -278,7 +278,7 @@ func TestCodexNotifyScriptLoops(t *testing.T) {
 	}{
 		{"itself", []string{"@self"}, "x"},
 		{"another marked copy", []string{"@marked"}, "x"},
-		{"marked copy found on PATH", []string{codexNotifyAsset}, "x"},
+		{"marked copy found on PATH", []string{notifyAsset}, "x"},
 		{"unmarked copy", []string{"@unmarked"}, "xx"},
 		{"unmarked copy through sh", []string{"/bin/sh", "@unmarked"}, "xx"},
 		{"program that looks like an option", []string{"-x"}, "x"},
@@ -288,7 +288,7 @@ func TestCodexNotifyScriptLoops(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			notifyForShells(t, func(t *testing.T, r *notifyRig) {
 				notifyFile(t, r.script, counting(true))
-				marked := notifyFile(t, filepath.Join(r.base, "path", codexNotifyAsset), counting(true))
+				marked := notifyFile(t, filepath.Join(r.base, "path", notifyAsset), counting(true))
 				unmarked := notifyFile(t, filepath.Join(r.base, "other", "notify.sh"), counting(false))
 				at := strings.NewReplacer("@self", r.script, "@marked", marked, "@unmarked", unmarked)
 				var chain []string
@@ -309,9 +309,9 @@ func TestCodexNotifyScriptLoops(t *testing.T) {
 	}
 }
 
-// TestCodexNotifyScriptConcurrent sends large notifications at once: each must
+// TestNotifyScriptConcurrent sends large notifications at once: each must
 // land as one whole line.
-func TestCodexNotifyScriptConcurrent(t *testing.T) {
+func TestNotifyScriptConcurrent(t *testing.T) {
 	notifyForShells(t, func(t *testing.T, r *notifyRig) {
 		var want []string
 		for i := range 20 {

@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"encoding/hex"
@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// The on-disk form of the Codex rollout index (see codexindex.go): plain
+// The on-disk form of the Codex rollout index (see index.go): plain
 // lines between a header naming the format, kind and subject of the file and
 // an "end <lines>" trailer, so a file cut short by a crash never parses.
 
@@ -30,7 +31,7 @@ func validKey(k string) bool {
 
 // loadTable reads the days table. Without one, whatever else is there is
 // left from an index that was never finished and is discarded.
-func (ix *codexIndex) loadTable() error {
+func (ix *rolloutIndex) loadTable() error {
 	_, lines, err := readIndexFile(filepath.Join(ix.dir, "days"), "days")
 	if errors.Is(err, os.ErrNotExist) {
 		ix.wipe()
@@ -63,7 +64,7 @@ func (ix *codexIndex) loadTable() error {
 
 // day returns what the index knows of one day's files; the map is the
 // index's own and is changed only through setDay.
-func (ix *codexIndex) day(d string) (map[string]string, error) {
+func (ix *rolloutIndex) day(d string) (map[string]string, error) {
 	m, err := ix.month(d[:7])
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func (ix *codexIndex) day(d string) (map[string]string, error) {
 }
 
 // setDay replaces what the index knows of one day's files.
-func (ix *codexIndex) setDay(d string, files map[string]string) {
+func (ix *rolloutIndex) setDay(d string, files map[string]string) {
 	m := ix.months[d[:7]]
 	if m == nil {
 		m = map[string]map[string]string{}
@@ -90,7 +91,7 @@ func (ix *codexIndex) setDay(d string, files map[string]string) {
 }
 
 // month loads a month file: "DD\t<name>\t<key>" lines.
-func (ix *codexIndex) month(m string) (map[string]map[string]string, error) {
+func (ix *rolloutIndex) month(m string) (map[string]map[string]string, error) {
 	if days, ok := ix.months[m]; ok {
 		return days, nil
 	}
@@ -114,16 +115,16 @@ func (ix *codexIndex) month(m string) (map[string]map[string]string, error) {
 	return days, nil
 }
 
-func (ix *codexIndex) monthPath(m string) string {
+func (ix *rolloutIndex) monthPath(m string) string {
 	return filepath.Join(ix.dir, "month", strings.ReplaceAll(m, "/", "-"))
 }
 
 // shard returns the shard of a directory key; a missing one is empty.
-func (ix *codexIndex) shard(key string) (*codexShard, error) {
+func (ix *rolloutIndex) shard(key string) (*indexShard, error) {
 	if s, ok := ix.shards[key]; ok {
 		return s, nil
 	}
-	s := &codexShard{entries: map[string]*codexEntry{}}
+	s := &indexShard{entries: map[string]*indexEntry{}}
 	cwd, lines, err := readIndexFile(filepath.Join(ix.dir, "cwd", key), "cwd")
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -138,7 +139,7 @@ func (ix *codexIndex) shard(key string) (*codexShard, error) {
 		if _, ok := relID(f[0]); !ok || err != nil {
 			return nil, errIndexDamaged
 		}
-		s.entries[f[0]] = &codexEntry{checked: checked, title: f[2]}
+		s.entries[f[0]] = &indexEntry{checked: checked, title: f[2]}
 	}
 	ix.shards[key] = s
 	return s, nil
@@ -146,7 +147,7 @@ func (ix *codexIndex) shard(key string) (*codexShard, error) {
 
 // save writes what changed: shards, then month files, then the table, so a
 // table never claims a day whose files were not written.
-func (ix *codexIndex) save() error {
+func (ix *rolloutIndex) save() error {
 	var errs []error
 	flat := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	for _, key := range slices.Sorted(maps.Keys(ix.shardDirty)) {
@@ -184,7 +185,7 @@ func (ix *codexIndex) save() error {
 
 // sweep removes temp files left by writers that were killed: a write lasts
 // milliseconds, so one ten minutes old has no writer any more.
-func (ix *codexIndex) sweep() {
+func (ix *rolloutIndex) sweep() {
 	entries, _ := os.ReadDir(ix.dir)
 	for _, e := range entries {
 		if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), ".tmp-") && ix.now.Sub(fi.ModTime()) > 10*time.Minute {
@@ -195,7 +196,7 @@ func (ix *codexIndex) sweep() {
 
 // put replaces one index file atomically; an empty shard or month file is
 // removed instead.
-func (ix *codexIndex) put(p, kind, detail string, lines []string) error {
+func (ix *rolloutIndex) put(p, kind, detail string, lines []string) error {
 	if len(lines) == 0 && kind != "days" {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("codex index: %w", err)
@@ -231,7 +232,7 @@ func (ix *codexIndex) put(p, kind, detail string, lines []string) error {
 }
 
 // wipe discards the index of this home, keeping its lock.
-func (ix *codexIndex) wipe() {
+func (ix *rolloutIndex) wipe() {
 	entries, _ := os.ReadDir(ix.dir)
 	for _, e := range entries {
 		if e.Name() != "lock" {
@@ -259,7 +260,7 @@ func readIndexFile(p, kind string) (string, []string, error) {
 		return "", nil, errIndexDamaged
 	}
 	var lines []string
-	if err := ScanLines(io.LimitReader(f, maxIndexFile), func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
+	if err := harness.ScanLines(io.LimitReader(f, maxIndexFile), func(l []byte) bool { lines = append(lines, string(l)); return true }); err != nil {
 		return "", nil, errIndexDamaged
 	}
 	if len(lines) < 2 {

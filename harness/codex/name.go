@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -17,12 +18,12 @@ import (
 // either name, as its exit text ("Or run codex resume and select <name>")
 // shows it. fleetcom reads it as the thread's name, whoever gave it.
 
-// codexNamesMax bounds the index read: a line per naming is small.
-const codexNamesMax = 16 << 20
+// maxNamesFile bounds the index read: a line per naming is small.
+const maxNamesFile = 16 << 20
 
-// codexNames caches the parsed index of one home while the file does not
+// threadNames caches the parsed index of one home while the file does not
 // change: a list reads the name of every Codex conversation it shows.
-var codexNames struct {
+var threadNames struct {
 	sync.Mutex
 	path  string
 	size  int64
@@ -32,11 +33,11 @@ var codexNames struct {
 
 // ConversationName implements Namer.
 func (codex) ConversationName(home, _ string, id string) string {
-	return codexIndexNames(filepath.Join(home, "session_index.jsonl"))[id]
+	return readThreadNames(filepath.Join(home, "session_index.jsonl"))[id]
 }
 
-// codexIndexNames returns the names session_index.jsonl holds, by thread ID.
-func codexIndexNames(path string) map[string]string {
+// readThreadNames returns the names session_index.jsonl holds, by thread ID.
+func readThreadNames(path string) map[string]string {
 	f, err := safe.Open(path, 0)
 	if err != nil {
 		return nil
@@ -46,20 +47,20 @@ func codexIndexNames(path string) map[string]string {
 	if err != nil {
 		return nil
 	}
-	codexNames.Lock()
-	defer codexNames.Unlock()
-	if codexNames.path == path && codexNames.size == fi.Size() && codexNames.mtime.Equal(fi.ModTime()) {
-		return codexNames.names
+	threadNames.Lock()
+	defer threadNames.Unlock()
+	if threadNames.path == path && threadNames.size == fi.Size() && threadNames.mtime.Equal(fi.ModTime()) {
+		return threadNames.names
 	}
 	names := map[string]string{}
-	if fi.Size() <= codexNamesMax {
-		ScanLines(f, func(line []byte) bool {
+	if fi.Size() <= maxNamesFile {
+		harness.ScanLines(f, func(line []byte) bool {
 			var l struct {
 				ID   string `json:"id"`
 				Name string `json:"thread_name"`
 			}
-			if json.Unmarshal(line, &l) == nil && codexSpec.ID.Valid(l.ID) {
-				if n := CleanName(l.Name); n != "" {
+			if json.Unmarshal(line, &l) == nil && spec.ID.Valid(l.ID) {
+				if n := harness.CleanName(l.Name); n != "" {
 					names[l.ID] = n
 				} else {
 					delete(names, l.ID)
@@ -68,6 +69,6 @@ func codexIndexNames(path string) map[string]string {
 			return true
 		})
 	}
-	codexNames.path, codexNames.size, codexNames.mtime, codexNames.names = path, fi.Size(), fi.ModTime(), names
+	threadNames.path, threadNames.size, threadNames.mtime, threadNames.names = path, fi.Size(), fi.ModTime(), names
 	return names
 }

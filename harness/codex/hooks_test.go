@@ -1,4 +1,4 @@
-package harness
+package codex
 
 import (
 	"os"
@@ -9,45 +9,47 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
-// codexTrustedHooks is what Codex 0.171.0 writes to config.toml once the
+// trustedHooks is what Codex 0.171.0 writes to config.toml once the
 // user trusted every one of fleetcom's hooks (measured: the keys, and the
 // shape of the hashes).
-var codexTrustedHooks = func() string {
+var trustedHooks = func() string {
 	var b strings.Builder
 	b.WriteString("\n[hooks.state]\n")
-	for _, e := range codexHookEvents {
+	for _, e := range hookEvents {
 		b.WriteString("\n[hooks.state.\"/<session-flags>/config.toml:" + e.key + ":0:0\"]\n")
 		b.WriteString("trusted_hash = \"sha256:2d3eebf987422948b7f886914bac4620a3d90397a05b543b09b6c040db203b8e\"\n")
 	}
 	return b.String()
 }()
 
-func TestCodexHooksTrusted(t *testing.T) {
+func TestHooksTrusted(t *testing.T) {
 	for _, c := range []struct {
 		name, config string
 		want         bool
 	}{
 		{"none", "", false},
-		{"all", codexTrustedHooks, true},
-		{"one missing", strings.Replace(codexTrustedHooks, ":interrupt:0:0", ":interrupt:0:1", 1), false},
-		{"one disabled", strings.Replace(codexTrustedHooks, ":stop:0:0\"]\n", ":stop:0:0\"]\nenabled = false\n", 1), false},
-		{"not a hash", strings.Replace(codexTrustedHooks, "sha256:2d3e", "md5:2d3e", 1), false},
-		{"broken toml", codexTrustedHooks + "\n[[[", false},
+		{"all", trustedHooks, true},
+		{"one missing", strings.Replace(trustedHooks, ":interrupt:0:0", ":interrupt:0:1", 1), false},
+		{"one disabled", strings.Replace(trustedHooks, ":stop:0:0\"]\n", ":stop:0:0\"]\nenabled = false\n", 1), false},
+		{"not a hash", strings.Replace(trustedHooks, "sha256:2d3e", "md5:2d3e", 1), false},
+		{"broken toml", trustedHooks + "\n[[[", false},
 	} {
-		_, got := codexConfigPlan(codexHomeWith(t, c.config))
+		_, got := configPlan(homeWith(t, c.config))
 		if got != c.want {
 			t.Errorf("%s: trusted = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
-// TestCodexHookArgs decodes each override as Codex would read it and runs
+// TestHookArgs decodes each override as Codex would read it and runs
 // its hook: the lines in the capture file give the thread ID and the states.
-func TestCodexHookArgs(t *testing.T) {
-	args := codexHookArgs()
-	if len(args) != 2*len(codexHookEvents) {
+func TestHookArgs(t *testing.T) {
+	args := hookArgs()
+	if len(args) != 2*len(hookEvents) {
 		t.Fatalf("args %q", args)
 	}
 	commands := map[string]string{}
@@ -84,22 +86,22 @@ func TestCodexHookArgs(t *testing.T) {
 		{"SessionEnd", `{"session_id":"` + thread + `","hook_event_name":"SessionEnd","reason":"other"}`},
 	} {
 		cmd := exec.Command("sh", "-c", commands[st.event])
-		cmd.Env = append(os.Environ(), EnvCapture+"="+capture)
+		cmd.Env = append(os.Environ(), harness.EnvCapture+"="+capture)
 		cmd.Stdin = strings.NewReader(st.payload)
 		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
 			t.Fatalf("%s: %v %q", st.event, err, out)
 		}
 	}
 	got, _ := os.ReadFile(capture)
-	want := []StateEvent{{State: Working}, {State: NeedsYou, Why: "approval request"}, {State: Working},
-		{State: Waiting}, {State: Waiting}, {State: Waiting, Ended: true, Why: "other"}}
-	if diff := cmp.Diff(want, codexA().Behaviour.(Stater).States(got)); diff != "" {
+	want := []harness.StateEvent{{State: harness.Working}, {State: harness.NeedsYou, Why: "approval request"}, {State: harness.Working},
+		{State: harness.Waiting}, {State: harness.Waiting}, {State: harness.Waiting, Ended: true, Why: "other"}}
+	if diff := cmp.Diff(want, Agent.Behaviour.(harness.Stater).States(got)); diff != "" {
 		t.Errorf("states (-want +got):\n%s\ncapture:\n%s", diff, got)
 	}
 	// The thread is known from SessionStart, once its rollout exists.
 	home := t.TempDir()
 	writeRollout(t, home, thread, "/p", false, "hi")
-	if id := codexA().ParseCapture(got, Capture{Home: home}); id != thread {
+	if id := Agent.ParseCapture(got, harness.Capture{Home: home}); id != thread {
 		t.Errorf("ParseCapture = %q, want %q", id, thread)
 	}
 }
