@@ -36,7 +36,7 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 		j, _ := json.Marshal(l)
 		b.Write(append(j, '\n'))
 	}
-	p := filepath.Join(home, "projects", harness.ClaudeSlug(cwd), id+".jsonl")
+	p := claudeTranscriptPath(home, cwd, id)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestAdoptRefuses(t *testing.T) {
 		"gone from disk":    {func(t *testing.T, f *harness.Found) { os.RemoveAll(filepath.Join(f.Home, "projects")) }, "no claude transcript"},
 		"directory removed": {func(t *testing.T, f *harness.Found) { os.Remove(f.Cwd) }, "no longer exists"},
 		"metadata only": {func(t *testing.T, f *harness.Found) {
-			p := filepath.Join(f.Home, "projects", harness.ClaudeSlug(f.Cwd), f.ID+".jsonl")
+			p := claudeTranscriptPath(f.Home, f.Cwd, f.ID)
 			os.WriteFile(p, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
 		}, "holds no message"},
 	}
@@ -146,4 +146,15 @@ func TestAdoptRefuses(t *testing.T) {
 	if _, err := adoptFound(cat, f); err != nil {
 		t.Errorf("a dead holder refused the adoption: %v", err)
 	}
+}
+
+// claudeTranscriptPath is where Claude keeps conversation id of cwd under
+// home: where its Mover would place the transcript.
+func claudeTranscriptPath(home, cwd, id string) string {
+	a, _ := agents.Named("claude")
+	p, err := a.Behaviour.(harness.Mover).Place(home, cwd, id, cwd, []harness.File{{Name: "transcript.jsonl"}})
+	if err != nil {
+		panic(err)
+	}
+	return p.Path
 }

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,50 +11,6 @@ import (
 )
 
 const pinned = "11111111-2222-4333-8444-555555555555"
-
-func testNamespace(dir string) Run {
-	return Run{
-		Capture: filepath.Join(dir, "task-1-1.json"),
-		NewID:   func() (string, error) { return pinned, nil },
-	}
-}
-
-func TestInstrument(t *testing.T) {
-	ns := testNamespace("/run/fc/12-ab")
-	capture := EnvCapture + "=/run/fc/12-ab/task-1-1.json"
-	hooksOff := ns
-	hooksOff.Hooks = HooksOff
-	cases := []struct {
-		name string
-		h    Agent
-		f    Form
-		ns   Run
-		want Instrumentation
-	}{
-		{"claude bare", claudeA(), Form{Tool: "claude"}, ns, Instrumentation{
-			Args:   []string{"--session-id", pinned, "--settings", claudeInlineSettings()},
-			Env:    []string{capture},
-			Pinned: pinned, States: true}},
-		{"claude resume", claudeA(), Form{Tool: "claude", Resume: uid}, ns, Instrumentation{
-			Args:   []string{"--settings", claudeInlineSettings()},
-			Env:    []string{capture},
-			Pinned: uid, States: true}},
-		{"claude hooks off", claudeA(), Form{Tool: "claude"}, hooksOff, Instrumentation{
-			Args:   []string{"--session-id", pinned, "--settings", claudeCaptureSettings},
-			Env:    []string{capture},
-			Pinned: pinned}},
-	}
-	for _, c := range cases {
-		got, err := c.h.Instrument(c.f, c.ns)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
-		}
-	}
-}
 
 // The quoting is proven by a real shell: each word comes back exactly.
 func TestQuoteInShell(t *testing.T) {

@@ -69,7 +69,7 @@ func TestInstalledVersion(t *testing.T) {
 // and keeps the answer, or the failure, for that binary.
 func TestVersionRunsNothing(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "fleetcom")
-	claude := Claude
+	claude := standIn("claude")
 	npm := harnesstest.NPMBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332")
 	npmStarts := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(npm))), "starts")
 	if v := Version(claude, npm, cache); v != "2.1.332" {
@@ -136,7 +136,7 @@ func TestProbeOutputBounded(t *testing.T) {
 // written, and a FIFO or a symlink in its place is neither blocked on,
 // followed nor replaced.
 func TestProbeCacheGuarded(t *testing.T) {
-	claude := Claude
+	claude := standIn("claude")
 	dir := t.TempDir()
 	log := filepath.Join(dir, "starts")
 	bin := filepath.Join(dir, "claude")
@@ -181,3 +181,7 @@ func TestProbeCacheGuarded(t *testing.T) {
 		}
 	}
 }
+
+// standIn is an agent called name with nothing but its name: what Version
+// and Probe read of an agent that probes nothing of its own.
+func standIn(name string) Agent { return Agent{Spec: &Spec{Name: name}} }

@@ -70,7 +70,12 @@ func FuzzExitHint(f *testing.F) {
 // for a conversation with one exchange, in dir's project folder.
 func writeClaudeTranscript(t testing.TB, home, dir, id string) {
 	t.Helper()
-	path := filepath.Join(home, "projects", harness.ClaudeSlug(dir), id+".jsonl")
+	claude, _ := agents.Named("claude")
+	place, err := claude.Behaviour.(harness.Mover).Place(home, dir, id, dir, []harness.File{{Name: "transcript.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := place.Path
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -29,11 +29,7 @@ func agentPackages(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, a := range list {
-		p := reflect.TypeOf(a.Behaviour).PkgPath()
-		if p == module+"/harness" {
-			continue // not moved into a package of its own yet
-		}
-		out[p] = a.Name
+		out[reflect.TypeOf(a.Behaviour).PkgPath()] = a.Name
 	}
 	return out
 }
@@ -113,11 +109,7 @@ func TestImportBoundary(t *testing.T) {
 // a package of its name.
 func TestEveryAgentInItsPackage(t *testing.T) {
 	for _, a := range list {
-		p := reflect.TypeOf(a.Behaviour).PkgPath()
-		if p == module+"/harness" {
-			continue // not moved into a package of its own yet
-		}
-		if p != module+"/harness/"+a.Name {
+		if p := reflect.TypeOf(a.Behaviour).PkgPath(); p != module+"/harness/"+a.Name {
 			t.Errorf("%s's behaviour is declared in %s, not in harness/%s", a.Name, p, a.Name)
 		}
 	}

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/claude"
 	"github.com/fleetcom/fleetcom/harness/codex"
 	"github.com/fleetcom/fleetcom/harness/copilot"
 	"github.com/fleetcom/fleetcom/harness/gemini"
@@ -16,7 +17,7 @@ import (
 // when a shim starts (TestNoInitWork holds that); an init function or a
 // registration call would each fault in a page of code at every start.
 var list = [...]*harness.Agent{
-	&harness.Claude,
+	&claude.Agent,
 	&codex.Agent,
 	&copilot.Agent,
 	&gemini.Agent,

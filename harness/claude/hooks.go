@@ -1,4 +1,4 @@
-package harness
+package claude
 
 // Claude Code's hooks, given inline with --settings on every instrumented run
 // (claude.go says why inline). Every hook is gated on $FLEETCOM_CAPTURE_FILE:
@@ -21,9 +21,9 @@ package harness
 // ends. Interrupting a turn with Esc fires none of them: Claude's own record
 // of its running sessions (View) says so.
 //
-// claudeSettings is written out rather than marshalled: it is the same for
-// every run. TestClaudeSettingsHook decodes it and runs every hook.
-const claudeSettings = `{
+// settingsDoc is written out rather than marshalled: it is the same for
+// every run. TestSettingsHook decodes it and runs every hook.
+const settingsDoc = `{
   "hooks": {
     "SessionStart": [
       {
@@ -122,15 +122,15 @@ const claudeSettings = `{
 }
 `
 
-// claudeInlineSettings is claudeSettings on one line, for --settings. It
-// is written out too (TestClaudeSettingsHook holds it to json.Compact of
-// claudeSettings): compacting it on every run cost a shim start the first
+// inlineSettings is settingsDoc on one line, for --settings. It
+// is written out too (TestSettingsHook holds it to json.Compact of
+// settingsDoc): compacting it on every run cost a shim start the first
 // use of encoding/json's scanner.
-func claudeInlineSettings() string { return claudeSettingsInline }
+func inlineSettings() string { return settingsInline }
 
-const claudeSettingsInline = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}],"UserPromptSubmit":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"UserPromptSubmit\"}' >>\"$f\"; fi; exit 0"}]}],"PermissionRequest":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PermissionRequest\"}' >>\"$f\"; fi; exit 0"}]}],"Notification":[{"matcher":"permission_prompt","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Notification\",\"notification_type\":\"permission_prompt\"}' >>\"$f\"; fi; exit 0"}]},{"matcher":"elicitation_dialog","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Notification\",\"notification_type\":\"elicitation_dialog\"}' >>\"$f\"; fi; exit 0"}]}],"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PostToolUse\"}' >>\"$f\"; fi; exit 0"}]}],"PostToolUseFailure":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PostToolUseFailure\"}' >>\"$f\"; fi; exit 0"}]}],"Stop":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Stop\"}' >>\"$f\"; fi; exit 0"}]}],"SessionEnd":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`
+const settingsInline = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}],"UserPromptSubmit":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"UserPromptSubmit\"}' >>\"$f\"; fi; exit 0"}]}],"PermissionRequest":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PermissionRequest\"}' >>\"$f\"; fi; exit 0"}]}],"Notification":[{"matcher":"permission_prompt","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Notification\",\"notification_type\":\"permission_prompt\"}' >>\"$f\"; fi; exit 0"}]},{"matcher":"elicitation_dialog","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Notification\",\"notification_type\":\"elicitation_dialog\"}' >>\"$f\"; fi; exit 0"}]}],"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PostToolUse\"}' >>\"$f\"; fi; exit 0"}]}],"PostToolUseFailure":[{"matcher":"*","hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"PostToolUseFailure\"}' >>\"$f\"; fi; exit 0"}]}],"Stop":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; cat >/dev/null; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then echo '{\"hook_event_name\":\"Stop\"}' >>\"$f\"; fi; exit 0"}]}],"SessionEnd":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`
 
-// claudeCaptureSettings is the SessionStart hook alone, for a run whose user
+// captureSettings is the SessionStart hook alone, for a run whose user
 // turned state hooks off ([claude] hooks = false): the conversation's ID is
-// still captured. It is claudeSettings' SessionStart entry.
-const claudeCaptureSettings = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`
+// still captured. It is settingsDoc' SessionStart entry.
+const captureSettings = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"f=${FLEETCOM_CAPTURE_FILE:-}; if [ -n \"$f\" ] && [ -f \"$f\" ] && [ ! -h \"$f\" ]; then { tr -d '\\r\\n'; echo; } >>\"$f\"; else cat >/dev/null; fi; exit 0"}]}]}}`

@@ -1,4 +1,4 @@
-package harness
+package claude
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -21,81 +22,81 @@ import (
 // slugLimit is the length past which Claude cuts a slug and appends a hash.
 const slugLimit = 200
 
-// claudeFolders returns the project folders that can hold cwd's transcripts:
+// projectFolders returns the project folders that can hold cwd's transcripts:
 // its slug's folder, or for a long slug every folder named by the cut slug
 // and a '-'.
-func claudeFolders(home, cwd string) []string {
+func projectFolders(home, cwd string) []string {
 	projects := filepath.Join(home, "projects")
-	slug := ClaudeSlug(cwd)
+	slug := projectSlug(cwd)
 	if len(slug) <= slugLimit {
 		return []string{filepath.Join(projects, slug)}
 	}
 	entries, _ := os.ReadDir(projects)
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && claudeFolderOf(e.Name(), cwd) {
+		if e.IsDir() && folderOf(e.Name(), cwd) {
 			out = append(out, filepath.Join(projects, e.Name()))
 		}
 	}
 	return out
 }
 
-// claudeFolderOf reports whether a project folder name can be cwd's.
-func claudeFolderOf(name, cwd string) bool {
-	slug := ClaudeSlug(cwd)
+// folderOf reports whether a project folder name can be cwd's.
+func folderOf(name, cwd string) bool {
+	slug := projectSlug(cwd)
 	if len(slug) <= slugLimit {
 		return name == slug
 	}
 	return strings.HasPrefix(name, slug[:slugLimit]+"-")
 }
 
-// claudeHead is what one pass over the top of a transcript learns: its first
+// transcriptHead is what one pass over the top of a transcript learns: its first
 // conversation line and its title.
-type claudeHead struct {
-	first claudeLine
+type transcriptHead struct {
+	first transcriptLine
 	ok    bool // a user or assistant line exists
 	title string
 }
 
-func readClaudeHead(path string) claudeHead {
-	var h claudeHead
-	EachLine(path, func(line []byte) bool {
+func readHead(path string) transcriptHead {
+	var h transcriptHead
+	harness.EachLine(path, func(line []byte) bool {
 		if !h.ok && (bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`))) {
-			var l claudeLine
+			var l transcriptLine
 			if json.Unmarshal(line, &l) == nil && l.isConversation() {
 				h.first, h.ok = l, true
 			}
 		}
 		if h.title == "" {
-			h.title = claudePrompt(line)
+			h.title = userPrompt(line)
 		}
 		return !h.ok || h.title == ""
 	})
 	return h
 }
 
-func (h claudeHead) found(home, id, cwd string, mod time.Time) Found {
+func (h transcriptHead) found(home, id, cwd string, mod time.Time) harness.Found {
 	started, _ := time.Parse(time.RFC3339Nano, h.first.Timestamp)
-	return Found{Tool: "claude", ID: id, Cwd: cwd, Home: home, Title: h.title, Started: started, Modified: mod}
+	return harness.Found{Tool: "claude", ID: id, Cwd: cwd, Home: home, Title: h.title, Started: started, Modified: mod}
 }
 
 // Discover implements Finder: the transcripts of cwd's project folders whose
 // conversation lines record cwd.
-func (claude) Discover(home, cwd, _ string) ([]Found, error) {
+func (claude) Discover(home, cwd, _ string) ([]harness.Found, error) {
 	seen := map[string]bool{}
-	var out []Found
-	for _, dir := range claudeFolders(home, cwd) {
+	var out []harness.Found
+	for _, dir := range projectFolders(home, cwd) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-			if !ok || !claudeSpec.ID.Valid(id) || !e.Type().IsRegular() || seen[id] {
+			if !ok || !spec.ID.Valid(id) || !e.Type().IsRegular() || seen[id] {
 				continue
 			}
 			fi, err := e.Info()
 			if err != nil {
 				continue
 			}
-			h := readClaudeHead(filepath.Join(dir, e.Name()))
+			h := readHead(filepath.Join(dir, e.Name()))
 			if !h.ok || !safe.SameDir(h.first.Cwd, cwd) {
 				continue
 			}
@@ -103,15 +104,15 @@ func (claude) Discover(home, cwd, _ string) ([]Found, error) {
 			out = append(out, h.found(home, id, cwd, fi.ModTime()))
 		}
 	}
-	SortNewest(out)
+	harness.SortNewest(out)
 	return out, nil
 }
 
 // Lookup implements Finder: the single projects/*/<id>.jsonl, which must hold
 // a conversation whose recorded cwd is a directory of that project folder.
-func (claude) Lookup(home, id string) (Found, error) {
-	if err := claudeSpec.ValidateID(id); err != nil {
-		return Found{}, Refuse(ErrNoConversation, "%v", err)
+func (claude) Lookup(home, id string) (harness.Found, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
 	var paths []string
@@ -122,41 +123,41 @@ func (claude) Lookup(home, id string) (Found, error) {
 	}
 	switch {
 	case len(paths) == 0:
-		return Found{}, Refuse(ErrNoConversation, "no claude transcript %s.jsonl in %s", id, filepath.Join(home, "projects"))
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "no claude transcript %s.jsonl in %s", id, filepath.Join(home, "projects"))
 	case len(paths) > 1:
-		return Found{}, Refuse(ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
 	}
 	path := paths[0]
-	h := readClaudeHead(path)
+	h := readHead(path)
 	if !h.ok {
-		return Found{}, Refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
 	}
 	cwd := h.first.Cwd
 	folder := filepath.Base(filepath.Dir(path))
-	if !filepath.IsAbs(cwd) || !claudeFolderOf(folder, cwd) && !claudeFolderOf(folder, safe.PhysicalOf(cwd)) {
-		return Found{}, Refuse(ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
+	if !filepath.IsAbs(cwd) || !folderOf(folder, cwd) && !folderOf(folder, safe.PhysicalOf(cwd)) {
+		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "claude transcript %s records directory %q, which its project folder is not named after", path, cwd)
 	}
-	return h.found(home, id, safe.PhysicalOf(cwd), ModTime(path)), nil
+	return h.found(home, id, safe.PhysicalOf(cwd), harness.ModTime(path)), nil
 }
 
 // Adoptable implements Finder: a transcript of id in dir's project folders with a
 // conversation line recording dir.
 func (c claude) Adoptable(home, dir, id string) error {
-	if err := claudeSpec.ValidateID(id); err != nil {
-		return Refuse(ErrNoConversation, "%v", err)
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
 	var first error
-	for _, folder := range claudeFolders(home, dir) {
+	for _, folder := range projectFolders(home, dir) {
 		path := filepath.Join(folder, id+".jsonl")
 		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		h := readClaudeHead(path)
+		h := readHead(path)
 		switch {
 		case !h.ok:
-			first = Refuse(ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
+			first = harness.Refuse(harness.ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)
 		case !safe.SameDir(h.first.Cwd, dir):
-			first = Refuse(ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
+			first = harness.Refuse(harness.ErrElsewhere, "claude transcript %s was recorded in %q, not in %s", path, h.first.Cwd, dir)
 		default:
 			return nil
 		}
@@ -168,7 +169,7 @@ func (c claude) Adoptable(home, dir, id string) error {
 	if err != nil {
 		return err
 	}
-	return Refuse(ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
+	return harness.Refuse(harness.ErrElsewhere, "claude conversation %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
 // Holders implements Holder: the interactive sessions whose
@@ -188,7 +189,7 @@ func (claude) Holders(home, id string) []int {
 			SessionID string `json:"sessionId"`
 			ProcStart string `json:"procStart"`
 		}
-		if ReadSmallJSON(filepath.Join(dir, e.Name()), &s) && s.SessionID == id && s.PID == pid &&
+		if harness.ReadSmallJSON(filepath.Join(dir, e.Name()), &s) && s.SessionID == id && s.PID == pid &&
 			(s.ProcStart == "" || startedAt(pid, s.ProcStart)) {
 			pids = append(pids, pid)
 		}
@@ -208,12 +209,12 @@ func startedAt(pid int, procStart string) bool {
 // Active implements Activer: the timestamp of the transcript's last user
 // or assistant line.
 func (claude) Active(home, cwd, id string) time.Time {
-	p, ok := claudeTranscript(home, cwd, id)
+	p, ok := findTranscript(home, cwd, id)
 	if !ok {
 		return time.Time{}
 	}
 	var at time.Time
-	FindLastLine(p, func(line []byte) bool {
+	harness.FindLastLine(p, func(line []byte) bool {
 		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
 			return false
 		}

@@ -1,9 +1,10 @@
-package harness
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -17,12 +18,12 @@ import (
 // the last of the head (a name given at launch, in a transcript that grew
 // since).
 
-// claudeNameWindow is how much of the head and of the tail is read.
-const claudeNameWindow = 64 << 10
+// nameWindow is how much of the head and of the tail is read.
+const nameWindow = 64 << 10
 
 // ConversationName implements Namer.
 func (claude) ConversationName(home, cwd, id string) string {
-	p, ok := claudeTranscript(home, cwd, id)
+	p, ok := findTranscript(home, cwd, id)
 	if !ok {
 		return ""
 	}
@@ -36,27 +37,27 @@ func (claude) ConversationName(home, cwd, id string) string {
 		return ""
 	}
 	size := fi.Size()
-	if size > claudeNameWindow {
-		tail := make([]byte, claudeNameWindow)
-		if n, _ := f.ReadAt(tail, size-claudeNameWindow); n > 0 {
+	if size > nameWindow {
+		tail := make([]byte, nameWindow)
+		if n, _ := f.ReadAt(tail, size-nameWindow); n > 0 {
 			// The first line of the window is likely cut: skip it.
 			if i := bytes.IndexByte(tail[:n], '\n'); i >= 0 {
-				if name, ok := lastClaudeName(tail[i+1 : n]); ok {
+				if name, ok := lastName(tail[i+1 : n]); ok {
 					return name
 				}
 			}
 		}
 	}
-	head := make([]byte, min(size, claudeNameWindow))
+	head := make([]byte, min(size, nameWindow))
 	n, _ := f.ReadAt(head, 0)
-	name, _ := lastClaudeName(head[:n])
+	name, _ := lastName(head[:n])
 	return name
 }
 
-// lastClaudeName returns the name of the last complete custom-title line in
+// lastName returns the name of the last complete custom-title line in
 // data; ok is false when there is none. An empty name (a name cleared)
 // counts as a line found.
-func lastClaudeName(data []byte) (string, bool) {
+func lastName(data []byte) (string, bool) {
 	name, ok := "", false
 	for len(data) > 0 {
 		line := data
@@ -73,7 +74,7 @@ func lastClaudeName(data []byte) (string, bool) {
 			CustomTitle string `json:"customTitle"`
 		}
 		if json.Unmarshal(line, &l) == nil && l.Type == "custom-title" {
-			name, ok = CleanName(l.CustomTitle), true
+			name, ok = harness.CleanName(l.CustomTitle), true
 		}
 	}
 	return name, ok
@@ -86,7 +87,7 @@ func lastClaudeName(data []byte) (string, bool) {
 
 // HintByName implements HintNamer.
 func (claude) HintByName(tail []byte) bool {
-	line, ok := BannerLine(tail, claudeHint.Banner)
+	line, ok := harness.BannerLine(tail, hint.Banner)
 	if !ok {
 		return false
 	}

@@ -1,23 +1,24 @@
-package harness
+package claude
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-// claudeNaming is what Claude writes when a conversation is named: a
+// namingLines is what Claude writes when a conversation is named: a
 // custom-title line, then an agent-name line (2.1.197 and 2.1.332).
-func claudeNaming(t testing.TB, id, name string) string {
+func namingLines(t testing.TB, id, name string) string {
 	return harnesstest.JSONLine(t, map[string]any{"type": "custom-title", "customTitle": name, "sessionId": id}) +
 		harnesstest.JSONLine(t, map[string]any{"type": "agent-name", "agentName": name, "sessionId": id})
 }
 
-func TestClaudeName(t *testing.T) {
+func TestName(t *testing.T) {
 	home, cwd := t.TempDir(), "/p/named"
-	a := claudeA()
+	a := Agent
 
 	plain := harnesstest.UUID(t)
 	writeTranscript(t, home, cwd, plain, "hello")
@@ -27,8 +28,8 @@ func TestClaudeName(t *testing.T) {
 
 	// --name at launch: the lines come first, before the prompt.
 	launched := harnesstest.UUID(t)
-	path := filepath.Join(home, "projects", ClaudeSlug(cwd), launched+".jsonl")
-	harnesstest.WriteFile(t, path, claudeNaming(t, launched, "my-feature"))
+	path := filepath.Join(home, "projects", projectSlug(cwd), launched+".jsonl")
+	harnesstest.WriteFile(t, path, namingLines(t, launched, "my-feature"))
 	harnesstest.AppendFile(t, path, harnesstest.JSONLine(t, map[string]any{"type": "user", "sessionId": launched, "cwd": cwd,
 		"message": map[string]any{"role": "user", "content": "hi"}}))
 	if got := a.ConversationName(home, cwd, launched); got != "my-feature" {
@@ -39,7 +40,7 @@ func TestClaudeName(t *testing.T) {
 	// the tail the new one, and the tail wins.
 	harnesstest.AppendFile(t, path, strings.Repeat(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": launched, "cwd": cwd,
 		"message": map[string]any{"role": "assistant", "content": strings.Repeat("x", 1000)}}), 200))
-	harnesstest.AppendFile(t, path, claudeNaming(t, launched, "renamed\tthing"))
+	harnesstest.AppendFile(t, path, namingLines(t, launched, "renamed\tthing"))
 	if got := a.ConversationName(home, cwd, launched); got != "renamed thing" {
 		t.Errorf("renamed: %q, want the latest name, cleaned", got)
 	}
@@ -50,8 +51,8 @@ func TestClaudeName(t *testing.T) {
 	}
 	// A long conversation named only at launch keeps that name.
 	head := harnesstest.UUID(t)
-	hp := filepath.Join(home, "projects", ClaudeSlug(cwd), head+".jsonl")
-	harnesstest.WriteFile(t, hp, claudeNaming(t, head, "at launch"))
+	hp := filepath.Join(home, "projects", projectSlug(cwd), head+".jsonl")
+	harnesstest.WriteFile(t, hp, namingLines(t, head, "at launch"))
 	harnesstest.AppendFile(t, hp, strings.Repeat(harnesstest.JSONLine(t, map[string]any{"type": "assistant", "sessionId": head, "cwd": cwd,
 		"message": map[string]any{"role": "assistant", "content": strings.Repeat("y", 1000)}}), 200))
 	if got := a.ConversationName(home, cwd, head); got != "at launch" {
@@ -64,8 +65,8 @@ func TestClaudeName(t *testing.T) {
 
 // Claude Code 2.1.197 names a named conversation by its name in the exit
 // hint: the banner is there, no ID is, and that is not drift.
-func TestClaudeHintByName(t *testing.T) {
-	a := claudeA()
+func TestHintByName(t *testing.T) {
+	a := Agent
 	id := harnesstest.UUID(t)
 	for _, c := range []struct {
 		name, tail     string
@@ -77,7 +78,7 @@ func TestClaudeHintByName(t *testing.T) {
 		{"a name, then an ID later", "Resume this session with:\r\nclaude --resume \"x\"\r\nResume this session with:\r\nclaude --resume " + id + "\r\n", false, true},
 		{"no banner", "claude --resume \"wren work\"\r\n", false, false},
 	} {
-		if got := a.Behaviour.(HintNamer).HintByName([]byte(c.tail)); got != c.byName {
+		if got := a.Behaviour.(harness.HintNamer).HintByName([]byte(c.tail)); got != c.byName {
 			t.Errorf("%s: HintByName %v, want %v", c.name, got, c.byName)
 		}
 		if got := a.ExitBanner([]byte(c.tail)); got != c.banner {

@@ -1,4 +1,4 @@
-package harness
+package claude
 
 import (
 	"bytes"
@@ -12,13 +12,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-func TestClaudeDiscover(t *testing.T) {
+func TestDiscover(t *testing.T) {
 	home := t.TempDir()
 	dotted, dashed := "/x/a.b", "/x/a-b" // one project folder for both
-	if ClaudeSlug(dotted) != ClaudeSlug(dashed) {
+	if projectSlug(dotted) != projectSlug(dashed) {
 		t.Fatal("the collision this test needs is gone")
 	}
 	older, newer, meta, theirs := harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t), harnesstest.UUID(t)
@@ -27,7 +28,7 @@ func TestClaudeDiscover(t *testing.T) {
 	writeTranscript(t, home, dotted, meta, "") // quit before the first prompt
 	writeTranscript(t, home, dashed, theirs, "the other directory")
 
-	folder := filepath.Join(home, "projects", ClaudeSlug(dotted))
+	folder := filepath.Join(home, "projects", projectSlug(dotted))
 	harnesstest.WriteFile(t, filepath.Join(folder, "prompt_history.jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
 	harnesstest.WriteFile(t, filepath.Join(folder, "sessions-index.json"), "{}\n")
 	harnesstest.WriteFile(t, filepath.Join(folder, strings.ToUpper(harnesstest.UUID(t))+".jsonl"), `{"type":"user","cwd":"/x/a.b"}`+"\n")
@@ -37,7 +38,7 @@ func TestClaudeDiscover(t *testing.T) {
 	harnesstest.WriteFile(t, filepath.Join(folder, writing+".jsonl"), `{"type":"permission-mode","sessionId":"`+writing+`"}`+"\n"+
 		`{"type":"user","sessionId":"`+writing+`","cwd":"/x/a.b","message":{"content":"hal`)
 
-	found, err := claudeA().Discover(home, dotted, "")
+	found, err := Agent.Discover(home, dotted, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,23 +50,23 @@ func TestClaudeDiscover(t *testing.T) {
 		time.Since(f.Modified) > time.Hour {
 		t.Errorf("found = %+v", f)
 	}
-	found, _ = claudeA().Discover(home, dashed, "")
+	found, _ = Agent.Discover(home, dashed, "")
 	if diff := cmp.Diff([]string{theirs}, harnesstest.IDs(found)); diff != "" {
 		t.Errorf("Discover(%s) (-want +got):\n%s", dashed, diff)
 	}
-	if found, _ := (claudeA()).Discover(home, "/nowhere", ""); len(found) != 0 {
+	if found, _ := (Agent).Discover(home, "/nowhere", ""); len(found) != 0 {
 		t.Errorf("a directory without a project folder: %v", harnesstest.IDs(found))
 	}
 }
 
 // A slug over 200 characters is matched by its first 200 characters, not by
 // recomputing the hash, and the recorded cwd decides.
-func TestClaudeDiscoverLongSlug(t *testing.T) {
+func TestDiscoverLongSlug(t *testing.T) {
 	home := t.TempDir()
 	long := "/w/" + strings.Repeat("deep.dir/", 30) + "mine"
 	sibling := long[:len(long)-4] + "yours" // same first 200 slug characters
-	prefix := ClaudeSlug(long)[:200]
-	if !strings.HasPrefix(ClaudeSlug(sibling), prefix) {
+	prefix := projectSlug(long)[:200]
+	if !strings.HasPrefix(projectSlug(sibling), prefix) {
 		t.Fatal("the shared prefix this test needs is gone")
 	}
 	mine, yours := harnesstest.UUID(t), harnesstest.UUID(t)
@@ -73,23 +74,23 @@ func TestClaudeDiscoverLongSlug(t *testing.T) {
 	writeTranscriptAt(t, home, prefix+"-otherhash", sibling, yours, "sibling", time.Now())
 	writeTranscriptAt(t, home, prefix+"x-unrelated", long, harnesstest.UUID(t), "wrong prefix", time.Now())
 
-	found, _ := claudeA().Discover(home, long, "")
+	found, _ := Agent.Discover(home, long, "")
 	if diff := cmp.Diff([]string{mine}, harnesstest.IDs(found)); diff != "" {
 		t.Fatalf("Discover (-want +got):\n%s", diff)
 	}
-	f, err := claudeA().Lookup(home, mine)
+	f, err := Agent.Lookup(home, mine)
 	if err != nil || f.Cwd != long {
 		t.Errorf("Lookup = %+v, %v", f, err)
 	}
-	if err := (claudeA()).Adoptable(home, long, mine); err != nil {
+	if err := (Agent).Adoptable(home, long, mine); err != nil {
 		t.Errorf("Adoptable: %v", err)
 	}
-	if err := (claudeA()).Adoptable(home, sibling, mine); !errors.Is(err, ErrElsewhere) {
+	if err := (Agent).Adoptable(home, sibling, mine); !errors.Is(err, harness.ErrElsewhere) {
 		t.Errorf("Adoptable for the sibling: %v", err)
 	}
 }
 
-func TestClaudeLookupAndAdoptable(t *testing.T) {
+func TestLookupAndAdoptable(t *testing.T) {
 	home := t.TempDir()
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
@@ -101,9 +102,9 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 	writeTranscript(t, home, real, meta, "")
 	writeTranscript(t, home, "/x/a-b", dashed, "dashed")
 	// A transcript whose recorded cwd its project folder is not named after.
-	writeTranscriptAt(t, home, ClaudeSlug("/x/a.b"), "/elsewhere", moved, "moved", time.Now())
+	writeTranscriptAt(t, home, projectSlug("/x/a.b"), "/elsewhere", moved, "moved", time.Now())
 
-	h := claudeA()
+	h := Agent
 	f, err := h.Lookup(home, talked)
 	if err != nil || f.Cwd != real || f.Title != "hello" || f.Tool != "claude" || f.Home != home {
 		t.Errorf("Lookup(talked) = %+v, %v", f, err)
@@ -112,10 +113,10 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 		id   string
 		want error
 	}{
-		{meta, ErrEmptyConversation},
-		{moved, ErrElsewhere},
-		{harnesstest.UUID(t), ErrNoConversation},
-		{"../" + talked[3:], ErrNoConversation},
+		{meta, harness.ErrEmptyConversation},
+		{moved, harness.ErrElsewhere},
+		{harnesstest.UUID(t), harness.ErrNoConversation},
+		{"../" + talked[3:], harness.ErrNoConversation},
 	} {
 		if _, err := h.Lookup(home, c.id); !errors.Is(err, c.want) {
 			t.Errorf("Lookup(%s) = %v, want %v", c.id, err, c.want)
@@ -127,14 +128,14 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 		want    error
 	}{
 		{real, talked, nil},
-		{real, meta, ErrEmptyConversation},
+		{real, meta, harness.ErrEmptyConversation},
 		{"/x/a-b", dashed, nil},
-		{"/x/a.b", dashed, ErrElsewhere}, // same folder, another directory
-		{"/x/a.b", moved, ErrElsewhere},
-		{"/elsewhere", moved, ErrElsewhere},
-		{"/other", talked, ErrElsewhere},
-		{real, harnesstest.UUID(t), ErrNoConversation},
-		{real, "not-an-id", ErrNoConversation},
+		{"/x/a.b", dashed, harness.ErrElsewhere}, // same folder, another directory
+		{"/x/a.b", moved, harness.ErrElsewhere},
+		{"/elsewhere", moved, harness.ErrElsewhere},
+		{"/other", talked, harness.ErrElsewhere},
+		{real, harnesstest.UUID(t), harness.ErrNoConversation},
+		{real, "not-an-id", harness.ErrNoConversation},
 	} {
 		if err := h.Adoptable(home, c.dir, c.id); !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
 			t.Errorf("Adoptable(%s, %s) = %v, want %v", c.dir, c.id, err, c.want)
@@ -142,13 +143,13 @@ func TestClaudeLookupAndAdoptable(t *testing.T) {
 	}
 	// A transcript recorded under a symlinked path belongs to its target.
 	viaLink := harnesstest.UUID(t)
-	writeTranscriptAt(t, home, ClaudeSlug(real), link, viaLink, "via link", time.Now())
+	writeTranscriptAt(t, home, projectSlug(real), link, viaLink, "via link", time.Now())
 	if err := h.Adoptable(home, real, viaLink); err != nil {
 		t.Errorf("Adoptable through a symlink: %v", err)
 	}
 }
 
-func TestClaudeHolders(t *testing.T) {
+func TestHolders(t *testing.T) {
 	home := t.TempDir()
 	id := harnesstest.UUID(t)
 	sessions := filepath.Join(home, "sessions")
@@ -164,16 +165,16 @@ func TestClaudeHolders(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(sessions, "107.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]int{101}, claudeA().Holders(home, id)); diff != "" {
+	if diff := cmp.Diff([]int{101}, Agent.Holders(home, id)); diff != "" {
 		t.Errorf("Holders (-want +got):\n%s", diff)
 	}
-	if got := (claudeA()).Holders(t.TempDir(), id); len(got) != 0 {
+	if got := (Agent).Holders(t.TempDir(), id); len(got) != 0 {
 		t.Errorf("no sessions folder: %v", got)
 	}
 	// The real shape: an interactive session of this process.
 	self := harnesstest.UUID(t)
 	session(strconv.Itoa(os.Getpid())+".json", os.Getpid(), self)
-	if got := (claudeA()).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
+	if got := (Agent).Holders(home, self); !cmp.Equal(got, []int{os.Getpid()}) {
 		t.Errorf("Holders(self) = %v", got)
 	}
 	// Claude 2.1.197 also records the process's start time; a file whose
@@ -187,7 +188,7 @@ func TestClaudeHolders(t *testing.T) {
 		sid := harnesstest.UUID(t)
 		harnesstest.WriteFile(t, filepath.Join(sessions, strconv.Itoa(os.Getpid())+".json"),
 			harnesstest.JSONLine(t, map[string]any{"pid": os.Getpid(), "sessionId": sid, "procStart": procStart, "kind": "interactive"}))
-		if got := (claudeA()).Holders(home, sid); len(got) != want {
+		if got := (Agent).Holders(home, sid); len(got) != want {
 			t.Errorf("procStart %s: Holders = %v, want %d", procStart, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package harness
+package claude
 
 import (
 	"bytes"
@@ -11,42 +11,44 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
-// claudeHookDoc is the shape of Claude Code's settings that fleetcom writes.
-type claudeHookDoc struct {
+// hookDoc is the shape of Claude Code's settings that fleetcom writes.
+type hookDoc struct {
 	Hooks map[string][]struct {
 		Matcher string
 		Hooks   []struct{ Type, Command string }
 	}
 }
 
-// TestClaudeSettingsHook runs every hook of the inline settings as Claude
+// TestSettingsHook runs every hook of the inline settings as Claude
 // would, with payloads of the shape measured, and reads back what they left
 // in the capture file: the ID, and the run's states in order.
-func TestClaudeSettingsHook(t *testing.T) {
-	inline := claudeInlineSettings()
+func TestSettingsHook(t *testing.T) {
+	inline := inlineSettings()
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, []byte(claudeSettings)); err != nil || compact.String() != inline {
-		t.Errorf("the inline settings are not claudeSettings compacted (%v):\n%s\n%s", err, inline, compact.String())
+	if err := json.Compact(&compact, []byte(settingsDoc)); err != nil || compact.String() != inline {
+		t.Errorf("the inline settings are not settingsDoc compacted (%v):\n%s\n%s", err, inline, compact.String())
 	}
 	// Claude Code 2.1.332 repeats only options that are plain words in its
 	// exit hint, and none at all when one is not: the inline settings must
 	// never be one, so the printed line never names them.
-	for _, s := range []string{inline, claudeCaptureSettings} {
+	for _, s := range []string{inline, captureSettings} {
 		if !strings.ContainsAny(s, "{\" ,$") || strings.ContainsAny(s, "\n\r") {
 			t.Errorf("inline settings %q would be repeated in Claude's hint, or span lines", s)
 		}
 	}
-	var doc, capDoc claudeHookDoc
+	var doc, capDoc hookDoc
 	if err := json.Unmarshal([]byte(inline), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(claudeCaptureSettings), &capDoc); err != nil {
+	if err := json.Unmarshal([]byte(captureSettings), &capDoc); err != nil {
 		t.Fatal(err)
 	}
 	if len(capDoc.Hooks) != 1 || !cmp.Equal(capDoc.Hooks["SessionStart"], doc.Hooks["SessionStart"]) {
-		t.Errorf("the capture-only settings are not the SessionStart entry: %s", claudeCaptureSettings)
+		t.Errorf("the capture-only settings are not the SessionStart entry: %s", captureSettings)
 	}
 	command := func(event, matcher string) string {
 		t.Helper()
@@ -55,7 +57,7 @@ func TestClaudeSettingsHook(t *testing.T) {
 				return g.Hooks[0].Command
 			}
 		}
-		t.Fatalf("no %s hook with matcher %q in %s", event, matcher, claudeSettings)
+		t.Fatalf("no %s hook with matcher %q in %s", event, matcher, settingsDoc)
 		return ""
 	}
 	dir := t.TempDir()
@@ -63,7 +65,7 @@ func TestClaudeSettingsHook(t *testing.T) {
 	run := func(shell, command, payload string) {
 		t.Helper()
 		cmd := exec.Command(shell, "-c", command)
-		cmd.Env = append(os.Environ(), EnvCapture+"="+capture)
+		cmd.Env = append(os.Environ(), harness.EnvCapture+"="+capture)
 		cmd.Stdin = strings.NewReader(payload)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
@@ -85,9 +87,9 @@ func TestClaudeSettingsHook(t *testing.T) {
 		{"SessionEnd", "", `{"session_id":"` + uid + `","hook_event_name":"SessionEnd","reason":"clear"}`},
 		{"SessionStart", "", p2},
 	}
-	want := []StateEvent{{State: Waiting}, {State: Working}, {State: NeedsYou, Why: "permission request"},
-		{State: NeedsYou, Why: "permission request"}, {State: Working}, {State: Waiting}, {State: NeedsYou, Why: "question"},
-		{State: Working}, {State: Waiting, Ended: true, Why: "clear"}, {State: Waiting}}
+	want := []harness.StateEvent{{State: harness.Waiting}, {State: harness.Working}, {State: harness.NeedsYou, Why: "permission request"},
+		{State: harness.NeedsYou, Why: "permission request"}, {State: harness.Working}, {State: harness.Waiting}, {State: harness.NeedsYou, Why: "question"},
+		{State: harness.Working}, {State: harness.Waiting, Ended: true, Why: "clear"}, {State: harness.Waiting}}
 	for _, shell := range []string{"sh", "bash"} {
 		if _, err := exec.LookPath(shell); err != nil {
 			t.Skipf("%s not installed: %v", shell, err)
@@ -100,10 +102,10 @@ func TestClaudeSettingsHook(t *testing.T) {
 		if len(got) > 4096 {
 			t.Errorf("%s: capture holds %d bytes: a large payload was copied", shell, len(got))
 		}
-		if id := claudeA().ParseCapture(got, Capture{}); id != pinned {
+		if id := Agent.ParseCapture(got, harness.Capture{}); id != pinned {
 			t.Errorf("%s: capture parses to %q", shell, id)
 		}
-		if diff := cmp.Diff(want, claudeA().Behaviour.(Stater).States(got)); diff != "" {
+		if diff := cmp.Diff(want, Agent.Behaviour.(harness.Stater).States(got)); diff != "" {
 			t.Errorf("%s: states (-want +got):\n%s\ncapture:\n%s", shell, diff, got)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
@@ -136,7 +138,7 @@ func TestClaudeSettingsHook(t *testing.T) {
 	}
 }
 
-func TestClaudeStates(t *testing.T) {
+func TestStates(t *testing.T) {
 	data := strings.Join([]string{
 		`{"hook_event_name":"UserPromptSubmit"}`,
 		`{"hook_event_name":"Stop","agent_id":"sub-1"}`, // a sub-agent's: not the run's
@@ -145,13 +147,13 @@ func TestClaudeStates(t *testing.T) {
 		`{"hook_event_name":"Elicitation"}`,                       // not one fleetcom asked for
 		`{"hook_event_name":"Notification","notification_type":"idle_prompt"}`,
 	}, "\n")
-	want := []StateEvent{{State: Working}, {State: Waiting, Ended: true}}
-	if diff := cmp.Diff(want, claudeA().Behaviour.(Stater).States([]byte(data))); diff != "" {
+	want := []harness.StateEvent{{State: harness.Working}, {State: harness.Waiting, Ended: true}}
+	if diff := cmp.Diff(want, Agent.Behaviour.(harness.Stater).States([]byte(data))); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
 }
 
-func TestClaudeView(t *testing.T) {
+func TestView(t *testing.T) {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
 	write := func(pid, body string) {
@@ -162,12 +164,12 @@ func TestClaudeView(t *testing.T) {
 	write("7", `{"pid":8,"status":"idle","statusUpdatedAt":1796161135595}`)
 	write("9", `{"pid":9,"status":"waiting","waitingFor":"permission prompt","statusUpdatedAt":1796161135595}`)
 	write("10", `{"pid":10,"status":"sleeping","statusUpdatedAt":1796161135595}`)
-	v := claudeA().Behaviour.(Viewer)
+	v := Agent.Behaviour.(harness.Viewer)
 	for _, c := range []struct {
 		pid  int
-		want State
+		want harness.State
 		ok   bool
-	}{{3690, Working, true}, {7, "", false}, {9, NeedsYou, true}, {10, "", false}, {11, "", false}} {
+	}{{3690, harness.Working, true}, {7, "", false}, {9, harness.NeedsYou, true}, {10, "", false}, {11, "", false}} {
 		s, at, ok := v.View(home, c.pid)
 		if s != c.want || ok != c.ok || (ok && !at.Equal(time.UnixMilli(1796161135595))) {
 			t.Errorf("View(%d) = %q %v %v, want %q %v", c.pid, s, at, ok, c.want, c.ok)

@@ -1,4 +1,4 @@
-package harness
+package claude
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 // A Claude transcript names its directory in each line's cwd and, from
 // 2.1.332, in an attachment's snapshot; text the model saw stays as it was.
-func TestClaudePlace(t *testing.T) {
+func TestPlace(t *testing.T) {
 	home := t.TempDir()
 	const old, dir = "/src/old", "/src/new"
 	id := harnesstest.UUID(t)
@@ -33,7 +33,7 @@ func TestClaudePlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(home, "projects", ClaudeSlug(dir), id+".jsonl"); place.Path != want {
+	if want := filepath.Join(home, "projects", projectSlug(dir), id+".jsonl"); place.Path != want {
 		t.Errorf("placed at %s, want %s", place.Path, want)
 	}
 	got := place.Files[0].Data
