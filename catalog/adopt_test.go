@@ -36,12 +36,13 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 		j, _ := json.Marshal(l)
 		b.Write(append(j, '\n'))
 	}
-	p := claudeTranscriptPath(home, cwd, id)
+	claude, _ := agents.Named("claude")
+	place, _ := claude.Behaviour.(harness.Mover).Place(home, cwd, id, cwd, []harness.File{{Name: "transcript.jsonl"}})
+	p := place.Path
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	claude, _ := agents.Named("claude")
 	found, _ := claude.Discover(home, cwd, "")
 	if len(found) != 1 {
 		t.Fatalf("discovered %d", len(found))
@@ -119,8 +120,9 @@ func TestAdoptRefuses(t *testing.T) {
 		"gone from disk":    {func(t *testing.T, f *harness.Found) { os.RemoveAll(filepath.Join(f.Home, "projects")) }, "no claude transcript"},
 		"directory removed": {func(t *testing.T, f *harness.Found) { os.Remove(f.Cwd) }, "no longer exists"},
 		"metadata only": {func(t *testing.T, f *harness.Found) {
-			p := claudeTranscriptPath(f.Home, f.Cwd, f.ID)
-			os.WriteFile(p, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
+			a, _ := agents.Named("claude")
+			p, _ := a.Behaviour.(harness.Mover).Locate(f.Home, f.Cwd, f.ID)
+			os.WriteFile(p.Path, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
 		}, "holds no message"},
 	}
 	for name, c := range cases {
@@ -146,15 +148,4 @@ func TestAdoptRefuses(t *testing.T) {
 	if _, err := adoptFound(cat, f); err != nil {
 		t.Errorf("a dead holder refused the adoption: %v", err)
 	}
-}
-
-// claudeTranscriptPath is where Claude keeps conversation id of cwd under
-// home: where its Mover would place the transcript.
-func claudeTranscriptPath(home, cwd, id string) string {
-	a, _ := agents.Named("claude")
-	p, err := a.Behaviour.(harness.Mover).Place(home, cwd, id, cwd, []harness.File{{Name: "transcript.jsonl"}})
-	if err != nil {
-		panic(err)
-	}
-	return p.Path
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-const uid = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+const uid = harnesstest.UID
 
 func TestValidID(t *testing.T) {
 	cases := map[string]bool{

@@ -7,10 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-const pinned = "11111111-2222-4333-8444-555555555555"
+const pinned = harnesstest.Pinned
 
 // The quoting is proven by a real shell: each word comes back exactly.
 func TestQuoteInShell(t *testing.T) {

@@ -4,9 +4,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
-const uid = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+const uid = harnesstest.UID
 
 // TestList holds what every other package relies on of the list: agents in
 // name order, each name once, each a lowercase word, each with an ID

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // The rules of harness that every agent follows (instrumentation that
@@ -15,8 +16,8 @@ import (
 // the real agents of the list.
 
 const (
-	other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-	pinned = "11111111-2222-4333-8444-555555555555"
+	other  = harnesstest.Other
+	pinned = harnesstest.Pinned
 )
 
 // mustNamed is the agent called name; a test naming one that is not

@@ -81,32 +81,27 @@ func TestInstrument(t *testing.T) {
 	hooksOff.Hooks = harness.HooksOff
 	cases := []struct {
 		name string
-		h    harness.Agent
 		f    harness.Form
 		ns   harness.Run
 		want harness.Instrumentation
 	}{
-		{"claude bare", Agent, harness.Form{Tool: "claude"}, ns, harness.Instrumentation{
+		{"claude bare", harness.Form{Tool: "claude"}, ns, harness.Instrumentation{
 			Args:   []string{"--session-id", pinned, "--settings", inlineSettings()},
 			Env:    []string{capture},
 			Pinned: pinned, States: true}},
-		{"claude resume", Agent, harness.Form{Tool: "claude", Resume: uid}, ns, harness.Instrumentation{
+		{"claude resume", harness.Form{Tool: "claude", Resume: uid}, ns, harness.Instrumentation{
 			Args:   []string{"--settings", inlineSettings()},
 			Env:    []string{capture},
 			Pinned: uid, States: true}},
-		{"claude hooks off", Agent, harness.Form{Tool: "claude"}, hooksOff, harness.Instrumentation{
+		{"claude hooks off", harness.Form{Tool: "claude"}, hooksOff, harness.Instrumentation{
 			Args:   []string{"--session-id", pinned, "--settings", captureSettings},
 			Env:    []string{capture},
 			Pinned: pinned}},
 	}
 	for _, c := range cases {
-		got, err := c.h.Instrument(c.f, c.ns)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
+		got, err := Agent.Instrument(c.f, c.ns)
+		if diff := cmp.Diff(c.want, got); err != nil || diff != "" {
+			t.Errorf("%s: %v, instrumentation (-want +got):\n%s", c.name, err, diff)
 		}
 	}
 }
@@ -154,57 +149,52 @@ func TestScrapeExit(t *testing.T) {
 		osc  = esc + "]0;✳ Claude Code\x07"
 		home = esc + "[H" + esc + "[2J"
 	)
-	cases := []struct {
-		name string
-		h    harness.Agent
-		tail string
-		want string
-	}{
-		{"claude plain", Agent, "Resume this session with:\nclaude --resume " + uid + "\n", uid},
-		{"claude dim two lines", Agent, osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
+	cases := []struct{ name, tail, want string }{
+		{"claude plain", "Resume this session with:\nclaude --resume " + uid + "\n", uid},
+		{"claude dim two lines", osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
 			dim + "claude --resume " + uid + off + "\r\n" + rst, uid},
-		{"claude styled words", Agent, dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
-		{"claude cursor moves between words", Agent, "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
-		{"claude hint split over two lines", Agent, "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
-		{"claude last hint wins", Agent, "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
-		{"claude quoted", Agent, "claude --resume '" + uid + "'\n", uid},
-		{"claude uppercase ignored", Agent, "claude --resume " + strings.ToUpper(uid) + "\n", ""},
-		{"claude uppercase last falls back to earlier valid", Agent, "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
-		{"claude braced ignored", Agent, "claude --resume {" + uid + "}\n", ""},
-		{"claude id runs on", Agent, "claude --resume " + uid + "0\n", ""},
-		{"claude id with trailing word", Agent, "claude --resume " + uid + "x\n", ""},
-		{"claude short id", Agent, "claude --resume " + uid[:30] + "\n", ""},
-		{"claude other spelling", Agent, "claude -r " + uid + "\n", ""},
-		{"claude inside another word", Agent, "myclaude --resume " + uid + "\n", ""},
-		{"claude path program", Agent, "/usr/bin/claude --resume " + uid + "\n", uid},
-		{"claude never takes codex's", Agent, "To continue this session, run:\n  codex resume " + uid + "\n", ""},
-		{"claude never takes grok's", Agent, "grok --resume " + uid + "\n", ""},
-		{"claude truncated escape at start", Agent, "38;5;246mclaude --resume " + uid + "\n", uid},
-		{"claude truncated bracket escape", Agent, "[2mclaude --resume " + uid + "\n", uid},
-		{"claude truncated utf8 at start", Agent, "\x9c\xa8 claude --resume " + uid + "\n", uid},
-		{"claude utf8 around", Agent, "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
-		{"claude incomplete escape at end", Agent, "claude --resume " + uid + "\n" + esc + "[", uid},
-		{"claude redraw with cr", Agent, "Working…\rclaude --resume " + uid + "\r\n", uid},
-		{"claude cleared screen after", Agent, "claude --resume " + uid + home, uid},
-		{"claude nothing", Agent, "Bye!\n", ""},
-		{"claude id split by a control byte", Agent, "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
-		{"claude id styled piece by piece", Agent, "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
-		{"claude echoed model", Agent, dim + "Resume this session with:" + off + "\r\n" + dim + "claude --model opus --resume " + uid + off + "\r\n", uid},
-		{"claude echoed equals and short options", Agent, "Resume this session with:\nclaude --model=opus -d --permission-mode default --resume " + uid + "\n", uid},
-		{"claude echoed settings path", Agent, "Resume this session with:\r\nclaude --settings /run/user/1000/fleetcom/4242-9f3c/claude-settings.json --add-dir /srv/a@b:c+d --resume " + uid + "\r\n", uid},
-		{"claude echoed and wrapped inside a word", Agent, "Resume this session with:\r\nclaude --append-system-prompt " + strings.Repeat("b", 150) + "\r\n" + strings.Repeat("b", 30) + " --resume " + uid + "\r\n", uid},
-		{"claude echoed banner placed by cursor moves", Agent, "Resume" + esc + "[1Cthis" + esc + "[1Csession" + esc + "[1Cwith:" + esc + "[2;1Hclaude --model opus --resume " + uid, uid},
-		{"claude options without the banner", Agent, "claude --model opus --resume " + uid + "\n", ""},
-		{"claude options not right under the banner", Agent, "Resume this session with:\nrun this: claude --model opus --resume " + uid + "\n", ""},
-		{"claude echoed quoted value", Agent, "Resume this session with:\nclaude --append-system-prompt 'be brief' --resume " + uid + "\n", ""},
-		{"claude echoed shell text", Agent, "Resume this session with:\nclaude --x $(touch) --resume " + uid + "\n", ""},
-		{"claude echoed line goes on", Agent, "Resume this session with:\nclaude --model opus --resume " + uid + " --fork-session\n", ""},
-		{"claude echoed after an earlier bare hint", Agent, "claude --resume " + other + "\nResume this session with:\nclaude --model opus --resume " + uid + "\n", uid},
-		{"claude bare after an echoed hint", Agent, "Resume this session with:\nclaude --model opus --resume " + other + "\n/clear\nclaude --resume " + uid + "\n", uid},
-		{"claude echoed hint uppercase", Agent, "Resume this session with:\nclaude --model opus --resume " + strings.ToUpper(uid) + "\n", ""},
+		{"claude styled words", dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
+		{"claude cursor moves between words", "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
+		{"claude hint split over two lines", "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
+		{"claude last hint wins", "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
+		{"claude quoted", "claude --resume '" + uid + "'\n", uid},
+		{"claude uppercase ignored", "claude --resume " + strings.ToUpper(uid) + "\n", ""},
+		{"claude uppercase last falls back to earlier valid", "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
+		{"claude braced ignored", "claude --resume {" + uid + "}\n", ""},
+		{"claude id runs on", "claude --resume " + uid + "0\n", ""},
+		{"claude id with trailing word", "claude --resume " + uid + "x\n", ""},
+		{"claude short id", "claude --resume " + uid[:30] + "\n", ""},
+		{"claude other spelling", "claude -r " + uid + "\n", ""},
+		{"claude inside another word", "myclaude --resume " + uid + "\n", ""},
+		{"claude path program", "/usr/bin/claude --resume " + uid + "\n", uid},
+		{"claude never takes codex's", "To continue this session, run:\n  codex resume " + uid + "\n", ""},
+		{"claude never takes grok's", "grok --resume " + uid + "\n", ""},
+		{"claude truncated escape at start", "38;5;246mclaude --resume " + uid + "\n", uid},
+		{"claude truncated bracket escape", "[2mclaude --resume " + uid + "\n", uid},
+		{"claude truncated utf8 at start", "\x9c\xa8 claude --resume " + uid + "\n", uid},
+		{"claude utf8 around", "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
+		{"claude incomplete escape at end", "claude --resume " + uid + "\n" + esc + "[", uid},
+		{"claude redraw with cr", "Working…\rclaude --resume " + uid + "\r\n", uid},
+		{"claude cleared screen after", "claude --resume " + uid + home, uid},
+		{"claude nothing", "Bye!\n", ""},
+		{"claude id split by a control byte", "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
+		{"claude id styled piece by piece", "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
+		{"claude echoed model", dim + "Resume this session with:" + off + "\r\n" + dim + "claude --model opus --resume " + uid + off + "\r\n", uid},
+		{"claude echoed equals and short options", "Resume this session with:\nclaude --model=opus -d --permission-mode default --resume " + uid + "\n", uid},
+		{"claude echoed settings path", "Resume this session with:\r\nclaude --settings /run/user/1000/fleetcom/4242-9f3c/claude-settings.json --add-dir /srv/a@b:c+d --resume " + uid + "\r\n", uid},
+		{"claude echoed and wrapped inside a word", "Resume this session with:\r\nclaude --append-system-prompt " + strings.Repeat("b", 150) + "\r\n" + strings.Repeat("b", 30) + " --resume " + uid + "\r\n", uid},
+		{"claude echoed banner placed by cursor moves", "Resume" + esc + "[1Cthis" + esc + "[1Csession" + esc + "[1Cwith:" + esc + "[2;1Hclaude --model opus --resume " + uid, uid},
+		{"claude options without the banner", "claude --model opus --resume " + uid + "\n", ""},
+		{"claude options not right under the banner", "Resume this session with:\nrun this: claude --model opus --resume " + uid + "\n", ""},
+		{"claude echoed quoted value", "Resume this session with:\nclaude --append-system-prompt 'be brief' --resume " + uid + "\n", ""},
+		{"claude echoed shell text", "Resume this session with:\nclaude --x $(touch) --resume " + uid + "\n", ""},
+		{"claude echoed line goes on", "Resume this session with:\nclaude --model opus --resume " + uid + " --fork-session\n", ""},
+		{"claude echoed after an earlier bare hint", "claude --resume " + other + "\nResume this session with:\nclaude --model opus --resume " + uid + "\n", uid},
+		{"claude bare after an echoed hint", "Resume this session with:\nclaude --model opus --resume " + other + "\n/clear\nclaude --resume " + uid + "\n", uid},
+		{"claude echoed hint uppercase", "Resume this session with:\nclaude --model opus --resume " + strings.ToUpper(uid) + "\n", ""},
 	}
 	for _, c := range cases {
-		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
+		if got := Agent.ScrapeExit([]byte(c.tail)); got != c.want {
 			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, harness.PlainText([]byte(c.tail)))
 		}
 	}
@@ -236,8 +226,5 @@ func TestLastActive(t *testing.T) {
 	}
 }
 
-const (
-	uid    = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
-	other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-	pinned = "11111111-2222-4333-8444-555555555555"
-)
+// The IDs the tests name.
+const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned

@@ -194,47 +194,42 @@ func TestInstrument(t *testing.T) {
 	refusedTrusted.Home = homeWith(t, "notify = [\n\"notify-send\"\n]\n"+trustedHooks)
 	cases := []struct {
 		name string
-		h    harness.Agent
 		f    harness.Form
 		ns   harness.Run
 		want harness.Instrumentation
 	}{
-		{"codex trusted hooks", Agent, harness.Form{Tool: "codex"}, trusted, harness.Instrumentation{
+		{"codex trusted hooks", harness.Form{Tool: "codex"}, trusted, harness.Instrumentation{
 			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, hookArgs()...),
 			Env:    []string{capture, harness.EnvNotifyChain + "="},
 			States: true}},
-		{"codex hooks asked for", Agent, harness.Form{Tool: "codex", Resume: uid}, hooksOn, harness.Instrumentation{
+		{"codex hooks asked for", harness.Form{Tool: "codex", Resume: uid}, hooksOn, harness.Instrumentation{
 			Args:   append([]string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`}, hookArgs()...),
 			Env:    []string{capture, harness.EnvNotifyChain + "="},
 			Pinned: uid, States: true}},
-		{"codex trusted, hooks off", Agent, harness.Form{Tool: "codex"}, trustedOff, harness.Instrumentation{
+		{"codex trusted, hooks off", harness.Form{Tool: "codex"}, trustedOff, harness.Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, harness.EnvNotifyChain + "="}}},
-		{"codex user's own hooks", Agent, harness.Form{Tool: "codex", Options: []string{"-c", "hooks.Stop=[]"}}, trusted, harness.Instrumentation{
+		{"codex user's own hooks", harness.Form{Tool: "codex", Options: []string{"-c", "hooks.Stop=[]"}}, trusted, harness.Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, harness.EnvNotifyChain + "="}}},
-		{"codex route left alone, hooks trusted", Agent, harness.Form{Tool: "codex"}, refusedTrusted, harness.Instrumentation{
+		{"codex route left alone, hooks trusted", harness.Form{Tool: "codex"}, refusedTrusted, harness.Instrumentation{
 			Args: hookArgs(), Env: []string{capture}, States: true}},
-		{"codex bare", Agent, harness.Form{Tool: "codex"}, ns, harness.Instrumentation{
+		{"codex bare", harness.Form{Tool: "codex"}, ns, harness.Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, harness.EnvNotifyChain + "="}}},
-		{"codex resume", Agent, harness.Form{Tool: "codex", Resume: uid}, ns, harness.Instrumentation{
+		{"codex resume", harness.Form{Tool: "codex", Resume: uid}, ns, harness.Instrumentation{
 			Args:   []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:    []string{capture, harness.EnvNotifyChain + "="},
 			Pinned: uid}},
-		{"codex chained", Agent, harness.Form{Tool: "codex"}, chained, harness.Instrumentation{
+		{"codex chained", harness.Form{Tool: "codex"}, chained, harness.Instrumentation{
 			Args: []string{"-c", `notify=["/run/fc/12-ab/codex-notify.sh"]`},
 			Env:  []string{capture, harness.EnvNotifyChain + "=notify-send\ncodex done"}}},
-		{"codex route left alone", Agent, harness.Form{Tool: "codex"}, refused, harness.Instrumentation{}},
+		{"codex route left alone", harness.Form{Tool: "codex"}, refused, harness.Instrumentation{}},
 	}
 	for _, c := range cases {
-		got, err := c.h.Instrument(c.f, c.ns)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
+		got, err := Agent.Instrument(c.f, c.ns)
+		if diff := cmp.Diff(c.want, got); err != nil || diff != "" {
+			t.Errorf("%s: %v, instrumentation (-want +got):\n%s", c.name, err, diff)
 		}
 	}
 }
@@ -260,32 +255,24 @@ func TestScrapeExit(t *testing.T) {
 		esc = "\x1b"
 		rst = esc + "[0m"
 	)
-	cases := []struct {
-		name string
-		h    harness.Agent
-		tail string
-		want string
-	}{
-		{"codex continue block", Agent, "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
-		{"codex reconnect block", Agent, "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
-		{"codex old select form", Agent, "codex resume, then select swift otter (" + uid + ")\n", uid},
-		{"codex old form name with parens", Agent, "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
-		{"codex last of both forms", Agent, "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
-		{"codex old form last", Agent, "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
-		{"codex session id line only", Agent, "Session ID: " + uid + "\n", ""},
-		{"codex resume --last", Agent, "codex resume --last\n", ""},
-		{"codex never takes claude's", Agent, "claude --resume " + uid + "\n", ""},
-		{"codex uppercase", Agent, "codex resume " + strings.ToUpper(uid) + "\n", ""},
+	cases := []struct{ name, tail, want string }{
+		{"codex continue block", "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
+		{"codex reconnect block", "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
+		{"codex old select form", "codex resume, then select swift otter (" + uid + ")\n", uid},
+		{"codex old form name with parens", "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
+		{"codex last of both forms", "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
+		{"codex old form last", "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
+		{"codex session id line only", "Session ID: " + uid + "\n", ""},
+		{"codex resume --last", "codex resume --last\n", ""},
+		{"codex never takes claude's", "claude --resume " + uid + "\n", ""},
+		{"codex uppercase", "codex resume " + strings.ToUpper(uid) + "\n", ""},
 	}
 	for _, c := range cases {
-		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
+		if got := Agent.ScrapeExit([]byte(c.tail)); got != c.want {
 			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, harness.PlainText([]byte(c.tail)))
 		}
 	}
 }
 
-const (
-	uid    = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
-	other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-	pinned = "11111111-2222-4333-8444-555555555555"
-)
+// The IDs the tests name.
+const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned

@@ -167,7 +167,5 @@ func TestDiagnose(t *testing.T) {
 	}
 }
 
-const (
-	uid   = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
-	other = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-)
+// The IDs the tests name.
+const uid, other = harnesstest.UID, harnesstest.Other

@@ -192,50 +192,37 @@ func TestInstrument(t *testing.T) {
 	official.Binary = harnesstest.NPMBinary(t, xaiPackage, "grok", "1.0.41")
 	cases := []struct {
 		name string
-		h    harness.Agent
 		f    harness.Form
 		ns   harness.Run
 		want harness.Instrumentation
 	}{
-		{"grok bare", Agent, harness.Form{Tool: "grok"}, ns, harness.Instrumentation{
+		{"grok bare", harness.Form{Tool: "grok"}, ns, harness.Instrumentation{
 			Args: []string{"--session-id", pinned}, Pinned: pinned}},
-		{"grok resume", Agent, harness.Form{Tool: "grok", Resume: uid}, ns, harness.Instrumentation{Pinned: uid}},
-		{"community grok", Agent, harness.Form{Tool: "grok"}, community, harness.Instrumentation{}},
-		{"official grok", Agent, harness.Form{Tool: "grok"}, official, harness.Instrumentation{
+		{"grok resume", harness.Form{Tool: "grok", Resume: uid}, ns, harness.Instrumentation{Pinned: uid}},
+		{"community grok", harness.Form{Tool: "grok"}, community, harness.Instrumentation{}},
+		{"official grok", harness.Form{Tool: "grok"}, official, harness.Instrumentation{
 			Args: []string{"--session-id", pinned}, Pinned: pinned}},
 	}
 	for _, c := range cases {
-		got, err := c.h.Instrument(c.f, c.ns)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s: instrumentation (-want +got):\n%s", c.name, diff)
+		got, err := Agent.Instrument(c.f, c.ns)
+		if diff := cmp.Diff(c.want, got); err != nil || diff != "" {
+			t.Errorf("%s: %v, instrumentation (-want +got):\n%s", c.name, err, diff)
 		}
 	}
 }
 
 func TestScrapeExit(t *testing.T) {
-	cases := []struct {
-		name string
-		h    harness.Agent
-		tail string
-		want string
-	}{
-		{"grok long", Agent, "grok --resume " + uid + "\n", uid},
-		{"grok short", Agent, "To resume: grok -r " + uid + "\n", uid},
-		{"grok never takes claude's", Agent, "claude --resume " + uid + "\n", ""},
+	cases := []struct{ name, tail, want string }{
+		{"grok long", "grok --resume " + uid + "\n", uid},
+		{"grok short", "To resume: grok -r " + uid + "\n", uid},
+		{"grok never takes claude's", "claude --resume " + uid + "\n", ""},
 	}
 	for _, c := range cases {
-		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
+		if got := Agent.ScrapeExit([]byte(c.tail)); got != c.want {
 			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, harness.PlainText([]byte(c.tail)))
 		}
 	}
 }
 
-const (
-	uid    = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
-	other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-	pinned = "11111111-2222-4333-8444-555555555555"
-)
+// The IDs the tests name.
+const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned

@@ -16,6 +16,14 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
+// IDs the tests name: any valid UUID, another one, and the one a test's
+// Run pins.
+const (
+	UID    = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
+	Other  = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
+	Pinned = "11111111-2222-4333-8444-555555555555"
+)
+
 // V7At returns a random version 7 UUID stamped with t, as Codex makes them.
 func V7At(t time.Time) string {
 	var b [16]byte
