@@ -11,8 +11,8 @@ import (
 )
 
 // list is every agent fleetcom knows, in name order, each named once, as a
-// value: adding an agent is one line here, and nothing else in fleetcom
-// names it. A package-level array of pointers to package-level variables
+// value: adding an agent is its import and one line here, and nothing else
+// in fleetcom lists it. A package-level array of pointers to package-level variables
 // is data the linker lays out, so nothing runs or is allocated to build it
 // when a shim starts (TestNoInitWork holds that); an init function or a
 // registration call would each fault in a page of code at every start.
