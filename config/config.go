@@ -39,6 +39,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -214,11 +215,11 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.status(table); err != nil {
 				return Config{}, err
 			}
-		case slices.Contains(harness.Names(), key) && ok:
+		case slices.Contains(agents.Names(), key) && ok:
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || key == "notify" || key == "status" || slices.Contains(harness.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || slices.Contains(agents.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))
