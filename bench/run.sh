@@ -5,6 +5,10 @@
 #   BENCH_QUICK=1 bench/run.sh  smoke run (well under a minute)
 #   FLEETCOM_BIN=/path/to/fleetcom bench/run.sh   use that binary
 #   BENCH_ONLY=ab bench/run.sh  only the sections named (a to e)
+#   BENCH_ROUNDS=600 bench/run.sh  rounds of (a) and (b) (300; 30 quick)
+#   FLEETCOM_BASE=/path/to/old/fleetcom bench/run.sh
+#                             also run that binary in (a) and (b), as "base",
+#                             and give every row's ratio to it
 #
 # Without FLEETCOM_BIN, ./cmd/fleetcom is built static when it exists; without
 # a fleetcom binary the comparisons that need one are skipped, and the PTY ones
@@ -24,6 +28,8 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 else
 	N_START=300 BULK=$((200 << 20)) FRAMES=$((100 << 20)) ROUNDS=5 KEYS=3000 RSS_BYTES=$((1 << 30))
 fi
+
+N_START=${BENCH_ROUNDS:-$N_START}
 
 say() { printf '%s\n' "$*"; }
 
@@ -70,6 +76,19 @@ if [ -n "$FC" ]; then
 	fi
 fi
 say "spawnprobe: $(file -L "$T/bin/spawnprobe" | grep -o 'statically linked' || echo 'NOT static')"
+BASE=""
+if [ -n "$FC" ] && [ -n "${FLEETCOM_BASE:-}" ]; then
+	# Two files of the same bytes have started up to 9 % apart here, one
+	# of them long in the page cache: both builds run from fresh copies.
+	BASE=$T/bin/fleetcom-base
+	cp "$FLEETCOM_BASE" "$BASE"
+	cp "$FC" "$T/bin/fleetcom-run"
+	FC=$T/bin/fleetcom-run
+	ln -sf "$FC" "$T/shims/claude"
+	mkdir -p "$T/shims-base"
+	ln -s "$BASE" "$T/shims-base/claude"
+	say "base: $FLEETCOM_BASE"
+fi
 
 PAIR=$T/bin/pair
 PROBE=$T/bin/spawnprobe
@@ -92,10 +111,33 @@ pairwith() {
 	"$PAIR" "${rest[@]}"
 }
 
+# pairbase ARGS... -- FLEETCOM-ARGS: pairwith, and with FLEETCOM_BASE the
+# base binary's shim too, as the last command ("base"), every round in a
+# random order; the labels must end in fleetcom.
+pairbase() {
+	if [[ -z $BASE ]]; then
+		pairwith "$@"
+		return
+	fi
+	local args=("$@") i last=0
+	for i in "${!args[@]}"; do [[ ${args[$i]} == -- ]] && last=$i; done
+	local fcargs=("${args[@]:last+1}") baseenv=("${FCENV[@]}")
+	for i in "${!baseenv[@]}"; do
+		case ${baseenv[$i]} in
+		FLEETCOM_SHIM_DIR=*) baseenv[i]=FLEETCOM_SHIM_DIR=$T/shims-base ;;
+		PATH=*) baseenv[i]=PATH=$T/shims-base:$T/real:$PATH ;;
+		esac
+	done
+	for i in "${!args[@]}"; do
+		[[ ${args[$i]} == -labels ]] && args[i+1]+=,base
+	done
+	"$PAIR" -vs base -shuffle "${args[@]:0:last}" -- "${FCENV[@]}" "${fcargs[@]}" -- "${baseenv[@]}" "${fcargs[@]}"
+}
+
 if want a; then
 	say ""
 	say "# (a) opaque path: claude -p hi (target: fleetcom <= 1.10x execshim)"
-	pairwith -n "$N_START" -labels execshim,direct,fleetcom \
+	pairbase -n "$N_START" -labels execshim,direct,fleetcom \
 		-- "PATH=$T/exec:$T/real:$PATH" claude -p hi \
 		-- "PATH=$T/real:$PATH" claude -p hi \
 		-- claude -p hi
@@ -104,7 +146,7 @@ fi
 if want b; then
 	say ""
 	say "# (b) accepted path: bare claude on a PTY (target: fleetcom <= 1.15x ptyproxy+record)"
-	pairwith -n "$N_START" -pty -labels ptyproxy+record,spawnprobe+record,fleetcom \
+	pairbase -n "$N_START" -pty -labels ptyproxy+record,spawnprobe+record,fleetcom \
 		-- "${PROXYENV[@]}" claude \
 		-- "SPAWNPROBE_RECORD=$T/rec/probe.json" "$PROBE" "$REAL" \
 		-- claude

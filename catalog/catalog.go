@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/index"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -62,7 +63,7 @@ func New(st *store.Store, cfg Config) *Catalog {
 // records of st; text says whether what was said is indexed.
 func OpenIndex(dir string, st *store.Store, getenv func(string) string, text bool, warn func(string)) (*index.Index, error) {
 	o := index.Options{
-		Agents: harness.All(),
+		Agents: agents.All(),
 		Homes:  func(a harness.Agent) []string { return []string{a.Home(getenv)} },
 		Text:   text,
 		Warn:   warn,
@@ -187,7 +188,7 @@ func (c *Catalog) Home(a harness.Agent) string { return a.Home(c.getenv) }
 // Line is the canonical resume line of an entry: with its remembered
 // options when the catalog replays them.
 func (c *Catalog) Line(e Entry) (string, error) {
-	a, ok := harness.Lookup(e.Tool)
+	a, ok := agents.Named(e.Tool)
 	if !ok {
 		return "", fmt.Errorf("unknown tool %q", e.Tool)
 	}
@@ -277,7 +278,7 @@ func (c *Catalog) Entry(v index.Conv) (Entry, bool) { return c.entry(v, false) }
 // valid holds what the index says to the agent's ID grammar: the index is
 // a cache, and its values reach command lines.
 func (c *Catalog) valid(tool, id string) bool {
-	a, ok := harness.Lookup(tool)
+	a, ok := agents.Named(tool)
 	return ok && a.ID.Valid(id)
 }
 

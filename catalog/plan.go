@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -44,7 +45,7 @@ type Query struct {
 // that made it.
 func (c *Catalog) Resolve(q Query) (Plan, error) {
 	if q.Tool != "" {
-		if _, ok := harness.Lookup(q.Tool); !ok {
+		if _, ok := agents.Named(q.Tool); !ok {
 			return Plan{}, invalid("unknown tool %q", q.Tool)
 		}
 	}
@@ -53,7 +54,7 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 	switch {
 	case q.Ref == "":
 		p, err = c.newest(q)
-	case !harness.ValidPrefix(q.Ref, MinPrefix):
+	case !agents.ValidPrefixOfAny(q.Ref, MinPrefix):
 		var ok bool
 		if p, ok, err = c.byName(q); err == nil && !ok {
 			err = invalid("%q is not a session id or a prefix of one (at least %d lowercase hex characters), nor the name of a conversation", q.Ref, MinPrefix)
@@ -71,7 +72,7 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	p.Agent, _ = harness.Lookup(p.Entry.Tool)
+	p.Agent, _ = agents.Named(p.Entry.Tool)
 	return p, nil
 }
 
@@ -88,7 +89,7 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	full := harness.AnyID(q.Ref)
+	full := agents.ValidIDOfAny(q.Ref)
 	var all []Entry
 	for _, v := range list {
 		if e, ok := c.entry(v, full && v.ID == q.Ref); ok {
@@ -141,7 +142,7 @@ func foundEntry(f harness.Found) Entry {
 		r.Started = f.Modified
 	}
 	e := Entry{Record: r, Found: true}
-	if a, ok := harness.Lookup(f.Tool); ok {
+	if a, ok := agents.Named(f.Tool); ok {
 		e.Name = a.ConversationName(f.Home, f.Cwd, f.ID)
 	}
 	return e
@@ -170,7 +171,7 @@ func (c *Catalog) newest(q Query) (Plan, error) {
 	if q.Tool != "" {
 		what = q.Tool + " session"
 	}
-	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", harness.Names()[0]),
+	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", agents.Names()[0]),
 		"no resumable %s recorded or found for %s", what, q.Dir)
 }
 
@@ -189,12 +190,12 @@ func describe(e Entry) string {
 // of a missing conversation would kill the CLI at start.
 //
 // The conversation must be where the record's directory says it is, by the
-// agent's own rules (Finder.Check), not anywhere in the store: the CLI
+// agent's own rules (Finder.Adoptable), not anywhere in the store: the CLI
 // resumes it from that directory.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
-	if err := p.Agent.Check(home, e.Cwd, e.ID); err != nil {
+	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
 			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Status is one running conversation, as `fleetcom status --json` prints
@@ -48,7 +49,7 @@ func (d Dir) Running() []Run {
 // is newer than what the run's live file says: Claude Code records in its
 // own sessions folder when a turn was interrupted, which fires no hook.
 func Fresh(r Run) Run {
-	a, ok := harness.Lookup(r.Tool)
+	a, ok := agents.Named(r.Tool)
 	if !ok {
 		return r
 	}
@@ -99,7 +100,7 @@ func Statuses(runs []Run, panes Panes) []Status {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if a, ok := harness.Lookup(r.Tool); ok {
+			if a, ok := agents.Named(r.Tool); ok {
 				out[i].Title = a.Title(r.Home, r.Cwd, r.ID)
 			}
 		}()

@@ -63,11 +63,11 @@ func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, er
 	}
 }
 
-// JSONString returns the value of the first "key":"…" string field in
+// StringField returns the value of the first "key":"…" string field in
 // data, decoded; ok is false when there is none. It looks for the field's
 // text, not at the JSON's structure: a reader uses it on lines whose shape
 // it knows, to skip decoding the rest (a tool's output of megabytes).
-func JSONString(data []byte, key string) (string, bool) {
+func StringField(data []byte, key string) (string, bool) {
 	pat := `"` + key + `":"`
 	i := bytes.Index(data, []byte(pat))
 	if i < 0 {
@@ -92,9 +92,9 @@ func JSONString(data []byte, key string) (string, bool) {
 	return "", false
 }
 
-// clipText cuts text to at most n bytes (n <= 0: no limit), on a rune
-// boundary.
-func clipText(s string, n int) string {
+// ClipText cuts text to at most n bytes (n <= 0: no limit), on a rune
+// boundary: a reader cuts each message to Limits.Message with it.
+func ClipText(s string, n int) string {
 	if n <= 0 || len(s) <= n {
 		return s
 	}

@@ -121,7 +121,14 @@ type agentDB struct{ db *conn }
 // is waited for briefly: the index must not hold the agent up, nor wait
 // long for it.
 func openAgentDB(path string) (*agentDB, error) {
-	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro"}
+	// Without a write-ahead log the agent is not writing: opened
+	// immutable, SQLite leaves no file of its own beside the database
+	// (read-only, it would still make a log and its index there).
+	query := "mode=ro"
+	if _, err := os.Lstat(path + "-wal"); err != nil {
+		query += "&immutable=1"
+	}
+	u := url.URL{Scheme: "file", Path: path, RawQuery: query}
 	c, err := openConn(u.String(), sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
 	if err != nil {
 		return nil, err
@@ -131,6 +138,15 @@ func openAgentDB(path string) (*agentDB, error) {
 		return nil, err
 	}
 	return &agentDB{c}, nil
+}
+
+// OpenAgentDB opens an agent's database read-only, as harness.OpenDB asks.
+func OpenAgentDB(path string) (harness.Querier, func(), error) {
+	d, err := openAgentDB(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, func() { d.db.close() }, nil
 }
 
 // Query implements harness.Querier.

@@ -22,7 +22,7 @@ import (
 // reader goes on from the last whole line, as a real one must.
 type toy struct{}
 
-var toySpec = harness.Spec{Name: "toy", ID: harness.UUID, Resume: harness.Spelling{Words: []string{"--resume"}}}
+var toySpec = harness.Spec{Name: "toy", ID: &harness.UUID, Resume: harness.Spelling{Words: []string{"--resume"}}}
 
 var toyAgent = harness.Agent{Spec: &toySpec, Behaviour: toy{}}
 

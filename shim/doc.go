@@ -25,9 +25,12 @@
 //
 // Finding the real binary (find.go) goes by what files are, never by editing
 // PATH: the first <tool> on PATH that is neither this executable nor in the
-// shim directory. A hop record in the environment lets a user's own wrapper
-// named like the tool reach the CLI behind it, lets an agent that runs the
-// tool again start a run of its own, and ends a genuine loop after maxHops.
+// shim directory, and that this user may execute. As execvp(3) does, a file
+// the kernel will not run as a program (no "#!") is run by /bin/sh, at the
+// exec and at a child's start. A hop record in the environment lets a user's
+// own wrapper named like the tool reach the CLI behind it, lets an agent
+// that runs the tool again start a run of its own, and ends a genuine loop
+// after maxHops.
 //
 // Invariants: nothing here calls os.Exit (main has the only exit point and
 // re-raises a child's fatal signal with Reraise); the terminal is restored on

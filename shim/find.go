@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -144,7 +145,7 @@ func (f *finder) find() (string, bool, error) {
 	if f.shimDir != "" {
 		shimDir, _ = os.Stat(f.shimDir)
 	}
-	first := ""
+	first, denied := "", ""
 	for _, dir := range filepath.SplitList(f.path) {
 		if dir == "" {
 			dir = "."
@@ -162,6 +163,15 @@ func (f *finder) find() (string, bool, error) {
 				continue
 			}
 		}
+		if !runnable(cand) {
+			// As a shell's search does: a file this user may not run (a
+			// noexec mount, no execute permission for us) is passed over,
+			// and reported only when nothing else is found.
+			if denied == "" {
+				denied = cand
+			}
+			continue
+		}
 		if f.skipped(cand, fi) {
 			if first == "" {
 				first = cand
@@ -175,6 +185,9 @@ func (f *finder) find() (string, bool, error) {
 		// real CLI (an agent calling it again close to the shim); if it is a
 		// wrapper with nothing behind it, the hop depth ends the loop.
 		return first, true, nil
+	}
+	if denied != "" {
+		return "", false, &fs.PathError{Op: "exec", Path: denied, Err: syscall.EACCES}
 	}
 	return "", false, ErrNoReal
 }
@@ -196,6 +209,16 @@ func executable(fi os.FileInfo) bool {
 	return fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
+// runnable reports that this process may execute name: access(2) with X_OK
+// refuses a file on a noexec mount, or one without execute permission for
+// this user. (Package early applies the same test.)
+func runnable(name string) bool {
+	return syscall.Access(name, xOK) == nil
+}
+
+// xOK is access(2)'s X_OK, which package syscall does not name.
+const xOK = 1
+
 // selfInfo describes the running executable, so a symlink to it anywhere
 // on PATH is recognised.
 func selfInfo() os.FileInfo {
@@ -210,8 +233,28 @@ func selfInfo() os.FileInfo {
 	return fi
 }
 
-// execReal replaces this process with the real binary.
+// execReal replaces this process with the real binary. A file the kernel
+// does not take as a program (ENOEXEC: a script without "#!") is run by
+// /bin/sh, as execvp(3) and the shells run it.
 func execReal(path string, argv, env []string) error {
 	err := syscall.Exec(path, argv, env)
+	if err == syscall.ENOEXEC {
+		err = syscall.Exec(shellPath, scriptArgs(path, argv), env)
+	}
 	return fmt.Errorf("exec %s: %w", path, err)
+}
+
+// shellPath is the shell that runs a file the kernel does not take as a
+// program.
+const shellPath = "/bin/sh"
+
+// scriptArgs is the argv under which /bin/sh runs path as a script in place
+// of a program given argv.
+func scriptArgs(path string, argv []string) []string {
+	args := make([]string, 0, len(argv)+1)
+	args = append(args, shellPath, path)
+	if len(argv) > 1 {
+		args = append(args, argv[1:]...)
+	}
+	return args
 }

@@ -37,8 +37,17 @@ import (
 // the child, which comes back rather than hanging.
 
 // start starts cmd's program on the PTY whose slave is slave, under a session
-// leader where there is one, else as the session leader itself.
+// leader where there is one, else as the session leader itself; a script
+// without "#!" under /bin/sh (asScript).
 func (s *session) start(cmd *exec.Cmd, slave *os.File) error {
+	err := s.startOnce(cmd, slave)
+	if asScript(cmd, err) {
+		err = s.startOnce(cmd, slave)
+	}
+	return err
+}
+
+func (s *session) startOnce(cmd *exec.Cmd, slave *os.File) error {
 	l, err := startLed(cmd, slave)
 	switch {
 	case err == nil:

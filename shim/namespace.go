@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -142,7 +143,7 @@ func (ns *namespace) install(a harness.Asset) (string, error) {
 		ns.files = append(ns.files, p)
 		return p, safe.WriteFile(p, a.Data, a.Mode)
 	}
-	digest := safe.Sum256(append([]byte(a.Mode.String()), a.Data...))
+	digest := sha256.Sum256(append([]byte(a.Mode.String()), a.Data...))
 	sum := hex.EncodeToString(digest[:6])
 	var p string
 	if inFolder {

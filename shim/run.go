@@ -3,11 +3,13 @@ package shim
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	// Passes plain pass-through commands on before this program's packages
 	// start; everything else reaches Run.
 	_ "github.com/fleetcom/fleetcom/internal/early"
@@ -58,12 +60,23 @@ func (e *NoRealError) Unwrap() error { return e.Err }
 
 // Hint names the fix.
 func (e *NoRealError) Hint() string {
-	a, _ := harness.Lookup(e.Tool)
+	a, _ := agents.Named(e.Tool)
 	if os.Getenv(a.BinVar()) != "" {
 		// Never ask for a variable that is already set: it is the problem.
 		return fmt.Sprintf("point %s at the real %s, or unset it", a.BinVar(), e.Tool)
 	}
 	return fmt.Sprintf("install %s, or set %s to its path", e.Tool, a.BinVar())
+}
+
+// noReal is the outcome of a lookup that found nothing to run: status 126
+// when what it found may not be run (a shell's "permission denied"), else
+// 127.
+func noReal(a harness.Agent, err error) (Status, error) {
+	code := 127
+	if errors.Is(err, fs.ErrPermission) {
+		code = 126
+	}
+	return Status{Code: code}, &NoRealError{Tool: a.Name, Err: err}
 }
 
 // Run is the shim for tool: an accepted command is instrumented, run and
@@ -131,7 +144,7 @@ func accept(a harness.Agent, argv []string, form harness.Form, depth int, o *Opt
 	f := newFinder(a, cfg.Bin(a.Name), o.ConfigFile, o.ShimDir)
 	real, fromPath, err := f.find()
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
+		return noReal(a, err)
 	}
 	next := hop{pid: os.Getpid(), depth: depth + 1}
 	if fromPath {
@@ -146,7 +159,7 @@ func accept(a harness.Agent, argv []string, form harness.Form, depth int, o *Opt
 func opaque(a harness.Agent, argv []string, prev *hop, chained, passOn bool, o *Options) (Status, error) {
 	real, fromPath, err := opaqueReal(a, prev, passOn, o)
 	if err != nil {
-		return Status{Code: 127}, &NoRealError{Tool: a.Name, Err: err}
+		return noReal(a, err)
 	}
 	return Status{Code: 126}, execReal(real, argv, passEnv(a, argv, real, fromPath, prev, chained, passOn))
 }

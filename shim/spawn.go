@@ -142,6 +142,9 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 	relay.mu.Lock()
 	register(c)
 	pid, err := start(cmd)
+	if asScript(cmd, err) {
+		pid, err = start(cmd)
+	}
 	if err == nil {
 		c.pid, c.state = pid, childRunning
 	}
@@ -182,6 +185,22 @@ func start(cmd *exec.Cmd) (int, error) {
 		return 0, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
 	}
 	return pid, nil
+}
+
+// asScript makes cmd run its program with /bin/sh when err says the kernel
+// did not take the file as a program (ENOEXEC: a script without "#!"), as
+// execvp(3) and the shells run it; false, and cmd untouched, for any other
+// error.
+func asScript(cmd *exec.Cmd, err error) bool {
+	if !errors.Is(err, syscall.ENOEXEC) || cmd.Path == shellPath {
+		return false
+	}
+	args := cmd.Args
+	if len(args) == 0 {
+		args = []string{cmd.Path}
+	}
+	cmd.Path, cmd.Args = shellPath, scriptArgs(cmd.Path, args)
+	return true
 }
 
 // prepared is what a child of cmd is started with.

@@ -15,13 +15,18 @@
 // one-byte round trips (written to the terminal, echoed by the child, read back)
 // alternating command by command; the child must print "R" once ready and stop
 // at "q". With -rusage pair also reports CPU time (user+system of the command
-// and the children it waited for) and peak RSS.
+// and the children it waited for) and peak RSS. With -vs LABEL the table
+// also gives each command's ratios to the command of that label (a build
+// paired against the one before it, beside their common anchor); with
+// -shuffle each round runs its commands in a random order, so that no
+// command always follows the same one.
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,11 +59,20 @@ func run() int {
 	keys := flag.Int("keys", 0, "keystroke mode: this many round trips per command")
 	rusage := flag.Bool("rusage", false, "report CPU time and peak RSS")
 	title := flag.String("title", "", "heading printed before the table")
+	vs := flag.String("vs", "", "label of a second command to give ratios to")
+	shuffle := flag.Bool("shuffle", false, "run each round's commands in a random order")
 	flag.Parse()
 	cmds, err := parse(flag.Args(), *labels)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pair:", err)
 		return 2
+	}
+	ref := -1
+	if *vs != "" {
+		if ref = slices.IndexFunc(cmds, func(c command) bool { return c.label == *vs }); ref < 0 {
+			fmt.Fprintf(os.Stderr, "pair: -vs %s: no command has that label\n", *vs)
+			return 2
+		}
 	}
 	if *title != "" {
 		fmt.Println("##", *title)
@@ -67,8 +81,16 @@ func run() int {
 		return keystrokes(cmds, *keys, *warm)
 	}
 	res := make([][]sample, len(cmds))
+	order := make([]int, len(cmds))
+	for i := range order {
+		order[i] = i
+	}
 	for round := -*warm; round < *n; round++ {
-		for i, c := range cmds {
+		if *shuffle {
+			rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		for _, i := range order {
+			c := cmds[i]
 			s, err := runOnce(c, *usePTY)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "pair: %s: %v\n", c.label, err)
@@ -79,7 +101,7 @@ func run() int {
 			}
 		}
 	}
-	report(cmds, res, *bytesPer, *rusage)
+	report(cmds, res, ref, *bytesPer, *rusage)
 	return 0
 }
 
@@ -142,9 +164,14 @@ func lookPath(file string, env []string) (string, error) {
 	return "", fmt.Errorf("%s: %w", file, exec.ErrNotFound)
 }
 
-func report(cmds []command, res [][]sample, bytesPer int64, rusage bool) {
+// report prints the table: each command's median and p99, and its ratios
+// to the first command and, when ref >= 0, to command ref.
+func report(cmds []command, res [][]sample, ref int, bytesPer int64, rusage bool) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "command\truns\tmedian\tp99\tvs " + cmds[0].label + "\tpaired\t"
+	if ref >= 0 {
+		head += "vs " + cmds[ref].label + "\tpaired\t"
+	}
 	if bytesPer > 0 {
 		head += "MiB/s\t"
 	}
@@ -158,6 +185,10 @@ func report(cmds []command, res [][]sample, bytesPer int64, rusage bool) {
 		w := pick(res[i], wall)
 		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%.3fx\t%.3fx\t", c.label, len(w), ms(quantile(w, .5)),
 			ms(quantile(w, .99)), quantile(w, .5)/quantile(pick(res[0], wall), .5), pairedRatio(res[i], res[0], wall))
+		if ref >= 0 {
+			line += fmt.Sprintf("%.3fx\t%.3fx\t", quantile(w, .5)/quantile(pick(res[ref], wall), .5),
+				pairedRatio(res[i], res[ref], wall))
+		}
 		if bytesPer > 0 {
 			line += fmt.Sprintf("%.1f\t", float64(bytesPer)/quantile(w, .5)/(1<<20))
 		}

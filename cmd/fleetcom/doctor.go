@@ -14,6 +14,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -112,7 +113,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	// With no CLI at all, one note and hint stand for the three.
 	var reals []doctorCheck
 	missing := 0
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		c := checkReal(a, cfg, shimDir, p.ConfigFile)
 		if c.Status == statusNote {
 			missing++
@@ -120,7 +121,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 		reals = append(reals, c)
 	}
 	none := missing == len(reals)
-	for i, a := range harness.All() {
+	for i, a := range agents.All() {
 		add(checkOnPath(a.Name, self, exe, shimDir))
 		if none {
 			reals[i].Hint = ""
@@ -143,7 +144,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, runtimeFix))
 	add(cfgCheck)
 	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
-	for i, a := range harness.All() {
+	for i, a := range agents.All() {
 		d, ok := a.Behaviour.(harness.Diagnoser)
 		if !ok || reals[i].Status == statusNote {
 			continue // nothing to say about an agent that is not installed
@@ -182,7 +183,7 @@ func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
 	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir,
 		Detail: toolList() + " in " + dir + " lead to this fleetcom"}
 	var bad []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		link := filepath.Join(dir, a.Name)
 		lfi, err := os.Lstat(link)
 		switch {
@@ -220,6 +221,10 @@ func checkReal(a harness.Agent, cfg config.Config, shimDir, cfgFile string) doct
 	case errors.Is(err, shim.ErrNoReal):
 		c.Status, c.Detail = statusNote, "not installed"
 		c.Hint = "install " + tool + ", or set " + variable + " to its path"
+	case errors.Is(err, fs.ErrPermission) && os.Getenv(variable) == "" && cfg.Bin(tool) == "":
+		// Only a PATH candidate this user may not run was found.
+		c.Status, c.Detail = statusProblem, err.Error()
+		c.Hint = "install " + tool + " where this user may run it, or set " + variable + " to one it may"
 	default:
 		c.Status, c.Detail = statusProblem, err.Error()
 		if os.Getenv(variable) != "" {
@@ -318,11 +323,11 @@ func ownedByMe(fi os.FileInfo) bool {
 	return !ok || int(st.Uid) == os.Getuid()
 }
 
-func toolList() string { return strings.Join(harness.Names(), ", ") }
+func toolList() string { return strings.Join(agents.Names(), ", ") }
 
 func binVars() string {
 	var vars []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		vars = append(vars, a.BinVar())
 	}
 	return strings.Join(vars, ", ")

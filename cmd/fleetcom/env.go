@@ -7,13 +7,16 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/config"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/shim"
 	"github.com/fleetcom/fleetcom/store"
 )
 
 // Only this package reads the environment for locations: it resolves every
-// one once and hands the other packages plain paths (CONTRACT.md §2).
+// one once and hands the other packages plain paths. The XDG base
+// directories are the specification's, on every system (os.UserConfigDir
+// and os.UserCacheDir answer macOS's Library folders instead, and refuse a
+// relative variable where the specification ignores it).
 
 // xdgDir is an XDG base directory: the variable when it holds an absolute
 // path (the specification says to ignore a relative one), else the default
@@ -85,7 +88,7 @@ func openStore() (*store.Store, error) {
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	return store.Open(resolvePaths().StoreDir, store.Config{
-		Valid: harness.ValidKey,
+		Valid: agents.ValidID,
 		Warn: func(msg string) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -5,13 +5,14 @@ import (
 	"path/filepath"
 
 	"github.com/fleetcom/fleetcom/harness"
-	"github.com/fleetcom/fleetcom/internal/stack"
+	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/index"
 )
 
 func main() {
-	// One copy of a shallow stack now instead of several deep ones on the
-	// way to the child (internal/stack).
-	stack.Reserve()
+	// This binary links SQLite (the index): the agents whose store is a
+	// database read it in process, never with the sqlite3 program.
+	harness.OpenDB = index.OpenAgentDB
 	os.Exit(run(os.Args))
 }
 
@@ -21,7 +22,7 @@ func run(args []string) int {
 	if len(args) == 0 {
 		return exitUsage
 	}
-	if a, ok := harness.Lookup(filepath.Base(args[0])); ok {
+	if a, ok := agents.Named(filepath.Base(args[0])); ok {
 		return shimMode(a, args)
 	}
 	return dispatch(args[1:])

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetcom/fleetcom/catalog"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/index"
 )
 
@@ -60,7 +60,7 @@ func cmdSearch(in input) error {
 	}
 	q := index.Query{Terms: terms, Limit: defaultLimit}
 	if t := in.get("--tool"); t != "" {
-		if _, ok := harness.Lookup(t); !ok {
+		if _, ok := agents.Named(t); !ok {
 			return usagef("unknown tool %q: one of %s", t, agentList("or"))
 		}
 		q.Tool = t

@@ -1,72 +1,199 @@
-// An external test package: the package itself must keep importing nothing.
+// An external test package: what the tests import does not count against
+// the package's own imports.
 package early_test
 
 import (
+	"fmt"
 	"hash/fnv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/early"
 )
 
-// The table is the harness's registry, field for field: an agent added or
-// changed there must be changed here too.
-func TestAgentsAreTheHarnesss(t *testing.T) {
-	all := harness.All()
+// The table is the agent list, field for field: an agent added or changed
+// there must be changed here too.
+func TestTableIsTheList(t *testing.T) {
+	all := agents.All()
 	if len(early.Agents) != len(all) {
-		t.Fatalf("early knows %d agents, the harness %d: go generate ./internal/early", len(early.Agents), len(all))
+		t.Fatalf("early knows %d agents, the list %d: go generate ./internal/early", len(early.Agents), len(all))
 	}
 	for i, a := range all {
 		e := early.Agents[i]
 		if e.Name != a.Name || !slices.Equal(e.Resume, a.Resume.Words) || e.Joined != a.Resume.Joined ||
 			!slices.Equal(e.Dropped, a.Dropped) {
-			t.Errorf("early.Agents[%d] = %+v, harness has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
+			t.Errorf("early.Agents[%d] = %+v, the list has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
 				i, e, a.Name, a.Resume.Words, a.Resume.Joined, a.Dropped)
 		}
 	}
 }
 
-func FuzzCleanIsFilepaths(f *testing.F) {
-	for _, s := range []string{"", ".", "/", "//", "a/b", "/a/../..", "../a/..", "a/./b/", "///a//b/.././c/", ".."} {
-		f.Add(s, "bin")
-	}
-	f.Fuzz(func(t *testing.T, p, q string) {
-		if got, want := early.Clean(p), filepath.Clean(p); got != want {
-			t.Errorf("Clean(%q) = %q, filepath says %q", p, got, want)
-		}
-		if got, want := early.Join(p, q), filepath.Join(p, q); got != want {
-			t.Errorf("Join(%q, %q) = %q, filepath says %q", p, q, got, want)
-		}
-		if got, want := early.Join(p, "", q), filepath.Join(p, "", q); got != want {
-			t.Errorf("Join(%q, \"\", %q) = %q, filepath says %q", p, q, got, want)
-		}
-	})
+// mayImport is what package early may depend on beyond the runtime's own
+// packages: none of them initialises anything that costs, and none sorts
+// after "os" with an init of its own (doc.go). Widen it only with a
+// measurement.
+var mayImport = []string{
+	"cmp", "errors", "hash", "hash/fnv", "internal/oserror", "internal/reflectlite", "internal/sync",
+	"internal/synctest", "internal/unsafeheader", "io", "iter", "path", "slices", "strconv", "sync", "sync/atomic", "syscall",
+	"unicode/utf8",
 }
 
-func FuzzArgsPrintIsFNV(f *testing.F) {
-	f.Add("--model", "hi")
-	f.Add("", "")
-	f.Fuzz(func(t *testing.T, a, b string) {
-		h := fnv.New64a()
-		for _, s := range []string{a, b} {
-			h.Write([]byte(s))
-			h.Write([]byte{0})
+func TestImports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
 		}
-		if got, want := early.ArgsPrint([]string{a, b}), strconv.FormatUint(h.Sum64(), 36); got != want {
-			t.Errorf("ArgsPrint(%q, %q) = %s, want %s", a, b, got, want)
+		return strings.Fields(string(out))
+	}
+	allowed := append(deps("runtime"), mayImport...)
+	for _, p := range deps("github.com/fleetcom/fleetcom/internal/early") {
+		if p != "github.com/fleetcom/fleetcom/internal/early" && !slices.Contains(allowed, p) {
+			t.Errorf("package early depends on %s, which is not in mayImport: its init may now run after os's (doc.go)", p)
 		}
-	})
+	}
+}
+
+// world is a machine with candidates for one agent: real ones, this test
+// program under the agent's name, a shim directory (by its path and by a
+// link to it), the default shim directory, and things that are not
+// programs.
+type world struct {
+	root, home string
+	dir        map[string]string // by role
+}
+
+func newWorld(t *testing.T, name string) world {
+	t.Helper()
+	root := t.TempDir()
+	w := world{root: root, home: filepath.Join(root, "home"), dir: map[string]string{}}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []string{"real1", "real2", "self", "shims", "plain", "dir", "cwd", "home/.local/share/fleetcom/shims"} {
+		d := filepath.Join(root, role)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		w.dir[role] = d
+	}
+	w.dir["home shims"] = w.dir["home/.local/share/fleetcom/shims"]
+	for _, role := range []string{"real1", "real2", "shims", "home shims", "cwd"} {
+		if err := os.WriteFile(filepath.Join(w.dir[role], name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(exe, filepath.Join(w.dir["self"], name)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir["plain"], name), []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(w.dir["dir"], name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.dir["shimlink"] = filepath.Join(root, "shimlink")
+	if err := os.Symlink(w.dir["shims"], w.dir["shimlink"]); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// path is a PATH of the directories of the roles given ("" for an empty
+// entry).
+func (w world) path(roles ...string) string {
+	var dirs []string
+	for _, r := range roles {
+		dirs = append(dirs, w.dir[r])
+	}
+	return strings.Join(dirs, ":")
+}
+
+// Each rule of the lookup, with the control that shows the rule is what
+// skips the candidate: the first tool on PATH that is an executable file,
+// not this program, not in the shim directory (FLEETCOM_SHIM_DIR, else the
+// default under XDG_DATA_HOME or HOME), told apart by what the files are.
+func TestPlanFindsTheRealCLI(t *testing.T) {
+	a := agents.All()[0]
+	w := newWorld(t, a.Name)
+	t.Chdir(w.dir["cwd"])
+	shimDir := func(role string) string { return "FLEETCOM_SHIM_DIR=" + w.dir[role] }
+	cases := []struct {
+		name string
+		path string
+		env  []string
+		want string // the role of the binary found; "" for none (the shim decides)
+	}{
+		{"the first real one", w.path("real1", "real2"), nil, "real1"},
+		{"not this program", w.path("self", "real2"), nil, "real2"},
+		{"this program alone", w.path("self"), nil, ""},
+		{"not in the shim directory", w.path("shims", "real2"), []string{shimDir("shims")}, "real2"},
+		{"the shim directory alone", w.path("shims"), []string{shimDir("shims")}, ""},
+		{"the shim directory by a link on PATH", w.path("shimlink", "real2"), []string{shimDir("shims")}, "real2"},
+		{"the shim directory set by a link", w.path("shims", "real2"), []string{shimDir("shimlink")}, "real2"},
+		{"control: another shim directory", w.path("shims", "real2"), []string{shimDir("home shims")}, "shims"},
+		{"the default shim directory", w.path("home shims", "real2"), nil, "real2"},
+		{"the default under XDG_DATA_HOME", w.path("home shims", "real2"),
+			[]string{"XDG_DATA_HOME=" + filepath.Join(w.home, ".local/share")}, "real2"},
+		{"control: XDG_DATA_HOME elsewhere", w.path("home shims", "real2"),
+			[]string{"XDG_DATA_HOME=" + w.root}, "home shims"},
+		{"control: a relative XDG_DATA_HOME is ignored", w.path("home shims", "real2"),
+			[]string{"XDG_DATA_HOME=elsewhere"}, "real2"},
+		{"not a file that is not executable", w.path("plain", "real2"), nil, "real2"},
+		{"not a directory", w.path("dir", "real2"), nil, "real2"},
+		{"an empty entry is the current directory", ":" + w.path("real2"), nil, "."},
+		{"a missing directory", "/nonexistent:" + w.path("real2"), nil, "real2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := append([]string{"HOME=" + w.home, "PATH=" + c.path}, c.env...)
+			argv := []string{a.Name, "-p", "hi"}
+			real, out, ok := early.Plan(argv, env)
+			want := filepath.Join(w.dir[c.want], a.Name)
+			switch {
+			case c.want == "" && ok:
+				t.Fatalf("Plan passed it to %s; the shim must decide", real)
+			case c.want == "":
+				return
+			case c.want == ".":
+				want = a.Name // filepath.Join(".", name), as the shim has it
+			}
+			if !ok || real != want {
+				t.Fatalf("Plan = %q, %v; want %s", real, ok, want)
+			}
+			hop := fmt.Sprintf("%s=%d:1:%s:%s", a.HopVar(), os.Getpid(), argsPrint("-p", "hi"), want)
+			if wantEnv := append(slices.Clip(env), hop); !slices.Equal(out, wantEnv) {
+				t.Errorf("environment %q, want %q", out, wantEnv)
+			}
+		})
+	}
+}
+
+// argsPrint is the hop record's fingerprint of arguments (shim/find.go).
+func argsPrint(args ...string) string {
+	h := fnv.New64a()
+	for _, a := range args {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // What the pass-through leaves to the shim, whatever the files say.
 func TestPlanLeavesToTheShim(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +210,18 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfgOptions, "fleetcom", "config.toml"), []byte("[capture]\noptions = true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range harness.All() {
+	cfgDir := filepath.Join(dir, "config dir")
+	if err := os.MkdirAll(filepath.Join(cfgDir, "fleetcom", "config.toml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgFIFO := filepath.Join(dir, "config fifo")
+	if err := os.MkdirAll(filepath.Join(cfgFIFO, "fleetcom"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(cfgFIFO, "fleetcom", "config.toml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range agents.All() {
 		// The controls: with nothing in the way, a prompt is passed on, and
 		// so are options only when there is no config to ask for them.
 		prompt := []string{a.Name, "hi"}
@@ -116,6 +254,8 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 			{"an empty entry", prompt, append(base, "")},
 			{"no PATH", prompt, base[:1]},
 			{"a config that may name a binary", prompt, append(base, "XDG_CONFIG_HOME="+cfg)},
+			{"a config that is a directory", prompt, append(base, "XDG_CONFIG_HOME="+cfgDir)},
+			{"a config that is a FIFO", prompt, append(base, "XDG_CONFIG_HOME="+cfgFIFO)},
 		}
 		for _, c := range cases {
 			if path, _, ok := early.Plan(c.argv, c.env); ok {

@@ -8,5 +8,5 @@
 //
 // It imports nothing of fleetcom and no module outside the standard
 // library, so that harness, store, config and shim can all use it without
-// depending on each other, and it does no work at package initialisation.
+// depending on each other.
 package safe

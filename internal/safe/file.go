@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -182,6 +183,6 @@ func SameDir(recorded, physical string) bool {
 // syntax: 32 hex digits of its SHA-256. The store's directory index and
 // discovery's caches key by it, so it must never change.
 func PathKey(p string) string {
-	sum := Sum256([]byte(p))
+	sum := sha256.Sum256([]byte(p))
 	return hex.EncodeToString(sum[:16])
 }

@@ -1,6 +1,11 @@
 package safe
 
-import "math/rand/v2"
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
+	"strconv"
+)
 
 // UUIDLen is the length of a UUID in the 8-4-4-4-12 shape.
 const UUIDLen = 36
@@ -35,32 +40,21 @@ func UUIDPrefix(s string, min int) bool {
 }
 
 // NewUUID returns a random version 4 UUID in the canonical lowercase form.
-//
-// The bits come from math/rand/v2's global generator: ChaCha8, seeded by
-// the runtime from the kernel's entropy. A pinned session ID only has to be
-// unique, and this source needs no initialisation at start-up, where
-// crypto/rand's would cost every shim invocation, accepted or not.
+// Its bits come from math/rand/v2's global generator (ChaCha8, seeded by the
+// runtime from the kernel): a pinned session ID only has to be unique.
 func NewUUID() string {
 	var b [16]byte
-	for i := 0; i < 16; i += 8 {
-		v := rand.Uint64()
-		for j := 0; j < 8; j++ {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	const hexdig = "0123456789abcdef"
 	var out [UUIDLen]byte
-	o := 0
-	for i, c := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out[o] = '-'
-			o++
-		}
-		out[o], out[o+1] = hexdig[c>>4], hexdig[c&0xf]
-		o += 2
-	}
+	hex.Encode(out[0:8], b[0:4])
+	hex.Encode(out[9:13], b[4:6])
+	hex.Encode(out[14:18], b[6:8])
+	hex.Encode(out[19:23], b[8:10])
+	hex.Encode(out[24:], b[10:])
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
 	return string(out[:])
 }
 
@@ -70,17 +64,6 @@ func UUIDTime(id string) (int64, bool) {
 	if !UUID(id) || id[14] != '7' {
 		return 0, false
 	}
-	var ms int64
-	for i := 0; i < 13; i++ {
-		if i == 8 {
-			continue
-		}
-		c := id[i]
-		v := c - '0'
-		if c >= 'a' {
-			v = c - 'a' + 10
-		}
-		ms = ms<<4 | int64(v)
-	}
-	return ms, true
+	ms, err := strconv.ParseInt(id[:8]+id[9:13], 16, 64)
+	return ms, err == nil
 }

@@ -1,5 +1,0 @@
-//go:build !amd64 && !arm64
-
-package stack
-
-func reserve() {}
