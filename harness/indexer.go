@@ -14,8 +14,9 @@ type Tree struct {
 	// Root is the tree's top folder.
 	Root string
 	// Levels are filepath.Match patterns, one per level below Root: the
-	// folders to go down through, then the files. A name that does not
-	// match is not looked at.
+	// folders to go down through, then the files; a level may hold
+	// several patterns joined by "|" ("chat.jsonl|summary.json"). A name
+	// that does not match is not looked at.
 	Levels []string
 	// Owns says that each file of the tree is (part of) one conversation,
 	// which is gone from the agent's store when no file owns it any more.
@@ -55,9 +56,12 @@ type Learned struct {
 	// Cwd is the directory the conversation belongs to, as the agent
 	// recorded it; "" when this read did not say.
 	Cwd string
-	// Title is the first prompt the user typed (cleaned, one line); it is
-	// set once, by the read that finds it.
-	Title string
+	// Title is what the conversation is called: the first prompt the user
+	// typed (cleaned, one line), set once by the read that finds it; or,
+	// with Retitle, the agent's own title, which replaces an earlier one
+	// (an agent that titles its conversations and revises the title).
+	Title   string
+	Retitle bool
 	// Summary is the agent's own title for the conversation; it replaces an
 	// earlier one.
 	Summary string

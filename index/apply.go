@@ -167,11 +167,17 @@ func (x *Index) learn(a harness.Agent, home string, l harness.Learned, own, repl
 	if l.Gone {
 		return c.rowid, x.unstore(c.rowid)
 	}
-	if replace {
-		if int64(l.Messages) < c.msgs {
-			// Less than before: keep what the index has.
-			return c.rowid, nil
+	if replace && int64(l.Messages) < c.msgs {
+		// Less than before (a file cut short, half written, or one that
+		// holds no messages): keep the text and counts the index has, and
+		// take what else the read says.
+		l.Texts, l.Turns, l.Messages = nil, 0, 0
+		if !l.Retitle {
+			l.Title = ""
 		}
+		replace = false
+	}
+	if replace {
 		if err := x.clearText(c.rowid); err != nil {
 			return 0, err
 		}
@@ -189,7 +195,7 @@ func (x *Index) learn(a harness.Agent, home string, l harness.Learned, own, repl
 		cwd = x.physical(scwd)
 	}
 	title := c.title
-	if title == "" {
+	if title == "" || l.Retitle && l.Title != "" {
 		title = clip(l.Title, maxTitle)
 	}
 	started, active := c.started, c.active

@@ -150,7 +150,7 @@ func (w *walk) list(a harness.Agent, ix harness.Indexer, home string, tree int, 
 	listed := map[string]bool{}
 	for _, e := range entries {
 		name := e.Name()
-		if ok, _ := filepath.Match(t.Levels[level], name); !ok {
+		if !matchLevel(t.Levels[level], name) {
 			continue
 		}
 		p := filepath.Join(path, name)
@@ -334,4 +334,15 @@ func (w *walk) forgetSource(path string) error {
 		return nil
 	}
 	return w.x.unstore(conv)
+}
+
+// matchLevel reports whether name matches a level's pattern, or one of its
+// patterns joined by "|".
+func matchLevel(pattern, name string) bool {
+	for _, p := range strings.Split(pattern, "|") {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }
