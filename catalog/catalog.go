@@ -228,7 +228,10 @@ func (c *Catalog) recorded(r store.Record, v index.Conv) Entry {
 	if t := titleOf(v); t != "" {
 		r.Title = t
 	}
-	e := Entry{Record: r, Gone: was && !r.Resumable}
+	// Gone is a conversation its store no longer holds; one it holds with
+	// no message (a run quit before its first prompt, which Codex still
+	// keeps) is empty, never resumed and never the newest.
+	e := Entry{Record: r, Gone: was && !v.Stored}
 	if r.Resumable {
 		e.Name = v.Name
 	}

@@ -130,7 +130,7 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 	if full {
 		return Plan{}, notFound(hint, "no recorded session matches %s, and no tool's store holds it", q.Ref)
 	}
-	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found for %s", q.Ref, q.Dir)
+	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found on disk", q.Ref)
 }
 
 // foundEntry presents a conversation found by a direct lookup in its

@@ -41,9 +41,12 @@ type claudeIndexLine struct {
 	} `json:"message"`
 }
 
-// claudeTitled is the reader's state: the first prompt was seen (and is the
-// title).
-const claudeTitled = 1
+// The reader's state, bits of Cursor.State[0].
+const (
+	claudeTitled  = 1 << iota // the first prompt was seen (and is the title)
+	claudeHomed               // the first conversation line's cwd was seen
+	claudeForeign             // that cwd is not the project folder's: skipped
+)
 
 // Read implements harness.Indexer.
 func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Delta, harness.Cursor, error) {
@@ -52,7 +55,15 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 		return nil, c, nil
 	}
 	out := harness.Learned{ID: id}
-	titled := len(c.State) > 0 && c.State[0]&claudeTitled != 0
+	var state byte
+	if len(c.State) > 0 {
+		state = c.State[0]
+	}
+	if state&claudeForeign != 0 {
+		return nil, c, nil
+	}
+	titled := state&claudeTitled != 0
+	folder := filepath.Base(filepath.Dir(path))
 	off, err := harness.ReadOn(path, c.Offset, l.Line, func(line []byte) {
 		switch {
 		case bytes.Contains(line, []byte(`"type":"custom-title"`)):
@@ -99,8 +110,16 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 			return
 		}
 		out.Messages++
-		if x.Cwd != "" {
+		// The conversation belongs to the directory of its first line: the
+		// folder Claude filed it under. Later lines name wherever a tool
+		// moved the shell to. A transcript whose first cwd is not its
+		// folder's was moved by hand, and Claude would not find it there.
+		if state&claudeHomed == 0 && x.Cwd != "" {
+			state |= claudeHomed
 			out.Cwd = x.Cwd
+			if !folderOf(folder, x.Cwd) {
+				state |= claudeForeign
+			}
 		}
 		if t, err := time.Parse(time.RFC3339Nano, x.Timestamp); err == nil {
 			if out.Started.IsZero() {
@@ -112,9 +131,15 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 			out.Texts = append(out.Texts, harness.ClipText(text, l.Message))
 		}
 	})
-	next := harness.Cursor{Offset: off}
 	if titled {
-		next.State = []byte{claudeTitled}
+		state |= claudeTitled
+	}
+	next := harness.Cursor{Offset: off}
+	if state != 0 {
+		next.State = []byte{state}
+	}
+	if state&claudeForeign != 0 {
+		return nil, next, err
 	}
 	return harness.Delta{out}, next, err
 }

@@ -120,3 +120,34 @@ func TestClaudeReadSkipsWhatIsNotTheUsers(t *testing.T) {
 		t.Errorf("Read: %+v, %v", d[0], err)
 	}
 }
+
+// A conversation belongs to its first line's directory, however a tool
+// later moved the shell; a transcript filed under another directory's
+// project folder (moved by hand) is not the conversation of either, since
+// Claude finds it in neither: it is skipped, then and on every later read.
+func TestClaudeReadHomesTheConversation(t *testing.T) {
+	moved := strings.ReplaceAll(claudeTranscriptLines[5], `"cwd":"/src/app"`, `"cwd":"/src/app/sub"`)
+	lines := append(slices.Clone(claudeTranscriptLines[:5]), moved)
+	p := writeClaudeTranscript(t, lines...)
+	lim := harness.Limits{Text: true, Message: 1 << 10, Line: 1 << 20}
+	d, _, err := claude{}.Read(p, harness.Cursor{}, lim)
+	if err != nil || len(d) != 1 || d[0].Cwd != "/src/app" {
+		t.Fatalf("Read: %+v, %v; want the conversation of /src/app", d, err)
+	}
+
+	elsewhere := filepath.Join(filepath.Dir(filepath.Dir(p)), "-src-other", filepath.Base(p))
+	if err := os.MkdirAll(filepath.Dir(elsewhere), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p, elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	d, c, err := claude{}.Read(elsewhere, harness.Cursor{}, lim)
+	if err != nil || len(d) != 0 {
+		t.Fatalf("Read of a transcript in a foreign folder: %+v, %v; want nothing", d, err)
+	}
+	d, _, err = claude{}.Read(elsewhere, c, lim)
+	if err != nil || len(d) != 0 {
+		t.Fatalf("Read again from its cursor: %+v, %v; want nothing", d, err)
+	}
+}

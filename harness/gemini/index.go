@@ -390,9 +390,12 @@ func (r *geminiRead) updated(s string) {
 	}
 }
 
+// summary is Gemini's own title for the session, which names it rather
+// than its first prompt, as Gemini's picker does.
 func (r *geminiRead) summary(s string) {
 	if strings.TrimSpace(s) != "" {
 		r.out.Summary = harness.CleanTitle(s)
+		r.out.Title, r.out.Retitle = r.out.Summary, true
 	}
 }
 
@@ -446,7 +449,9 @@ func (r *geminiRead) put(m geminiIndexMsg, texted map[uint32]bool, say bool) {
 		r.s.flags |= gsHad
 	}
 	if flags&gePrompt != 0 && r.s.flags&gsTitled == 0 {
-		r.out.Title = harness.CleanTitle(text)
+		if !r.out.Retitle {
+			r.out.Title = harness.CleanTitle(text)
+		}
 		r.s.flags |= gsTitled
 	}
 	if i >= 0 {

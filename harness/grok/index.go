@@ -98,10 +98,10 @@ func readSummaryFile(path, id string, c harness.Cursor) (harness.Delta, harness.
 	if s.TitleIsManual {
 		out.Name = harness.CleanName(s.GeneratedTitle)
 	}
-	if out.Cwd == "" {
-		if dir, ok := decodeDirName(filepath.Base(filepath.Dir(filepath.Dir(path)))); ok {
-			out.Cwd = dir
-		}
+	// The folder's name holds the directory byte for byte; the session's
+	// JSON cannot hold a name that is not UTF-8.
+	if dir, ok := decodeDirName(filepath.Base(filepath.Dir(filepath.Dir(path)))); ok {
+		out.Cwd = dir
 	}
 	return harness.Delta{out}, harness.Cursor{Offset: fi.Size()}, nil
 }
