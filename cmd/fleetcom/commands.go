@@ -96,12 +96,11 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
 		{name: "list",
 			summary: "list saved conversations, newest first",
 			help: `List the conversations of DIR (default: the current directory), newest
-first: the saved ones, then the ones found in the tools' own stores that no
+first: the saved ones, and the ones found in the tools' own stores that no
 record knows (in JSON: "discovered": true, "source": "fs"). A saved one that
 is no longer in its tool's store is shown as gone. --all lists every
-directory's records, but not conversations found on disk: finding those
-would mean reading every tool's whole store. A conversation's title is its
-name when it was given one (JSON: "name").
+directory's. A conversation's title is its name when it was given one
+(JSON: "name").
 
 Runs quit before their first prompt hold nothing to resume: they are left
 out unless --empty is given ('fleetcom prune' drops their records); --json
