@@ -35,7 +35,7 @@ declare -A FLAGS=(
 	[claude10k-recorded]="-claude 10000 -records"
 	[claude10k-dirs]="-claude 10000 -claude-dirs 500 -records"
 	[claude-sidechain]="-claude-sidechain 1"
-	[claude5g]="-claude 10000 -claude-kb 500"
+	[claude5g]="-claude 10000 -claude-kb 420"
 	[codex]="-codex 2000 -codex-big-mb 300 -codex-names 20000"
 	[gemini100]="-gemini 100"
 	[gemini2k]="-gemini 2000"
@@ -121,16 +121,18 @@ cleanup() {
 	rm -rf -- "$tmp"
 }
 
-# world NAME: the cached store of a scenario, generated when missing. The
-# stores name their own paths, so it is generated in place; genstore
-# writes manifest.tsv last, and a store without one is made again.
+# world NAME: the cached store of a scenario, generated when missing or
+# made with other flags. The stores name their own paths, so it is
+# generated in place; genstore writes manifest.tsv last, and the flags file
+# follows it: a store without both is made again.
 world() {
 	local name=$1 dir="$cache/$1-$genkey"
-	if [[ ! -f $dir/manifest.tsv ]]; then
+	if [[ ! -f $dir/manifest.tsv || $(cat "$dir/genstore.flags" 2>/dev/null) != "${FLAGS[$name]}" ]]; then
 		echo "generating $name (genstore ${FLAGS[$name]})" >&2
 		rm -rf -- "$dir"
 		# shellcheck disable=SC2086 # the flags are words
 		"$tmp/genstore" -root "$dir" ${FLAGS[$name]} >&2
+		echo "${FLAGS[$name]}" >"$dir/genstore.flags"
 	fi
 	echo "$dir"
 }

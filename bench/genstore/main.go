@@ -133,7 +133,7 @@ Scenarios (bench/history.sh runs these):
   -claude 10000 -claude-dirs 500        spread over 500 directories
   -claude 10000 -records                all recorded by fleetcom too
   -claude-sidechain 1                   one 100 MiB transcript opening with 35,000 sub-agent lines
-  -claude 10000 -claude-kb 500          a history of about 5 GB, mostly tool results
+  -claude 10000 -claude-kb 420          a history of about 5 GB, mostly tool results
   -codex 2000 -codex-big-mb 300 -codex-names 20000
                                         rollouts, one of 300 MiB, 20,000 named threads
   -gemini 100 | 2000 [-gemini-big-mb 100]
