@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"math/rand/v2"
 	"path/filepath"
 	"time"
@@ -20,6 +21,25 @@ const (
 	claudeVersion = "2.1.197"
 	claudeModel   = "claude-opus-4-8"
 )
+
+var _ = register(writer{
+	name: "claude",
+	usage: `  -claude 100 | 2000 | 10000            transcripts in one directory
+  -claude 10000 -claude-dirs 500        spread over 500 directories
+  -claude-sidechain 1                   one 100 MiB transcript opening with 35,000 sub-agent lines
+  -claude 10000 -claude-kb 420          a history of about 5 GB, mostly tool results
+`,
+	flags: func(fs *flag.FlagSet, o *opts) {
+		fs.IntVar(&o.claude, "claude", 0, "Claude transcripts")
+		fs.IntVar(&o.claudeDirs, "claude-dirs", 1, "project directories the Claude transcripts are spread over")
+		fs.IntVar(&o.claudeKB, "claude-kb", 100, "mean size of a Claude transcript, KiB (most of it tool results)")
+		fs.IntVar(&o.sidechain, "claude-sidechain", 0, "more Claude transcripts, in project-0000, whose first lines are sub-agent records")
+		fs.IntVar(&o.sidechainMB, "sidechain-mb", 100, "size of each sub-agent transcript, MiB")
+		fs.IntVar(&o.sidechainLines, "sidechain-lines", 35000, "sub-agent lines before the first real prompt")
+	},
+	count: func(o opts) int { return o.claude + o.sidechain },
+	write: (*world).writeClaude,
+})
 
 // claudeT is one transcript being written.
 type claudeT struct {
@@ -96,7 +116,7 @@ func (w *world) claudeTranscript(r *rand.Rand, home, cwd string, start time.Time
 	if err := s.close(t.c.t); err != nil {
 		return conv{}, err
 	}
-	return conv{tool: "claude", id: id, cwd: cwd, home: home, start: start, end: t.c.t, title: first,
+	return conv{tool: "claude", version: claudeVersion, id: id, cwd: cwd, home: home, start: start, end: t.c.t, title: first,
 		turns: t.turns, bytes: s.n, path: path, markers: ms}, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -18,6 +19,21 @@ import (
 // all. Thread names go to session_index.jsonl, one line per naming.
 
 const codexVersion = "0.171.0"
+
+var _ = register(writer{
+	name: "codex",
+	usage: `  -codex 2000 -codex-big-mb 300 -codex-names 20000
+                                        rollouts, one of 300 MiB, 20,000 named threads
+`,
+	flags: func(fs *flag.FlagSet, o *opts) {
+		fs.IntVar(&o.codex, "codex", 0, "Codex rollouts")
+		fs.IntVar(&o.codexKB, "codex-kb", 100, "mean size of a rollout, KiB")
+		fs.IntVar(&o.codexBigMB, "codex-big-mb", 0, "one more rollout, in project-0000, of this many MiB")
+		fs.IntVar(&o.codexNames, "codex-names", 0, "named threads in session_index.jsonl (the rollouts' first, then made-up IDs)")
+	},
+	count: func(o opts) int { return o.codex + o.codexNames + o.codexBigMB },
+	write: (*world).writeCodex,
+})
 
 type codexR struct {
 	w       *world
@@ -75,7 +91,7 @@ func (w *world) rollout(r *rand.Rand, home, cwd string, start time.Time, size in
 	if err := s.close(x.c.t); err != nil {
 		return conv{}, err
 	}
-	return conv{tool: "codex", id: id, cwd: cwd, home: home, start: start, end: x.c.t, title: first,
+	return conv{tool: "codex", version: codexVersion, id: id, cwd: cwd, home: home, start: start, end: x.c.t, title: first,
 		turns: turns, bytes: s.n, path: path, markers: ms}, nil
 }
 

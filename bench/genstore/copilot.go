@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -18,6 +19,14 @@ import (
 // beside it names the directory and, as name, the first prompt.
 
 const copilotVersion = "1.0.102"
+
+var _ = register(writer{
+	name:  "copilot",
+	usage: "  -copilot N\n",
+	flags: func(fs *flag.FlagSet, o *opts) { fs.IntVar(&o.copilot, "copilot", 0, "Copilot sessions") },
+	count: func(o opts) int { return o.copilot },
+	write: (*world).writeCopilot,
+})
 
 type copilotS struct {
 	w      *world
@@ -114,6 +123,6 @@ func (w *world) copilotSession(r *rand.Rand, home, cwd string, start time.Time, 
 	if err := writeFile(filepath.Join(dir, "workspace.yaml"), []byte(ws), end); err != nil {
 		return conv{}, err
 	}
-	return conv{tool: "copilot", id: id, cwd: cwd, home: home, start: start, end: end, title: first,
+	return conv{tool: "copilot", version: copilotVersion, id: id, cwd: cwd, home: home, start: start, end: end, title: first,
 		turns: turns, bytes: s.n + int64(len(ws)), path: dir, markers: ms}, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,18 @@ const (
 	geminiVersion = "0.61.0"
 	geminiModel   = "gemini-3.8-flash"
 )
+
+var _ = register(writer{
+	name:  "gemini",
+	usage: "  -gemini 100 | 2000 [-gemini-big-mb 100]\n",
+	flags: func(fs *flag.FlagSet, o *opts) {
+		fs.IntVar(&o.gemini, "gemini", 0, "Gemini CLI sessions, all in project-0000")
+		fs.IntVar(&o.geminiKB, "gemini-kb", 100, "mean size of a Gemini session, KiB")
+		fs.IntVar(&o.geminiBigMB, "gemini-big-mb", 0, "one more Gemini session, in project-0000, of this many MiB")
+	},
+	count: func(o opts) int { return o.gemini + o.geminiBigMB },
+	write: (*world).writeGemini,
+})
 
 type geminiS struct {
 	w   *world
@@ -108,7 +121,7 @@ func (w *world) geminiSession(r *rand.Rand, home, chats, cwd string, start time.
 	if err := s.close(g.c.t); err != nil {
 		return conv{}, err
 	}
-	return conv{tool: "gemini", id: id, cwd: cwd, home: home, start: start, end: g.c.t, title: first,
+	return conv{tool: "gemini", version: geminiVersion, id: id, cwd: cwd, home: home, start: start, end: g.c.t, title: first,
 		turns: turns, bytes: s.n, path: path, markers: ms}, nil
 }
 

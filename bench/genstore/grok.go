@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -22,6 +23,14 @@ import (
 // tool_definitions.json) are left out.
 
 const grokVersion = "1.0.41"
+
+var _ = register(writer{
+	name:  "grok",
+	usage: "  -grok N\n",
+	flags: func(fs *flag.FlagSet, o *opts) { fs.IntVar(&o.grok, "grok", 0, "Grok sessions") },
+	count: func(o opts) int { return o.grok },
+	write: (*world).writeGrok,
+})
 
 func (w *world) writeGrok() error {
 	home := filepath.Join(w.home, ".grok")
@@ -148,6 +157,6 @@ func (w *world) grokSession(r *rand.Rand, home, cwd string, start time.Time, ms 
 	if err := os.Chtimes(dir, end, end); err != nil {
 		return conv{}, err
 	}
-	return conv{tool: "grok", id: id, cwd: cwd, home: home, start: start, end: end, title: first,
+	return conv{tool: "grok", version: grokVersion, id: id, cwd: cwd, home: home, start: start, end: end, title: first,
 		turns: turns, bytes: n, path: dir, markers: ms}, nil
 }

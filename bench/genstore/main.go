@@ -72,31 +72,12 @@ func run() int {
 	fs.StringVar(&o.root, "root", "", "directory to write the scratch user into (required)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed: the same flags and seed write the same bytes")
 	fs.DurationVar(&o.span, "span", 180*24*time.Hour, "how far back before -end conversations start")
-	fs.IntVar(&o.dirs, "dirs", 50, "project directories the Codex, Gemini, Grok, Copilot and opencode conversations are spread over")
+	fs.IntVar(&o.dirs, "dirs", 50, "project directories the conversations are spread over, for the agents with no flag of their own for it")
 	fs.BoolVar(&o.force, "force", false, "write into a -root that is not empty")
-
-	fs.IntVar(&o.claude, "claude", 0, "Claude transcripts")
-	fs.IntVar(&o.claudeDirs, "claude-dirs", 1, "project directories the Claude transcripts are spread over")
-	fs.IntVar(&o.claudeKB, "claude-kb", 100, "mean size of a Claude transcript, KiB (most of it tool results)")
-	fs.IntVar(&o.sidechain, "claude-sidechain", 0, "more Claude transcripts, in project-0000, whose first lines are sub-agent records")
-	fs.IntVar(&o.sidechainMB, "sidechain-mb", 100, "size of each sub-agent transcript, MiB")
-	fs.IntVar(&o.sidechainLines, "sidechain-lines", 35000, "sub-agent lines before the first real prompt")
 	fs.BoolVar(&o.records, "records", false, "write fleetcom's record of every conversation written (all recorded)")
-
-	fs.IntVar(&o.codex, "codex", 0, "Codex rollouts")
-	fs.IntVar(&o.codexKB, "codex-kb", 100, "mean size of a rollout, KiB")
-	fs.IntVar(&o.codexBigMB, "codex-big-mb", 0, "one more rollout, in project-0000, of this many MiB")
-	fs.IntVar(&o.codexNames, "codex-names", 0, "named threads in session_index.jsonl (the rollouts' first, then made-up IDs)")
-
-	fs.IntVar(&o.gemini, "gemini", 0, "Gemini CLI sessions, all in project-0000")
-	fs.IntVar(&o.geminiKB, "gemini-kb", 100, "mean size of a Gemini session, KiB")
-	fs.IntVar(&o.geminiBigMB, "gemini-big-mb", 0, "one more Gemini session, in project-0000, of this many MiB")
-
-	fs.IntVar(&o.grok, "grok", 0, "Grok sessions")
-	fs.IntVar(&o.copilot, "copilot", 0, "Copilot sessions")
-
-	fs.IntVar(&o.opencode, "opencode", 0, "opencode sessions (needs the sqlite3 program)")
-	fs.IntVar(&o.opencodeMessages, "opencode-messages", 0, "opencode messages in all (default 20 per session)")
+	for _, wr := range writers {
+		wr.flags(fs, &o)
+	}
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -128,21 +109,32 @@ Writes a scratch user's agent stores in each agent's real format, from a seed.
 Point HOME at DIR/home, XDG_STATE_HOME at DIR/state and XDG_DATA_HOME at
 DIR/data, and run fleetcom in DIR/work/project-0000.
 
-Scenarios (bench/history.sh runs these):
-  -claude 100 | 2000 | 10000            transcripts in one directory
-  -claude 10000 -claude-dirs 500        spread over 500 directories
-  -claude 10000 -records                all recorded by fleetcom too
-  -claude-sidechain 1                   one 100 MiB transcript opening with 35,000 sub-agent lines
-  -claude 10000 -claude-kb 420          a history of about 5 GB, mostly tool results
-  -codex 2000 -codex-big-mb 300 -codex-names 20000
-                                        rollouts, one of 300 MiB, 20,000 named threads
-  -gemini 100 | 2000 [-gemini-big-mb 100]
-  -grok N  -copilot N
-  -opencode 5000 -opencode-messages 2000000
-
-Flags:
+Scenarios (bench/history.sh runs these; -records adds fleetcom's records):
 `)
+	for _, wr := range writers {
+		fmt.Fprint(w, wr.usage)
+	}
+	fmt.Fprint(w, "\nFlags:\n")
 	fs.PrintDefaults()
+}
+
+// writer is one agent's part of genstore, registered by the agent's own
+// file: its flags, how many conversations they ask for, and how to write
+// them.
+type writer struct {
+	name  string
+	usage string // its scenarios, for -h
+	flags func(*flag.FlagSet, *opts)
+	count func(opts) int
+	write func(*world) error
+}
+
+// writers are the agents' parts, in the order their files register them.
+var writers []writer
+
+func register(wr writer) bool {
+	writers = append(writers, wr)
+	return true
 }
 
 // generate writes everything o asks for.
@@ -155,24 +147,12 @@ func generate(o opts) error {
 		return err
 	}
 	start := time.Now()
-	steps := []struct {
-		name string
-		n    int
-		fn   func() error
-	}{
-		{"claude", o.claude + o.sidechain, w.writeClaude},
-		{"codex", o.codex + o.codexNames + o.codexBigMB, w.writeCodex},
-		{"gemini", o.gemini + o.geminiBigMB, w.writeGemini},
-		{"grok", o.grok, w.writeGrok},
-		{"copilot", o.copilot, w.writeCopilot},
-		{"opencode", o.opencode, w.writeOpencode},
-	}
-	for _, s := range steps {
-		if s.n == 0 {
+	for _, s := range writers {
+		if s.count(o) == 0 {
 			continue
 		}
 		t := time.Now()
-		if err := s.fn(); err != nil {
+		if err := s.write(w); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		fmt.Fprintf(progress, "genstore: %s: %d conversations, %s, in %.1fs\n", s.name, w.count(s.name),

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -23,6 +24,17 @@ import (
 // are made as SQL and loaded by the sqlite3 program in one transaction.
 
 const opencodeVersion = "1.18.33"
+
+var _ = register(writer{
+	name:  "opencode",
+	usage: "  -opencode 5000 -opencode-messages 2000000\n",
+	flags: func(fs *flag.FlagSet, o *opts) {
+		fs.IntVar(&o.opencode, "opencode", 0, "opencode sessions (needs the sqlite3 program)")
+		fs.IntVar(&o.opencodeMessages, "opencode-messages", 0, "opencode messages in all (default 20 per session)")
+	},
+	count: func(o opts) int { return o.opencode },
+	write: (*world).writeOpencode,
+})
 
 // opencodeIndexes are the indexes 1.18.33's migrations make that the
 // schema copy in opencodetest leaves out (measured with .schema on a real
@@ -174,7 +186,7 @@ func (w *world) opencodeSQL(b *bufio.Writer, db string) []conv {
 			sqlStr(id), parent, sqlStr(slug), sqlStr(cwd), sqlStr(strings.TrimPrefix(cwd, "/")), sqlStr(title), opencodeVersion, start.UnixMilli(), c.t.UnixMilli()))
 		if parent == "NULL" {
 			last[cwd] = id
-			convs = append(convs, conv{tool: "opencode", id: id, cwd: cwd, home: filepath.Dir(db), start: start, end: c.t,
+			convs = append(convs, conv{tool: "opencode", version: opencodeVersion, id: id, cwd: cwd, home: filepath.Dir(db), start: start, end: c.t,
 				title: first, turns: count / 2, bytes: size, path: db, markers: ms})
 		}
 	}

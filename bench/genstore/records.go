@@ -69,23 +69,6 @@ func record(c conv, ended time.Time) store.Record {
 		Tool: c.tool, ID: c.id, Cwd: c.cwd, Command: program, Program: program, Source: "hint",
 		Started: c.start.Add(-3 * time.Second), Ended: &ended, Active: &active, Exit: &exit,
 		Resumable: true, Home: c.home, Title: harness.CleanTitle(c.title),
-		Version: versionOf(c.tool), Evidence: []string{"hint", "capture", "pinned"},
+		Version: c.version, Evidence: []string{"hint", "capture", "pinned"},
 	}
-}
-
-// versionOf is the CLI version each agent's files are written as.
-func versionOf(tool string) string {
-	switch tool {
-	case "claude":
-		return claudeVersion
-	case "codex":
-		return codexVersion
-	case "gemini":
-		return geminiVersion
-	case "grok":
-		return grokVersion
-	case "copilot":
-		return copilotVersion
-	}
-	return opencodeVersion
 }

@@ -30,6 +30,7 @@ type world struct {
 // conv is one conversation written, for the manifest and the records.
 type conv struct {
 	tool, id, cwd string
+	version       string // the CLI version its files are written as
 	home          string // the tool home it is in
 	start, end    time.Time
 	title         string // the first prompt
