@@ -126,6 +126,10 @@ func (claude) ScrapeExit(tail []byte) string {
 	return harness.ScrapeTail(tail, hint.Last)
 }
 
+// ProjectSlug is the project folder name Claude derives from cwd, for tools
+// that write its store (bench/genstore).
+func ProjectSlug(cwd string) string { return projectSlug(cwd) }
+
 // projectSlug is the project folder name Claude derives from a working
 // directory: each UTF-16 unit outside [A-Za-z0-9] becomes '-', and a slug
 // over 200 characters is cut to 200 and suffixed with '-' and a base-36 hash

@@ -135,6 +135,10 @@ func (grok) ScrapeExit(tail []byte) string {
 	return harness.ScrapeTail(tail, hint.Last)
 }
 
+// DirName is the session folder name Grok derives from cwd, for tools that
+// write its store (bench/genstore).
+func DirName(cwd string) string { return dirName(cwd) }
+
 // dirName encodes a working directory the way Grok names its session
 // folders: every byte outside A-Z a-z 0-9 - . _ ~ becomes %XX, capital hex.
 func dirName(cwd string) string { return harness.PercentEncode(cwd, "") }
