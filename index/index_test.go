@@ -322,6 +322,16 @@ func TestQuickRefreshAndSweep(t *testing.T) {
 	if r := refresh(t, x, Scope{Hot: []Key{{"toy", idA}}}); r.Files != 1 {
 		t.Errorf("refresh with the conversation running: %+v", r)
 	}
+	// Or when a command is about its directory: a conversation continued
+	// there outside fleetcom, its file written with an old time.
+	h.write("/cold", idA, "P continued by hand")
+	os.Chtimes(h.path("/cold", idA), old, old)
+	if r := refresh(t, x, Scope{Dirs: []string{"/elsewhere"}}); r.Files != 0 {
+		t.Errorf("quick refresh elsewhere read %d files", r.Files)
+	}
+	if r := refresh(t, x, Scope{Dirs: []string{"/cold"}}); r.Files != 1 {
+		t.Errorf("quick refresh of /cold after an append: %+v, want the file read", r)
+	}
 	now = now.Add(SweepEvery + time.Second)
 	if !x.SweepDue() {
 		t.Error("no sweep due after SweepEvery")

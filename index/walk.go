@@ -240,8 +240,10 @@ func (w *walk) consider(a harness.Agent, ix harness.Indexer, home string, owns b
 	return nil
 }
 
-// hot looks at the files written lately and those of the conversations
-// running now; a sweep has looked at them all already.
+// hot looks at the files written lately, those of the conversations
+// running now, and those of the scope's folders (a conversation of this
+// directory continued outside fleetcom appends to its file, which changes
+// no folder's time); a sweep has looked at them all already.
 func (w *walk) hot() error {
 	if w.full {
 		return nil
@@ -255,6 +257,11 @@ func (w *walk) hot() error {
 	const cols = `SELECT path, dir, tool, home FROM source`
 	if err := w.x.db.query(cols+` WHERE mtime >= ?`, []any{w.now.Add(-hotFor).UnixNano()}, collect); err != nil {
 		return err
+	}
+	for p := range w.near {
+		if err := w.x.db.query(cols+` WHERE dir = ?`, []any{p}, collect); err != nil {
+			return err
+		}
 	}
 	for _, k := range w.sc.Hot {
 		if err := w.x.db.query(cols+` WHERE conv = (SELECT rowid FROM conv WHERE tool = ? AND id = ?)`, []any{k.Tool, k.ID}, collect); err != nil {
