@@ -135,7 +135,7 @@ func (r *Run) check() error {
 		return fmt.Errorf("unknown tool %q", r.Tool)
 	case r.ID != "" && !a.ValidID(r.ID):
 		return fmt.Errorf("invalid %s id %q", r.Tool, r.ID)
-	case !r.State.Valid():
+	case !ValidState(r.State):
 		return fmt.Errorf("invalid state %q", r.State)
 	case r.PID <= 0:
 		return errors.New("no process")

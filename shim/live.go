@@ -32,6 +32,7 @@ type live struct {
 	lastOut   atomic.Int64 // UnixNano of the child's last output; 0 before any
 	lastEnter atomic.Int64 // UnixNano of the last Enter typed
 	kick      chan struct{}
+	wake      chan struct{} // the state changed outside the watcher (livestop.go)
 	stop      chan struct{}
 	stopped   chan struct{}
 
@@ -48,7 +49,7 @@ type live struct {
 // newLive prepares a run's live state; nothing is written until start.
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
 	l := &live{dir: dir, warn: warn, stater: stater, notice: n, run: base,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	l.tracker = fleet.NewTracker(base.Started, stater != nil)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
 	if n != nil {
@@ -199,6 +200,7 @@ func (l *live) watch() {
 			l.apply(func(t *fleet.Tracker) (fleet.Change, bool) {
 				return t.Submitted(time.Unix(0, l.lastEnter.Load()))
 			})
+		case <-l.wake:
 		case <-timer.C:
 		}
 		wait, ok := l.quietIn()
