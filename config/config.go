@@ -68,7 +68,7 @@ type Config struct {
 	// Notify is the [notify] table: how changes of state are told.
 	Notify Notify
 	// Hosts are the machines `fleetcom status` also asks ([status] hosts).
-	Hosts []string
+	Hosts   []string
 	bins    map[string]string
 	hooks   map[string]harness.HookPolicy
 	restore *Restore // nil: DefaultRestore
