@@ -40,8 +40,9 @@ type live struct {
 	run      fleet.Run
 	tracker  *fleet.Tracker
 	noticer  fleet.Noticer
-	applied  int  // state events of the capture already applied
-	started  bool // the file was written and the watcher runs
+	applied  int    // state events of the capture already applied
+	tidied   string // the conversation whose obsolete files went (tidy)
+	started  bool   // the file was written and the watcher runs
 	finished bool
 	failed   bool // a write failed and was reported
 }
@@ -91,18 +92,25 @@ func (l *live) start(pid int, id string) {
 	l.run.Proc, l.run.Shim, l.run.ID = p, os.Getpid(), id
 	l.run.TTY = terminalName()
 	l.run.Tmux = fleet.TmuxOf(os.Getenv)
+	l.run.Beat = int(fleet.Beat / time.Second)
 	l.write()
 	go l.watch()
-	if id != "" {
-		l.tidy()
-	}
+	go l.beat()
+	l.tidy()
 }
 
 // tidy removes the files this run makes obsolete (fleet.Dir.Tidy): among
-// them an earlier run's of its conversation, which this run resumes. The
-// caller holds l.mu; it runs on the goroutine that wrote the file, never
-// on the child's way.
+// them an earlier run's of its conversation, which this run resumes. It
+// waits until the run is past its start-up: a resume that fails as it
+// starts (an agent whose login went stale, started again by restore
+// --exec) leaves the earlier run's loss for restore to offer again. Once
+// per conversation. The caller holds l.mu; it runs on the goroutine that
+// wrote the file, never on the child's way.
 func (l *live) tidy() {
+	if !l.started || l.finished || l.run.ID == "" || l.run.ID == l.tidied || l.tracker.State == harness.Starting {
+		return
+	}
+	l.tidied = l.run.ID
 	run := l.run
 	l.dir.Tidy(&run)
 }
@@ -154,6 +162,7 @@ func (l *live) captured(data []byte) {
 // The caller holds l.mu and writes the file.
 func (l *live) changed(c fleet.Change) {
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why
+	l.tidy()
 	if l.notice == nil || !l.started {
 		return
 	}

@@ -2,6 +2,8 @@ package shim
 
 import (
 	"time"
+
+	"github.com/fleetcom/fleetcom/fleet"
 )
 
 // suspended follows job control (SpawnOptions.Stopped): the run is
@@ -32,6 +34,27 @@ func (l *live) suspended(on bool) {
 		select {
 		case l.wake <- struct{}{}:
 		default:
+		}
+	}
+}
+
+// beat dates the live file anew every fleet.Beat while the run goes on, so
+// that a run whose shim dies unseen (kill -9, the machine going down) is
+// known to have been alive until at most a beat before: when it was cut
+// short, for restore. A touch, not a write: nothing in the file changes.
+func (l *live) beat() {
+	t := time.NewTicker(fleet.Beat)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.mu.Lock()
+			if !l.finished {
+				_ = l.dir.Touch(&l.run)
+			}
+			l.mu.Unlock()
 		}
 	}
 }

@@ -120,24 +120,27 @@ type lostItem struct {
 }
 
 // lostItems are the conversations fleet.Lost offers that can be resumed:
-// known to the catalog, and in their tool's store.
+// known to the catalog, in their tool's store, and not resumed since by
+// any route (a run of it ended after, or its agent's store holds a message
+// from after its run was surely over).
 func lostItems(cat *catalog.Catalog, since time.Time) []lostItem {
 	st := cat.Store()
-	ended := func(tool, id string) time.Time {
-		if r, ok, err := st.Get(tool, id); err == nil && ok && r.Ended != nil {
-			return *r.Ended
-		}
-		return time.Time{}
-	}
 	here, err := physical(".")
 	if err != nil {
 		here = "" // every line then starts with its cd, as resume's do
 	}
 	var out []lostItem
-	for _, l := range fleet.OpenDir(resolvePaths().LiveDir).Lost(since, ended) {
+	for _, l := range fleet.OpenDir(resolvePaths().LiveDir).Lost(since) {
 		p, err := planOf(cat, l.Tool, l.ID, here)
 		if err != nil || cat.Check(p) != nil {
 			continue // nothing in its tool's store to resume
+		}
+		var ended time.Time
+		if r, ok, err := st.Get(l.Tool, l.ID); err == nil && ok && r.Ended != nil {
+			ended = *r.Ended
+		}
+		if l.ResumedSince(ended, harness.LastActive(p.Agent, cat.Home(p.Agent), p.Entry.Cwd, p.Entry.ID)) {
+			continue
 		}
 		canonical, line, err := resumeLines(cat, p, here)
 		if err != nil {
