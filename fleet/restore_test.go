@@ -166,7 +166,7 @@ func TestWindows(t *testing.T) {
 	}
 	w := Window{Session: "fleetcom-restore", Create: true, Name: WindowName(tool, uid), Dir: "/src/C# #(reboot)", Command: cmd}
 	got := w.Args()
-	want := []string{"new-session", "-d", "-s", "fleetcom-restore", "-n", tool + "-0f8b2c3e", "-c", "/src/C## ##(reboot)", cmd}
+	want := []string{"new-session", "-d", "-s", "fleetcom-restore", "-P", "-F", "#{pane_id}", "-n", tool + "-0f8b2c3e", "-c", "/src/C## ##(reboot)", cmd}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("new session (-want +got):\n%s", diff)
 	}
@@ -175,10 +175,10 @@ func TestWindows(t *testing.T) {
 		t.Errorf("next window: %q", got)
 	}
 	w.Session = ""
-	if got := w.Args(); got[0] != "new-window" || got[2] != "-n" {
+	if got := w.Args(); got[0] != "new-window" || got[2] != "-P" || got[5] != "-n" {
 		t.Errorf("current session: %q", got)
 	}
-	if line := w.Line(); !strings.HasPrefix(line, "tmux new-window -d -n "+tool+"-0f8b2c3e -c '/src/C## ##(reboot)' 'exec ") {
+	if line := w.Line(); !strings.HasPrefix(line, "tmux new-window -d -P -F '#{pane_id}' -n "+tool+"-0f8b2c3e -c '/src/C## ##(reboot)' 'exec ") {
 		t.Errorf("line %q", line)
 	}
 	for s, ok := range map[string]bool{"fleetcom-restore": true, "work_2": true, "": false, "-x": false,
