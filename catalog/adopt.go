@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -55,13 +56,13 @@ func (c *Catalog) Settle(p *Plan) error {
 // and records it. Nothing is written unless every guard passed. A guard's
 // refusal is an *Error; any other error is the store's, failing to write.
 func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
-	if err := a.CheckID(e.ID); err != nil {
+	if err := a.ValidateID(e.ID); err != nil {
 		return store.Record{}, invalid("%v", err)
 	}
 	refused := func(hint, format string, args ...any) error {
 		return notFound(hint, "cannot adopt %s conversation %s: %s", e.Tool, e.ID, fmt.Sprintf(format, args...))
 	}
-	if err := a.Check(e.Home, e.Cwd, e.ID); err != nil {
+	if err := a.Adoptable(e.Home, e.Cwd, e.ID); err != nil {
 		return store.Record{}, refused(listHint, "%v", err)
 	}
 	if fi, err := os.Stat(e.Cwd); err != nil || !fi.IsDir() {
@@ -105,7 +106,7 @@ func alive(pid int) bool {
 func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
 	var found []harness.Found
 	var refusal error
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if !a.ValidID(id) {
 			continue
 		}

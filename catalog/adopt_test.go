@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -35,17 +36,18 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 		j, _ := json.Marshal(l)
 		b.Write(append(j, '\n'))
 	}
-	p := filepath.Join(home, "projects", harness.ClaudeSlug(cwd), id+".jsonl")
+	claude, _ := agents.Named("claude")
+	place, _ := claude.Behaviour.(harness.Mover).Place(home, cwd, id, cwd, []harness.File{{Name: "transcript.jsonl"}})
+	p := place.Path
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	claude, _ := harness.Lookup("claude")
 	found, _ := claude.Discover(home, cwd, "")
 	if len(found) != 1 {
 		t.Fatalf("discovered %d", len(found))
 	}
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 
 // adoptFound adopts f as Settle would.
 func adoptFound(c *Catalog, f harness.Found) (store.Record, error) {
-	a, ok := harness.Lookup(f.Tool)
+	a, ok := agents.Named(f.Tool)
 	if !ok {
 		return store.Record{}, invalid("unknown tool %q", f.Tool)
 	}
@@ -118,8 +120,9 @@ func TestAdoptRefuses(t *testing.T) {
 		"gone from disk":    {func(t *testing.T, f *harness.Found) { os.RemoveAll(filepath.Join(f.Home, "projects")) }, "no claude transcript"},
 		"directory removed": {func(t *testing.T, f *harness.Found) { os.Remove(f.Cwd) }, "no longer exists"},
 		"metadata only": {func(t *testing.T, f *harness.Found) {
-			p := filepath.Join(f.Home, "projects", harness.ClaudeSlug(f.Cwd), f.ID+".jsonl")
-			os.WriteFile(p, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
+			a, _ := agents.Named("claude")
+			p, _ := a.Behaviour.(harness.Mover).Locate(f.Home, f.Cwd, f.ID)
+			os.WriteFile(p.Path, []byte(`{"type":"permission-mode","sessionId":"`+f.ID+`"}`+"\n"), 0o644)
 		}, "holds no message"},
 	}
 	for name, c := range cases {

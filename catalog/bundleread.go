@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // ReadBundle decodes and checks a bundle as a stream: the header (format,
@@ -176,7 +177,7 @@ func (d *bundleDecoder) bundle() (Bundle, error) {
 
 // tool checks the bundle's agent as soon as it is named.
 func (d *bundleDecoder) tool(name string) error {
-	a, ok := harness.Lookup(name)
+	a, ok := agents.Named(name)
 	if !ok {
 		return invalid("the bundle is a conversation of %q, which this fleetcom does not know", name)
 	}
@@ -188,7 +189,7 @@ func (d *bundleDecoder) tool(name string) error {
 }
 
 func (d *bundleDecoder) checkID(id string) error {
-	if err := d.agent.CheckID(id); err != nil {
+	if err := d.agent.ValidateID(id); err != nil {
 		return invalid("the bundle's id: %v", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -49,7 +50,7 @@ func geminiWorld(t *testing.T) (c *Catalog, home, cwd, id, file string) {
 			t.Fatal(err)
 		}
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,9 +88,9 @@ func TestMoveGeminiNewDirectory(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(home, "projects.json")); !bytes.Equal(after, registry) {
 		t.Errorf("projects.json changed:\n%s", after)
 	}
-	a, _ := harness.Lookup("gemini")
-	if err := a.Check(home, dir, id); err != nil {
-		t.Errorf("Check in the new directory: %v", err)
+	a, _ := agents.Named("gemini")
+	if err := a.Adoptable(home, dir, id); err != nil {
+		t.Errorf("Adoptable in the new directory: %v", err)
 	}
 }
 

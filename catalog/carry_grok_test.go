@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -21,7 +22,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 	home = t.TempDir()
 	cwd, _ = filepath.EvalSymlinks(t.TempDir())
 	id = safe.NewUUID()
-	dir := filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)
+	dir := filepath.Join(home, "sessions", harness.PercentEncode(cwd, ""), id)
 	summary, _ := json.Marshal(map[string]any{"info": map[string]any{"id": id, "cwd": cwd}, "num_messages": 3,
 		"last_active_at": "2026-11-30T08:00:00Z", "grok_home": home})
 	history, _ := json.Marshal(map[string]any{"type": "user", "content": "<user_info>\nWorkspace Path: " + cwd + "\n</user_info>"})
@@ -39,7 +40,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 			t.Fatal(err)
 		}
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 func TestMoveAcrossFilesystems(t *testing.T) {
 	for _, changed := range []bool{false, true} {
 		c, home, cwd, id := grokWorld(t)
-		old := filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)
+		old := filepath.Join(home, "sessions", harness.PercentEncode(cwd, ""), id)
 		dir, _ := filepath.EvalSymlinks(t.TempDir())
 		defer func(r func(string, string) error, c func(harness.Part)) { rename, copied = r, c }(rename, copied)
 		rename = func(a, b string) error { return &os.LinkError{Op: "rename", Old: a, New: b, Err: syscall.EXDEV} }
@@ -66,7 +67,7 @@ func TestMoveAcrossFilesystems(t *testing.T) {
 		if err != nil {
 			t.Fatalf("changed %v: %v", changed, err)
 		}
-		moved := filepath.Join(home, "sessions", harness.GrokDirName(dir), id)
+		moved := filepath.Join(home, "sessions", harness.PercentEncode(dir, ""), id)
 		for name, want := range map[string]string{"attachments/image.png": "png", "newfile.json": "{}"} {
 			if got, err := os.ReadFile(filepath.Join(moved, name)); err != nil || string(got) != want {
 				t.Errorf("changed %v: %s = %q, %v", changed, name, got, err)
@@ -96,7 +97,7 @@ func TestMoveAcrossFilesystems(t *testing.T) {
 // across filesystems, and nothing changes.
 func TestMoveRefusesWhatItCannotCarry(t *testing.T) {
 	c, home, cwd, id := grokWorld(t)
-	old := filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)
+	old := filepath.Join(home, "sessions", harness.PercentEncode(cwd, ""), id)
 	os.Symlink("/etc/hostname", filepath.Join(old, "link"))
 	defer func(r func(string, string) error) { rename = r }(rename)
 	rename = func(a, b string) error { return &os.LinkError{Op: "rename", Old: a, New: b, Err: syscall.EXDEV} }
@@ -104,7 +105,7 @@ func TestMoveRefusesWhatItCannotCarry(t *testing.T) {
 	if _, err := c.Move("grok", id, cwd, dir, false); err == nil || !strings.Contains(err.Error(), "would not carry") {
 		t.Fatalf("moved a folder holding a symlink across filesystems: %v", err)
 	}
-	if !exists(filepath.Join(old, "link")) || exists(filepath.Join(home, "sessions", harness.GrokDirName(dir))) {
+	if !exists(filepath.Join(old, "link")) || exists(filepath.Join(home, "sessions", harness.PercentEncode(dir, ""))) {
 		t.Error("a refused move changed something")
 	}
 }
@@ -115,7 +116,7 @@ func TestHolders(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
 		t.Skip("no /proc: holders asks lsof and ps there")
 	}
-	grok, _ := harness.Lookup("grok")
+	grok, _ := agents.Named("grok")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "conversation.jsonl")
 	os.WriteFile(file, nil, 0o644)

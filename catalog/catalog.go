@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -93,7 +93,7 @@ func (c *Catalog) Home(a harness.Agent) string { return a.Home(c.getenv) }
 // Line is the canonical resume line of an entry: with its remembered
 // options when the catalog replays them.
 func (c *Catalog) Line(e Entry) (string, error) {
-	a, ok := harness.Lookup(e.Tool)
+	a, ok := agents.Named(e.Tool)
 	if !ok {
 		return "", fmt.Errorf("unknown tool %q", e.Tool)
 	}
@@ -109,7 +109,7 @@ func (c *Catalog) Line(e Entry) (string, error) {
 // recorded, or been moved away since), and its title when the record has
 // none yet.
 func (c *Catalog) Refresh(r store.Record) Entry {
-	a, ok := harness.Lookup(r.Tool)
+	a, ok := agents.Named(r.Tool)
 	if !ok {
 		return Entry{Record: r}
 	}
@@ -176,16 +176,16 @@ func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
 // tool when tool is set), newest first, leaving out the ones known already.
 // The agents' stores are read at once.
 func (c *Catalog) discover(dir, tool string, known map[string]bool) ([]harness.Found, []error) {
-	var agents []harness.Agent
-	for _, a := range harness.All() {
+	var asked []harness.Agent
+	for _, a := range agents.All() {
 		if tool == "" || a.Name == tool {
-			agents = append(agents, a)
+			asked = append(asked, a)
 		}
 	}
-	results := make([][]harness.Found, len(agents))
-	errs := make([]error, len(agents))
+	results := make([][]harness.Found, len(asked))
+	errs := make([]error, len(asked))
 	var wg sync.WaitGroup
-	for i, a := range agents {
+	for i, a := range asked {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -246,7 +246,7 @@ func foundEntry(f harness.Found) Entry {
 		r.Started = f.Modified
 	}
 	e := Entry{Record: r, Found: true}
-	if a, ok := harness.Lookup(f.Tool); ok {
+	if a, ok := agents.Named(f.Tool); ok {
 		e.Name = a.ConversationName(f.Home, f.Cwd, f.ID)
 	}
 	return e
@@ -256,6 +256,3 @@ func foundEntry(f harness.Found) Entry {
 func prefixed(entries []Entry, ref string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return !strings.HasPrefix(e.ID, ref) })
 }
-
-// errorsOf joins discovery errors for callers that report them.
-func errorsOf(errs []error) error { return errors.Join(errs...) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -89,7 +90,7 @@ func (c *Catalog) Import(b Bundle, a harness.Agent, dir string) (store.Record, b
 			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: %w", b.Tool, b.ID, err)
 		}
-		if err := a.Check(home, dir, b.ID); err != nil {
+		if err := a.Adoptable(home, dir, b.ID); err != nil {
 			unwrite(place, made)
 			unclaim()
 			return store.Record{}, false, fmt.Errorf("import %s conversation %s: the agent would not take it: %w", b.Tool, b.ID, err)
@@ -164,7 +165,7 @@ func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
 		if !e.Resumable {
 			continue
 		}
-		a, _ := harness.Lookup(e.Tool)
+		a, _ := agents.Named(e.Tool)
 		r, err := c.move(a, e, dir, keep)
 		if err != nil {
 			errs = append(errs, err)
@@ -231,7 +232,7 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 		}
 		done = append(done, d)
 	}
-	if err := a.Check(home, dir, e.ID); err != nil {
+	if err := a.Adoptable(home, dir, e.ID); err != nil {
 		undo()
 		return Moved{}, fmt.Errorf("move %s conversation %s: the agent would not take the moved copy, which is undone: %w", e.Tool, e.ID, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -19,7 +19,7 @@ func twoMachines(t *testing.T) (src *Catalog, id string, dst *Catalog, dstHome, 
 	t.Helper()
 	src, f := claudeWorld(t)
 	dstHome = t.TempDir()
-	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestImportRoundTrip(t *testing.T) {
 			t.Fatalf("import %d: %+v, same %v, %v", i, r, same, err)
 		}
 	}
-	claude, _ := harness.Lookup("claude")
-	if err := claude.Check(home, dir, id); err != nil {
+	claude, _ := agents.Named("claude")
+	if err := claude.Adoptable(home, dir, id); err != nil {
 		t.Errorf("claude would not take the imported transcript: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -45,7 +46,7 @@ type Query struct {
 // that made it.
 func (c *Catalog) Resolve(q Query) (Plan, error) {
 	if q.Tool != "" {
-		if _, ok := harness.Lookup(q.Tool); !ok {
+		if _, ok := agents.Named(q.Tool); !ok {
 			return Plan{}, invalid("unknown tool %q", q.Tool)
 		}
 	}
@@ -54,7 +55,7 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 	switch {
 	case q.Ref == "":
 		p, err = c.newest(q)
-	case !harness.ValidPrefix(q.Ref, MinPrefix):
+	case !agents.ValidPrefixOfAny(q.Ref, MinPrefix):
 		var ok bool
 		if p, ok, err = c.byName(q); err == nil && !ok {
 			err = invalid("%q is not a session id or a prefix of one (at least %d lowercase hex characters), nor the name of a conversation", q.Ref, MinPrefix)
@@ -72,7 +73,7 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	p.Agent, _ = harness.Lookup(p.Entry.Tool)
+	p.Agent, _ = agents.Named(p.Entry.Tool)
 	return p, nil
 }
 
@@ -91,7 +92,7 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 		all = append(all, foundEntry(f))
 	}
 	all = prefixed(all, q.Ref)
-	if len(all) == 0 && harness.AnyID(q.Ref) {
+	if len(all) == 0 && agents.ValidIDOfAny(q.Ref) {
 		anywhere, err := c.lookupAnywhere(q.Tool, q.Ref)
 		if err != nil {
 			return Plan{}, err
@@ -121,7 +122,7 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 		return Plan{}, invalid("session %s belongs to %s, not %s", others[0].ID, others[0].Tool, q.Tool)
 	}
 	const hint = "run 'fleetcom list --all' to see the saved sessions"
-	if harness.AnyID(q.Ref) {
+	if agents.ValidIDOfAny(q.Ref) {
 		return Plan{}, notFound(hint, "no recorded session matches %s, and no tool's store holds it", q.Ref)
 	}
 	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found for %s", q.Ref, q.Dir)
@@ -169,14 +170,14 @@ func (c *Catalog) newest(q Query) (Plan, error) {
 	if q.Tool != "" {
 		what = q.Tool + " session"
 	}
-	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", harness.Names()[0]),
+	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", agents.Names()[0]),
 		"no resumable %s recorded or found for %s", what, q.Dir)
 }
 
 // lastActive is when an entry's conversation last had a message, by its
 // agent's store; what the entry says when the store cannot tell.
 func (c *Catalog) lastActive(e Entry) time.Time {
-	if a, ok := harness.Lookup(e.Tool); ok {
+	if a, ok := agents.Named(e.Tool); ok {
 		if at := harness.LastActive(a, c.entryHome(a, e), e.Cwd, e.ID); !at.IsZero() {
 			return at
 		}
@@ -199,12 +200,12 @@ func describe(e Entry) string {
 // of a missing conversation would kill the CLI at start.
 //
 // The conversation must be where the record's directory says it is, by the
-// agent's own rules (Finder.Check), not anywhere in the store: the CLI
+// agent's own rules (Finder.Adoptable), not anywhere in the store: the CLI
 // resumes it from that directory.
 func (c *Catalog) Check(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
-	if err := p.Agent.Check(home, e.Cwd, e.ID); err != nil {
+	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
 			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)
 	}

@@ -44,6 +44,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -224,11 +225,11 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.restoreTable(table); err != nil {
 				return Config{}, err
 			}
-		case slices.Contains(harness.Names(), key) && ok:
+		case slices.Contains(agents.Names(), key) && ok:
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || key == "notify" || key == "status" || key == "restore" || slices.Contains(harness.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || key == "restore" || slices.Contains(agents.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 func write(t *testing.T, content string) string {
@@ -141,7 +141,7 @@ func FuzzBin(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := decode(data)
-		for _, tool := range harness.Names() {
+		for _, tool := range agents.Names() {
 			want := ""
 			if err == nil {
 				want = c.Bin(tool)

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestNotifyAndStatus(t *testing.T) {
-	names := harness.Names()
+	names := agents.Names()
 	on, off, auto := names[0], names[1], names[2]
 	c, err := Load(write(t, `[notify]
 desktop = true
@@ -59,7 +60,7 @@ hooks = false
 }
 
 func TestNotifyRejects(t *testing.T) {
-	agent := harness.Names()[0]
+	agent := agents.Names()[0]
 	for doc, want := range map[string]string{
 		"[notify]\ndesktop = 1":                    "notify.desktop",
 		"[notify]\nterminal = \"osc8\"":            "notify.terminal",

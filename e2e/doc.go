@@ -20,7 +20,7 @@
 // and notifiers received), and its tests, *_<cli>_test.go and
 // <cli>_*_test.go. Direct*, ClaudeHint and Move* need no fleetcom, Shim*
 // drive the CLIs through fleetcom's shims; agents_test.go needs neither and
-// holds the table to harness's registry.
+// holds the table to the agent list (harness/agents).
 //
 // Nothing here touches the real user's home: every process runs with an
 // environment built from scratch.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // BenchmarkRunning50 is what `fleetcom status` does with 50 live runs, tmux
@@ -22,7 +23,7 @@ func BenchmarkRunning50(b *testing.B) {
 	d := OpenDir(filepath.Join(b.TempDir(), "live"))
 	home := b.TempDir()
 	var names []string // the agents whose IDs are UUIDs
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if a.ValidID(uid) {
 			names = append(names, a.Name)
 		}

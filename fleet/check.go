@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // The checks a run passes, read from a live file (Run.check) or from
@@ -22,7 +22,7 @@ const maxPath = 4096
 // grammar, a known state, an absolute directory, a process), and a
 // terminal and a tmux pane of the forms fleetcom writes.
 func (s *Status) check() error {
-	a, ok := harness.Lookup(s.Tool)
+	a, ok := agents.Named(s.Tool)
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown tool %q", s.Tool)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,7 +19,7 @@ var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 // tool and otherTool are two registered agents whose IDs are UUIDs, as uid.
 var tool, otherTool = func() (string, string) {
 	var names []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if a.ValidID(uid) {
 			names = append(names, a.Name)
 		}
@@ -28,7 +29,7 @@ var tool, otherTool = func() (string, string) {
 
 // display is how a notice names an agent.
 func display(name string) string {
-	if a, ok := harness.Lookup(name); ok && a.Display != "" {
+	if a, ok := agents.Named(name); ok && a.Display != "" {
 		return a.Display
 	}
 	return name

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // FuzzLiveFile: whatever a live file holds, a run read from it is of a
@@ -22,7 +22,7 @@ func FuzzLiveFile(f *testing.F) {
 		os.WriteFile(filepath.Join(dir, "b-1-2.json"), []byte(data), 0o600)
 		runs, _ := d.Read()
 		for _, r := range runs {
-			a, ok := harness.Lookup(r.Tool)
+			a, ok := agents.Named(r.Tool)
 			if !ok || (r.ID != "" && !a.ValidID(r.ID)) || !ValidState(r.State) || r.PID <= 0 ||
 				(r.Tmux != nil && !tmuxPane(r.Tmux.Pane)) || (r.End != "" && r.End != EndHangup && r.End != EndSignal) {
 				t.Fatalf("read %+v from %q", r, data)

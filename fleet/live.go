@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -132,7 +133,7 @@ func (d Dir) Remove(r *Run) error {
 // process, an absolute directory, a terminal and a tmux pane of the forms
 // the shim writes.
 func (r *Run) check() error {
-	a, ok := harness.Lookup(r.Tool)
+	a, ok := agents.Named(r.Tool)
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown tool %q", r.Tool)

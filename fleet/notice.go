@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Notices: a run that turns needs-you, or that waits again after a turn of
@@ -65,7 +66,7 @@ func (n *Noticer) Consider(c Change, r *Run) (Notice, bool) {
 	}
 	n.last[c.To] = c.At
 	display := r.Tool
-	if a, ok := harness.Lookup(r.Tool); ok && a.Display != "" {
+	if a, ok := agents.Named(r.Tool); ok && a.Display != "" {
 		display = a.Display
 	}
 	return Notice{Tool: r.Tool, Agent: display, ID: r.ID, Cwd: r.Cwd, State: c.To, Why: why, At: c.At,

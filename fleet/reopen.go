@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/bounded"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -73,7 +73,7 @@ type Window struct {
 // with. The tool must be registered
 // and the ID of its grammar: nothing else of a live file reaches tmux.
 func ReopenCommand(resume []string, tool, id string) (string, error) {
-	a, ok := harness.Lookup(tool)
+	a, ok := agents.Named(tool)
 	switch {
 	case !ok:
 		return "", fmt.Errorf("unknown tool %q", tool)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Status is one running conversation, as `fleetcom status --json` prints
@@ -49,7 +50,7 @@ func (d Dir) Running() []Run {
 // own sessions folder when a turn was interrupted, which fires no hook. A
 // stopped run stays stopped: its CLI says nothing while it is.
 func Fresh(r Run) Run {
-	a, ok := harness.Lookup(r.Tool)
+	a, ok := agents.Named(r.Tool)
 	if !ok || r.State == Stopped {
 		return r
 	}
@@ -100,7 +101,7 @@ func Statuses(runs []Run, panes Panes) []Status {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if a, ok := harness.Lookup(r.Tool); ok {
+			if a, ok := agents.Named(r.Tool); ok {
 				out[i].Title = a.Title(r.Home, r.Cwd, r.ID)
 			}
 		}()

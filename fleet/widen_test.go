@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 func TestWidening(t *testing.T) {
@@ -31,7 +31,7 @@ func TestWidening(t *testing.T) {
 	}
 	// The table names registered agents only.
 	for name := range widening {
-		if _, ok := harness.Lookup(name); !ok {
+		if _, ok := agents.Named(name); !ok {
 			t.Errorf("widening names %q, which is not a registered agent", name)
 		}
 	}

@@ -32,13 +32,13 @@ func LastActive(a Agent, home, cwd, id string) time.Time {
 // tailWindows are how much of a file's end is read for its last lines: a
 // first look, then wider when the last lines are long (a large tool
 // result), never all of a large file.
-var tailWindows = []int64{64 << 10, 1 << 20, maxLine}
+var tailWindows = []int64{64 << 10, 1 << 20, MaxLine}
 
-// lastLine calls fn with the complete lines at the end of the file at path,
+// FindLastLine calls fn with the complete lines at the end of the file at path,
 // the last one first, until fn returns true; it widens the window read
 // when no line of the last one satisfied fn. A final line without its
 // newline is still being written and is not passed on.
-func lastLine(path string, fn func(line []byte) bool) bool {
+func FindLastLine(path string, fn func(line []byte) bool) bool {
 	f, err := safe.Open(path, 0)
 	if err != nil {
 		return false

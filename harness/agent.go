@@ -11,13 +11,12 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// An agent CLI is described in its own files of this package: a Spec for
-// what is data (names, home, ID grammar, resume spelling, namespace files,
-// proven versions) and a Behaviour for what needs code (instrumentation, the
-// exit hint, the store's word on a conversation), with the optional
-// capabilities its CLI allows (capability.go). The file registers both with
-// register, and every other package reaches agents only through All and
-// Lookup.
+// An agent CLI is described by a Spec for what is data (names, home, ID
+// grammar, resume spelling, namespace files, proven versions) and a
+// Behaviour for what needs code (instrumentation, the exit hint, the
+// store's word on a conversation), with the optional capabilities its CLI
+// allows (capability.go). Every other package reaches agents only through
+// the list (package agents).
 
 // Spec is the part of an agent's description that is data.
 type Spec struct {
@@ -37,8 +36,9 @@ type Spec struct {
 	// kind than $HOME (opencode: $XDG_DATA_HOME/opencode, else
 	// ~/.local/share/opencode).
 	HomeDefault string
-	// ID is the exact grammar of the agent's conversation IDs.
-	ID Grammar
+	// ID is the exact grammar of the agent's conversation IDs (a pointer,
+	// so that a Spec that names a shared grammar is static data).
+	ID *Grammar
 	// Resume is how the canonical resume line names a conversation, which
 	// is also the accepted resume form.
 	Resume Spelling
@@ -155,7 +155,7 @@ type Note struct {
 	Detail string
 }
 
-// Agent is one registered agent CLI.
+// Agent is one agent CLI: its Spec and its Behaviour.
 type Agent struct {
 	*Spec
 	Behaviour
@@ -229,88 +229,12 @@ const (
 	EnvNotifyChain = "FLEETCOM_NOTIFY_CHAIN"
 )
 
-var registry = registrySpace[:0]
-
-// registrySpace holds the registry without an allocation at start-up.
-var registrySpace [8]Agent
-
-// register adds an agent; each agent's file calls it in a package-level
-// declaration (`var _ = register(…)`), which puts every call in the one
-// function that initialises the package's variables: scattered init
-// functions would each fault in a page of code at every shim start. A Spec
-// that breaks the rules every other package relies on is a programming
-// error.
-func register(s *Spec, b Behaviour) struct{} {
-	valid := s.Name != "" && s.ID.Valid != nil && s.ID.Prefix != nil && len(s.Resume.Words) > 0
-	for i := 0; i < len(s.Name); i++ {
-		c := s.Name[i]
-		valid = valid && ('a' <= c && c <= 'z' || '0' <= c && c <= '9')
-	}
-	if !valid {
-		panic("harness: invalid agent spec " + s.Name)
-	}
-	// Kept in name order by insertion: a handful of agents, at start-up,
-	// without the slices package's code (another page to fault in).
-	i := 0
-	for i < len(registry) && registry[i].Name < s.Name {
-		i++
-	}
-	if i < len(registry) && registry[i].Name == s.Name {
-		panic("harness: agent registered twice: " + s.Name)
-	}
-	registry = append(registry, Agent{})
-	copy(registry[i+1:], registry[i:])
-	registry[i] = Agent{Spec: s, Behaviour: b}
-	return struct{}{}
-}
-
-// All returns every registered agent, ordered by name.
-func All() []Agent { return slices.Clone(registry) }
-
-// Lookup returns the agent called name.
-func Lookup(name string) (Agent, bool) {
-	for _, a := range registry {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return Agent{}, false
-}
-
-// Names lists the agents' names, ordered.
-func Names() []string {
-	out := make([]string, len(registry))
-	for i, a := range registry {
-		out[i] = a.Name
-	}
-	return out
-}
-
-// ValidKey reports whether tool is a registered agent and id an ID of its
-// grammar: the validation boundary for records, whose file names and
-// contents name both.
-func ValidKey(tool, id string) bool {
-	a, ok := Lookup(tool)
-	return ok && a.ID.Valid(id)
-}
-
-// ValidPrefix reports whether s could begin an ID of some agent, with at
-// least min characters.
-func ValidPrefix(s string, min int) bool {
-	for _, a := range registry {
-		if a.ID.Prefix(s, min) {
-			return true
-		}
-	}
-	return false
-}
-
 // ValidID reports whether id is an ID of this agent's grammar.
 func (a *Spec) ValidID(id string) bool { return a.ID.Valid(id) }
 
-// CheckID returns an error naming the value when id is not one of the
+// ValidateID returns an error naming the value when id is not one of the
 // agent's IDs.
-func (a *Spec) CheckID(id string) error {
+func (a *Spec) ValidateID(id string) error {
 	if !a.ID.Valid(id) {
 		return fmt.Errorf("invalid session id %q: %s wants %s", id, a.Name, a.ID.Name)
 	}
@@ -369,17 +293,18 @@ func (a *Spec) Detect(args []string) (Form, bool) {
 
 // ResumeArgs returns the arguments after the program word that resume id.
 func (a *Spec) ResumeArgs(id string) ([]string, error) {
-	if err := a.CheckID(id); err != nil {
+	if err := a.ValidateID(id); err != nil {
 		return nil, err
 	}
 	return a.Resume.Args(id), nil
 }
 
-// Proven reports whether the real-CLI suite passed on version.
+// ProvenOn reports whether the real-CLI suite passed on version.
 func (a *Spec) ProvenOn(version string) bool { return slices.Contains(a.Proven, version) }
 
-// newID returns a pinned ID from run.NewID, or a v4 UUID.
-func (r Run) newID(g Grammar) (string, error) {
+// PinID returns an ID to pin a new conversation to: one from r.NewID,
+// checked against the agent's grammar g, or a v4 UUID.
+func (r Run) PinID(g *Grammar) (string, error) {
 	if r.NewID == nil {
 		return safe.NewUUID(), nil
 	}
@@ -393,17 +318,8 @@ func (r Run) newID(g Grammar) (string, error) {
 	return id, nil
 }
 
-// captureEnv is the environment every instrumented run gets.
-func (r Run) captureEnv() []string {
+// CaptureEnv is the environment every instrumented run gets: where its
+// capture file is.
+func (r Run) CaptureEnv() []string {
 	return []string{EnvCapture + "=" + r.Capture}
-}
-
-// AnyID reports whether id is a whole ID of some agent.
-func AnyID(id string) bool {
-	for _, a := range registry {
-		if a.ID.Valid(id) {
-			return true
-		}
-	}
-	return false
 }

@@ -100,13 +100,13 @@ func (a Agent) Lookup(home, id string) (Found, error) {
 	if x, ok := a.Behaviour.(Finder); ok {
 		return x.Lookup(home, id)
 	}
-	return Found{}, refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
+	return Found{}, Refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
 }
 
-// Check is the agent's Finder; without one, nothing can be adopted.
-func (a Agent) Check(home, dir, id string) error {
+// Adoptable is the agent's Finder; without one, nothing can be adopted.
+func (a Agent) Adoptable(home, dir, id string) error {
 	if x, ok := a.Behaviour.(Finder); ok {
-		return x.Check(home, dir, id)
+		return x.Adoptable(home, dir, id)
 	}
-	return refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
+	return Refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // bareAgent has only what every agent must: no capture channel, no store
@@ -19,8 +21,8 @@ func (bareAgent) Exists(_, _, id string) bool { return id != "" }
 // TestOptionalCapabilities: an agent without a capability answers
 // "nothing" through Agent, and wrote no stub for it.
 func TestOptionalCapabilities(t *testing.T) {
-	a := Agent{Spec: &Spec{Name: "bare", ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: bareAgent{}}
-	id := mustID(t)
+	a := Agent{Spec: &Spec{Name: "bare", ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: bareAgent{}}
+	id := harnesstest.UUID(t)
 	home, cwd := t.TempDir(), t.TempDir()
 	if got := a.ParseCapture([]byte(`{"session_id":"`+id+`"}`+"\n"), Capture{Home: home, Cwd: cwd, PID: 1}); got != "" {
 		t.Errorf("ParseCapture = %q, want nothing without a Capturer", got)
@@ -43,8 +45,8 @@ func TestOptionalCapabilities(t *testing.T) {
 	if _, err := a.Lookup(home, id); !errors.Is(err, ErrNoConversation) {
 		t.Errorf("Lookup error = %v, want ErrNoConversation", err)
 	}
-	if err := a.Check(home, cwd, id); !errors.Is(err, ErrNoConversation) {
-		t.Errorf("Check error = %v, want ErrNoConversation", err)
+	if err := a.Adoptable(home, cwd, id); !errors.Is(err, ErrNoConversation) {
+		t.Errorf("Adoptable error = %v, want ErrNoConversation", err)
 	}
 	if _, ok := a.Behaviour.(Mover); ok {
 		t.Error("a bare agent is a Mover")
@@ -61,8 +63,8 @@ func (fullAgent) Holders(string, string) []int               { return []int{7} }
 func (fullAgent) Discover(string, string, string) ([]Found, error) {
 	return []Found{{ID: "discover"}}, nil
 }
-func (fullAgent) Lookup(string, string) (Found, error) { return Found{ID: "lookup"}, nil }
-func (fullAgent) Check(string, string, string) error   { return nil }
+func (fullAgent) Lookup(string, string) (Found, error)   { return Found{ID: "lookup"}, nil }
+func (fullAgent) Adoptable(string, string, string) error { return nil }
 func (fullAgent) Excerpt(string, string, string, int, int) Excerpt {
 	return Excerpt{Total: 1}
 }
@@ -70,11 +72,11 @@ func (fullAgent) Excerpt(string, string, string, int, int) Excerpt {
 // TestCapabilitiesReachCallers: an agent's capabilities answer through
 // Agent's methods.
 func TestCapabilitiesReachCallers(t *testing.T) {
-	a := Agent{Spec: &Spec{Name: "full", ID: UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: fullAgent{}}
+	a := Agent{Spec: &Spec{Name: "full", ID: &UUID, Resume: Spelling{Words: []string{"--resume"}}}, Behaviour: fullAgent{}}
 	found, _ := a.Discover("", "", "")
 	looked, _ := a.Lookup("", "")
 	got := []any{a.ParseCapture(nil, Capture{}), a.Correlate("", "", time.Time{}), a.Title("", "", ""),
-		a.Holders("", "")[0], a.Excerpt("", "", "", 1, 1).Total, found[0].ID, looked.ID, a.Check("", "", "")}
+		a.Holders("", "")[0], a.Excerpt("", "", "", 1, 1).Total, found[0].ID, looked.ID, a.Adoptable("", "", "")}
 	want := []any{"capture", "correlate", "title", 7, 1, "discover", "lookup", nil}
 	for i := range want {
 		if got[i] != want[i] {

@@ -28,14 +28,15 @@ func DetectArgv(a Agent, argv []string) (Form, bool) {
 
 // DetectCommand classifies a command string as `fleetcom run` receives it.
 // Words are separated by spaces only. The program word may be a path whose
-// last element is a tool's name and which holds no shell syntax; a resume ID
-// is the final word, bare or in single quotes.
-func DetectCommand(s string) (Agent, Form, bool) {
+// last element is the name of an agent (as named finds them) and which
+// holds no shell syntax; a resume ID is the final word, bare or in single
+// quotes.
+func DetectCommand(s string, named func(name string) (Agent, bool)) (Agent, Form, bool) {
 	words, ends := splitSpaces(s)
 	if len(words) == 0 || !safe.Program(words[0]) {
 		return Agent{}, Form{}, false
 	}
-	a, ok := Lookup(baseName(words[0]))
+	a, ok := named(baseName(words[0]))
 	if !ok {
 		return Agent{}, Form{}, false
 	}

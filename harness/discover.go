@@ -39,10 +39,10 @@ type Finder interface {
 	// with its own directory. The error wraps ErrNoConversation,
 	// ErrEmptyConversation, ErrElsewhere or ErrNotUsers.
 	Lookup(home, id string) (Found, error)
-	// Check is the precondition of adopting id for the physical directory
+	// Adoptable is the precondition of adopting id for the physical directory
 	// dir: the conversation is on disk, holds at least one message where the
 	// tool keeps them, and belongs to dir. Same errors as Lookup.
-	Check(home, dir, id string) error
+	Adoptable(home, dir, id string) error
 }
 
 // Reasons a conversation cannot be adopted.
@@ -70,13 +70,16 @@ type refusal struct {
 func (r *refusal) Error() string        { return r.msg }
 func (r *refusal) Is(target error) bool { return target == r.kind }
 
-func refuse(kind error, format string, args ...any) error {
+// Refuse returns a reason a conversation cannot be adopted: kind (one of
+// the Err values above) for errors.Is, the formatted text for people.
+func Refuse(kind error, format string, args ...any) error {
 	return &refusal{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// newestFound orders by last modification, newest first, then by ID so the
-// order is total.
-func newestFound(list []Found) {
+// SortNewest orders found conversations by last modification, newest
+// first, then by ID so the order is total: the order Finder.Discover
+// returns.
+func SortNewest(list []Found) {
 	slices.SortFunc(list, func(a, b Found) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {
 			return c
@@ -85,8 +88,8 @@ func newestFound(list []Found) {
 	})
 }
 
-// modTime is a path's modification time, zero when it cannot be read.
-func modTime(path string) time.Time {
+// ModTime is a path's modification time, zero when it cannot be read.
+func ModTime(path string) time.Time {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return time.Time{}

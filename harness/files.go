@@ -11,30 +11,31 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// readSmallJSON decodes a regular file of at most 64 KiB.
-func readSmallJSON(path string, v any) bool {
+// ReadSmallJSON decodes a regular file of at most 64 KiB into v; false
+// when it cannot be read or decoded.
+func ReadSmallJSON(path string, v any) bool {
 	data, err := safe.ReadFile(path, 64<<10, 0)
 	return err == nil && json.Unmarshal(data, v) == nil
 }
 
-// maxLine bounds one JSON line read from a tool's store. Longer lines (huge
+// MaxLine bounds one JSON line read from a tool's store. Longer lines (huge
 // tool outputs) are skipped, not loaded.
-const maxLine = 16 << 20
+const MaxLine = 16 << 20
 
-// eachLine calls fn with each complete line of the file at path, without the
+// EachLine calls fn with each complete line of the file at path, without the
 // newline, until fn returns false. A final line without a newline is still
-// being written and is not passed on; lines over maxLine are skipped.
-func eachLine(path string, fn func(line []byte) bool) error {
+// being written and is not passed on; lines over MaxLine are skipped.
+func EachLine(path string, fn func(line []byte) bool) error {
 	f, err := safe.Open(path, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return scanLines(f, fn)
+	return ScanLines(f, fn)
 }
 
-// scanLines is eachLine over a reader.
-func scanLines(r io.Reader, fn func(line []byte) bool) error {
+// ScanLines is EachLine over a reader.
+func ScanLines(r io.Reader, fn func(line []byte) bool) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	skipping := false
@@ -44,7 +45,7 @@ func scanLines(r io.Reader, fn func(line []byte) bool) error {
 		case err == bufio.ErrBufferFull:
 			if !skipping {
 				long = append(long, chunk...)
-				if len(long) > maxLine {
+				if len(long) > MaxLine {
 					long, skipping = long[:0], true
 				}
 			}
@@ -66,10 +67,10 @@ func scanLines(r io.Reader, fn func(line []byte) bool) error {
 	}
 }
 
-// firstLine returns the first complete line of the file at path.
-func firstLine(path string) ([]byte, bool) {
+// FirstLine returns the first complete line of the file at path.
+func FirstLine(path string) ([]byte, bool) {
 	var out []byte
-	err := eachLine(path, func(line []byte) bool {
+	err := EachLine(path, func(line []byte) bool {
 		out = append([]byte(nil), line...)
 		return false
 	})

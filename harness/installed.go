@@ -27,13 +27,13 @@ import (
 // A binary none of these describe (a wrapper script, a build from source)
 // has no version until `fleetcom doctor` asks it (probe.go).
 
-// installed is what the files say about one binary.
-type installed struct {
-	version string // "" when nothing names it
-	pkg     string // the npm package that ships it, "" when none does
-	// named: the binary's own file name carries the version, the way
+// Installed is what the files say about one binary.
+type Installed struct {
+	Version string // "" when nothing names it
+	Package string // the npm package that ships it, "" when none does
+	// Named: the binary's own file name carries the version, the way
 	// the CLI's own installer names it (grok-<version>).
-	named bool
+	Named bool
 }
 
 // maxManifest bounds what is read of a package.json; the CLIs' are about
@@ -43,19 +43,19 @@ const maxManifest = 64 << 10
 // maxVersionLen bounds a version read from files.
 const maxVersionLen = 64
 
-// readInstalled reads what the files around bin, the binary of the agent
+// ReadInstalled reads what the files around bin, the binary of the agent
 // called name, say of it.
-func readInstalled(name, bin string) installed {
+func ReadInstalled(name, bin string) Installed {
 	resolved, err := filepath.EvalSymlinks(bin)
 	if err != nil {
-		return installed{}
+		return Installed{}
 	}
 	base := filepath.Base(resolved)
 	if v, ok := strings.CutPrefix(base, name+"-"); ok && isVersion(v) {
-		return installed{version: v, named: true}
+		return Installed{Version: v, Named: true}
 	}
 	if isVersion(base) && filepath.Base(filepath.Dir(resolved)) == "versions" {
-		return installed{version: base}
+		return Installed{Version: base}
 	}
 	// The package that ships it sits at most two folders up (bin/, then
 	// the package), and so does a keg's version folder.
@@ -65,7 +65,7 @@ func readInstalled(name, bin string) installed {
 			return in
 		}
 		if v := filepath.Base(dir); isVersion(v) && filepath.Base(filepath.Dir(dir)) == name {
-			return installed{version: v}
+			return Installed{Version: v}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -73,15 +73,15 @@ func readInstalled(name, bin string) installed {
 		}
 		dir = parent
 	}
-	return installed{}
+	return Installed{}
 }
 
 // readManifest reads dir/package.json and reports whether it is the
 // manifest of the package whose command name resolves to the binary.
-func readManifest(name, dir, resolved string) (installed, bool) {
+func readManifest(name, dir, resolved string) (Installed, bool) {
 	data, err := safe.ReadFile(filepath.Join(dir, "package.json"), maxManifest, 0)
 	if err != nil {
-		return installed{}, false
+		return Installed{}, false
 	}
 	var m struct {
 		Name    string          `json:"name"`
@@ -89,7 +89,7 @@ func readManifest(name, dir, resolved string) (installed, bool) {
 		Bin     json.RawMessage `json:"bin"`
 	}
 	if json.Unmarshal(data, &m) != nil {
-		return installed{}, false
+		return Installed{}, false
 	}
 	// "bin" maps command names to files, or is one file named after the
 	// package.
@@ -101,14 +101,14 @@ func readManifest(name, dir, resolved string) (installed, bool) {
 		target = ""
 	}
 	if target == "" {
-		return installed{}, false
+		return Installed{}, false
 	}
 	if got, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(target))); err != nil || got != resolved {
-		return installed{}, false
+		return Installed{}, false
 	}
-	in := installed{pkg: m.Name}
+	in := Installed{Package: m.Name}
 	if isVersion(m.Version) {
-		in.version = m.Version
+		in.Version = m.Version
 	}
 	return in, true
 }

@@ -18,17 +18,21 @@ type Excerpt struct {
 	Total       int
 }
 
-// excerpt collects the first n and last m messages of a stream.
-type excerpt struct {
+// ExcerptBuilder collects the first n and last m messages of a stream, as
+// an agent's store gives them, for its Excerpter.
+type ExcerptBuilder struct {
 	n, m  int
 	out   Excerpt
 	ring  []Message
 	count int
 }
 
-func newExcerpt(n, m int) *excerpt { return &excerpt{n: n, m: m} }
+// NewExcerptBuilder returns a builder of the first n and last m messages.
+func NewExcerptBuilder(n, m int) *ExcerptBuilder { return &ExcerptBuilder{n: n, m: m} }
 
-func (e *excerpt) add(role, text string) {
+// Add takes the next message, by "user" or "assistant"; text is cleaned for
+// display, and a message with nothing left is not counted.
+func (e *ExcerptBuilder) Add(role, text string) {
 	text = cleanLine(text)
 	if text == "" {
 		return
@@ -50,7 +54,8 @@ func (e *excerpt) add(role, text string) {
 	}
 }
 
-func (e *excerpt) result() Excerpt {
+// Excerpt returns what was collected.
+func (e *ExcerptBuilder) Excerpt() Excerpt {
 	e.out.Last = e.ring
 	e.out.Total = e.count
 	return e.out
@@ -62,8 +67,9 @@ const previewWidth = 400
 // cleanLine is CleanTitle at a preview's length.
 func cleanLine(s string) string { return cleanTo(s, previewWidth) }
 
-// promptText reads a message content that is a string or a list of blocks.
-func promptText(raw json.RawMessage) string {
+// PromptText reads a message content that is a string or a list of blocks:
+// the string, or the first text block, trimmed.
+func PromptText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return strings.TrimSpace(s)

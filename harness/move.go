@@ -93,12 +93,12 @@ type Mover interface {
 	DirFields() []string
 }
 
-// maxConversationFile bounds one file of a conversation read for a move.
-const maxConversationFile = 256 << 20
+// MaxConversationFile bounds one file of a conversation read for a move.
+const MaxConversationFile = 256 << 20
 
-// jsonString is s as a JSON string, as the agents write them (no HTML
+// JSONString is s as a JSON string, as the agents write them (no HTML
 // escaping).
-func jsonString(s string) []byte {
+func JSONString(s string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -106,26 +106,26 @@ func jsonString(s string) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// rewriteField replaces, in a JSON line as the agents write them (compact),
+// RewriteField replaces, in a JSON line as the agents write them (compact),
 // every value of key that is exactly from with to, leaving every other
 // byte as it was. A line the key does not hold, or holds with another
 // value, is returned unchanged.
-func rewriteField(line []byte, key, from, to string) []byte {
+func RewriteField(line []byte, key, from, to string) []byte {
 	for _, sep := range []string{":", ": "} {
-		old := append([]byte(`"`+key+`"`+sep), jsonString(from)...)
+		old := append([]byte(`"`+key+`"`+sep), JSONString(from)...)
 		if bytes.Contains(line, old) {
-			line = bytes.ReplaceAll(line, old, append([]byte(`"`+key+`"`+sep), jsonString(to)...))
+			line = bytes.ReplaceAll(line, old, append([]byte(`"`+key+`"`+sep), JSONString(to)...))
 		}
 	}
 	return line
 }
 
-// rewriteInString replaces, inside a JSON string value (escaped as JSON
+// RewriteInString replaces, inside a JSON string value (escaped as JSON
 // escapes it), a whole path from that stands after prefix with to: the path
 // must end where the text does or at a line break, so a longer path that
 // begins with it (from + "2") is left alone.
-func rewriteInString(data []byte, prefix, from, to string) []byte {
-	esc := func(s string) []byte { return bytes.Trim(jsonString(s), `"`) }
+func RewriteInString(data []byte, prefix, from, to string) []byte {
+	esc := func(s string) []byte { return bytes.Trim(JSONString(s), `"`) }
 	old, new := append(esc(prefix), esc(from)...), append(esc(prefix), esc(to)...)
 	var out []byte
 	rest := data
@@ -148,10 +148,10 @@ func rewriteInString(data []byte, prefix, from, to string) []byte {
 	return append(out, rest...)
 }
 
-// rewritePathPrefix replaces, in the values of key, the folder from (and
+// RewritePathPrefix replaces, in the values of key, the folder from (and
 // only a whole folder of it: from followed by '/') with to.
-func rewritePathPrefix(line []byte, key, from, to string) []byte {
-	esc := func(s string) []byte { return bytes.TrimSuffix(jsonString(s+"/"), []byte(`"`)) }
+func RewritePathPrefix(line []byte, key, from, to string) []byte {
+	esc := func(s string) []byte { return bytes.TrimSuffix(JSONString(s+"/"), []byte(`"`)) }
 	var out []byte
 	for _, sep := range []string{":", ": "} {
 		old := append([]byte(`"`+key+`"`+sep), esc(from)...)
@@ -163,8 +163,8 @@ func rewritePathPrefix(line []byte, key, from, to string) []byte {
 	return line
 }
 
-// rewriteLines applies f to each line of data, keeping the line breaks.
-func rewriteLines(data []byte, f func(line []byte) []byte) []byte {
+// RewriteLines applies f to each line of data, keeping the line breaks.
+func RewriteLines(data []byte, f func(line []byte) []byte) []byte {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	var out bytes.Buffer
 	out.Grow(len(data))
@@ -176,9 +176,9 @@ func rewriteLines(data []byte, f func(line []byte) []byte) []byte {
 	return out.Bytes()
 }
 
-// safeName reports a file name an agent may accept from a bundle: one
+// SafeFileName reports a file name an agent may accept from a bundle: one
 // path element, nothing hidden or special.
-func safeName(name string) bool {
+func SafeFileName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\\x00") &&
 		!strings.HasPrefix(name, ".") && len(name) <= 128
 }

@@ -26,9 +26,9 @@ func (a Agent) ConversationName(home, cwd, id string) string {
 	return n.ConversationName(home, cwd, id)
 }
 
-// cleanName turns a stored name into one line fit to show and to match:
+// CleanName turns a stored name into one line fit to show and to match:
 // the same cleaning as a title, and nothing but spaces is no name.
-func cleanName(s string) string {
+func CleanName(s string) string {
 	return strings.TrimSpace(cleanTo(s, nameLen))
 }
 

@@ -86,8 +86,8 @@ func Surviving(a Agent, args []string) []string {
 	return out
 }
 
-// hasOption reports whether args give one of the named options.
-func hasOption(args []string, names ...string) bool {
+// HasOption reports whether args give one of the named options.
+func HasOption(args []string, names ...string) bool {
 	for _, a := range args {
 		if isOption(a) && slices.Contains(names, optionName(a)) {
 			return true

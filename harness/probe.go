@@ -24,20 +24,19 @@ const (
 	// probeWaitDelay bounds the wait for a grandchild that inherited the
 	// output pipe, once the binary itself is gone.
 	probeWaitDelay = 200 * time.Millisecond
-	// maxVersionOutput and maxHelpOutput bound what is kept of a probe's
-	// output: a binary that goes on writing is stopped there. Grok's
-	// --help is about 7.5 KiB and names --session-id in its first KiB.
+	// maxVersionOutput bounds what is kept of a probe's output: a binary
+	// that goes on writing is stopped there.
 	maxVersionOutput = 4 << 10
-	maxHelpOutput    = 32 << 10
 	// Facts, by name in the cache.
 	versionFact = "version"
 )
 
-// probe returns fact name of the binary bin: from the cache in cacheDir
+// ProbeFact returns fact name of the binary bin: from the cache in cacheDir
 // ("" for none), else by running bin with args and reducing at most limit
 // bytes of its output with read. Whatever the run gave (an answer, nothing,
 // a timeout) is kept for this binary, so a binary that fails is asked once.
-func probe(bin, cacheDir, name string, args []string, limit int, read func(out []byte) string) string {
+// Only a Prober calls it, for doctor (Probe).
+func ProbeFact(bin, cacheDir, name string, args []string, limit int, read func(out []byte) string) string {
 	key, ok := identity(bin)
 	if !ok {
 		return ""
@@ -65,26 +64,42 @@ func runCapped(bin string, args []string, limit int) []byte {
 		}
 	}
 	cmd.WaitDelay = probeWaitDelay
-	out := &capped{limit: limit, full: cancel}
+	out := &Capped{Limit: limit, Full: cancel}
 	cmd.Stdout, cmd.Stderr = out, out // one writer: exec copies both on one goroutine
 	_ = cmd.Run()
-	return out.buf
+	return out.Bytes()
 }
 
-// capped keeps the first limit bytes written to it and calls full once it
-// has them; it swallows the rest, so the writer is never blocked.
-type capped struct {
+// CachedFact returns what doctor learned of fact name of the binary bin
+// (ProbeFact), without running anything; false when it never asked this
+// binary, as it is now.
+func CachedFact(bin, cacheDir, name string) (string, bool) {
+	key, ok := identity(bin)
+	if !ok {
+		return "", false
+	}
+	return cached(cacheDir, key, name)
+}
+
+// Capped is the output of a helper program fleetcom runs: it keeps the
+// first Limit bytes written to it and calls Full (which stops the program)
+// once it has them; it swallows the rest, so the writer is never blocked.
+type Capped struct {
+	Limit int
+	Full  func()
 	buf   []byte
-	limit int
-	full  func()
 }
 
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.limit - len(c.buf); room > 0 {
+// Bytes returns what was kept.
+func (c *Capped) Bytes() []byte { return c.buf }
+
+// Write implements io.Writer.
+func (c *Capped) Write(p []byte) (int, error) {
+	if room := c.Limit - len(c.buf); room > 0 {
 		c.buf = append(c.buf, p[:min(room, len(p))]...)
 	}
-	if len(c.buf) >= c.limit {
-		c.full()
+	if len(c.buf) >= c.Limit {
+		c.Full()
 	}
 	return len(p), nil
 }
@@ -161,14 +176,10 @@ func Version(a Agent, bin, cacheDir string) string {
 	if bin == "" {
 		return ""
 	}
-	if in := readInstalled(a.Name, bin); in.version != "" {
-		return in.version
+	if in := ReadInstalled(a.Name, bin); in.Version != "" {
+		return in.Version
 	}
-	key, ok := identity(bin)
-	if !ok {
-		return ""
-	}
-	v, _ := cached(cacheDir, key, versionFact)
+	v, _ := CachedFact(bin, cacheDir, versionFact)
 	return v
 }
 
@@ -178,20 +189,19 @@ func Version(a Agent, bin, cacheDir string) string {
 // tells. It is `fleetcom doctor`'s: nothing else runs an agent's binary
 // on its own.
 func Probe(a Agent, bin, cacheDir string) string {
-	if p, ok := a.Behaviour.(prober); ok {
-		p.probe(bin, cacheDir)
+	if p, ok := a.Behaviour.(Prober); ok {
+		p.ProbeBinary(bin, cacheDir)
 	}
-	if in := readInstalled(a.Name, bin); in.version != "" {
-		return in.version
+	if in := ReadInstalled(a.Name, bin); in.Version != "" {
+		return in.Version
 	}
-	return probe(bin, cacheDir, versionFact, []string{"--version"}, maxVersionOutput, findVersion)
+	return ProbeFact(bin, cacheDir, versionFact, []string{"--version"}, maxVersionOutput, findVersion)
 }
 
-// prober is implemented by an agent with a fact about its binary that only
+// Prober is implemented by an agent with a fact about its binary that only
 // running the binary may tell.
-type prober interface {
-	probe(bin, cacheDir string)
+type Prober interface {
+	// ProbeBinary learns the fact, for doctor, with ProbeFact; the agent's
+	// runs read it back with CachedFact.
+	ProbeBinary(bin, cacheDir string)
 }
-
-// grokPackage is the npm package of the xAI Grok CLI.
-const grokPackage = "@xai-official/grok"

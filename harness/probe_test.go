@@ -4,53 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/internal/safe"
-	"github.com/fleetcom/fleetcom/internal/testexec"
+	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
-
-// starts is a script body that logs each start of the binary to log.
-func starts(log string) string {
-	return "#!/bin/sh\necho \"$*\" >> " + safe.Quote(log) + "\n"
-}
-
-// countStarts counts the starts logged to log.
-func countStarts(log string) int {
-	b, _ := os.ReadFile(log)
-	return strings.Count(string(b), "\n")
-}
-
-// npmBinary lays out an npm install of pkg at version, whose command name
-// runs bin/<name>-file, as node_modules/.bin/<name> links to it, and returns
-// the link. The file logs its starts to <prefix>/starts.
-func npmBinary(t *testing.T, pkg, name, version string) string {
-	t.Helper()
-	prefix := t.TempDir()
-	dir := filepath.Join(prefix, "node_modules", filepath.FromSlash(pkg))
-	writeExec(t, filepath.Join(dir, "bin", name+"-file"), starts(filepath.Join(prefix, "starts")))
-	manifest, _ := json.Marshal(map[string]any{"name": pkg, "version": version, "bin": map[string]string{name: "bin/" + name + "-file"}})
-	os.WriteFile(filepath.Join(dir, "package.json"), manifest, 0o644)
-	link := filepath.Join(prefix, "node_modules", ".bin", name)
-	os.MkdirAll(filepath.Dir(link), 0o755)
-	if err := os.Symlink(filepath.Join("..", filepath.FromSlash(pkg), "bin", name+"-file"), link); err != nil {
-		t.Fatal(err)
-	}
-	return link
-}
-
-func writeExec(t *testing.T, p, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := testexec.WriteFile(p, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // The version of each install the CLIs' installers make is read from the
 // files they leave, as measured (installed.go); a binary nothing describes
@@ -65,41 +24,41 @@ func TestInstalledVersion(t *testing.T) {
 		return at
 	}
 	// Grok's own installer and Claude's native one.
-	writeExec(t, filepath.Join(root, "grok-home", "bin", "grok-1.0.41"), "#!/bin/sh\n")
+	harnesstest.WriteExec(t, filepath.Join(root, "grok-home", "bin", "grok-1.0.41"), "#!/bin/sh\n")
 	grokInstaller := link("grok-1.0.41", filepath.Join(root, "grok-home", "bin", "grok"))
-	writeExec(t, filepath.Join(root, "share", "claude", "versions", "2.1.332"), "#!/bin/sh\n")
+	harnesstest.WriteExec(t, filepath.Join(root, "share", "claude", "versions", "2.1.332"), "#!/bin/sh\n")
 	claudeNative := link(filepath.Join(root, "share", "claude", "versions", "2.1.332"), filepath.Join(root, "local", "bin", "claude"))
 	// A keg: <name>/<version>/bin/<name>.
-	writeExec(t, filepath.Join(root, "Cellar", "codex", "0.171.0", "bin", "codex"), "#!/bin/sh\n")
+	harnesstest.WriteExec(t, filepath.Join(root, "Cellar", "codex", "0.171.0", "bin", "codex"), "#!/bin/sh\n")
 	keg := link(filepath.Join(root, "Cellar", "codex", "0.171.0", "bin", "codex"), filepath.Join(root, "brew", "bin", "codex"))
 	// Grok's npm package links bin/grok to grok-native beside it.
-	grokNPM := npmBinary(t, grokPackage, "grok", "1.0.41")
-	native := filepath.Join(filepath.Dir(grokNPM), "..", filepath.FromSlash(grokPackage), "bin")
+	grokNPM := harnesstest.NPMBinary(t, "@xai-official/grok", "grok", "1.0.41")
+	native := filepath.Join(filepath.Dir(grokNPM), "..", filepath.FromSlash("@xai-official/grok"), "bin")
 	os.Rename(filepath.Join(native, "grok-file"), filepath.Join(native, "grok-native"))
 	os.Symlink("grok-native", filepath.Join(native, "grok-file"))
 	// A wrapper script, and a package whose "bin" names another file.
 	wrapper := filepath.Join(root, "wrap", "claude")
-	writeExec(t, wrapper, "#!/bin/sh\nexec claude \"$@\"\n")
-	other := npmBinary(t, "@someone/tools", "other", "3.0.0")
+	harnesstest.WriteExec(t, wrapper, "#!/bin/sh\nexec claude \"$@\"\n")
+	other := harnesstest.NPMBinary(t, "@someone/tools", "other", "3.0.0")
 	stranger := filepath.Join(filepath.Dir(filepath.Dir(other)), "@someone", "tools", "bin", "claude")
-	writeExec(t, stranger, "#!/bin/sh\n")
-	hostile := npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332; rm -rf ~")
+	harnesstest.WriteExec(t, stranger, "#!/bin/sh\n")
+	hostile := harnesstest.NPMBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332; rm -rf ~")
 	for _, c := range []struct {
 		name, agent, bin string
-		want             installed
+		want             Installed
 	}{
-		{"claude npm", "claude", npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332"), installed{version: "2.1.332", pkg: "@anthropic-ai/claude-code"}},
-		{"codex npm", "codex", npmBinary(t, "@openai/codex", "codex", "0.171.0"), installed{version: "0.171.0", pkg: "@openai/codex"}},
-		{"grok npm", "grok", grokNPM, installed{version: "1.0.41", pkg: grokPackage}},
-		{"grok installer", "grok", grokInstaller, installed{version: "1.0.41", named: true}},
-		{"claude native", "claude", claudeNative, installed{version: "2.1.332"}},
-		{"keg", "codex", keg, installed{version: "0.171.0"}},
-		{"wrapper", "claude", wrapper, installed{}},
-		{"another command's package", "claude", stranger, installed{}},
-		{"hostile version", "claude", hostile, installed{pkg: "@anthropic-ai/claude-code"}},
-		{"missing", "claude", filepath.Join(root, "none"), installed{}},
+		{"claude npm", "claude", harnesstest.NPMBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332"), Installed{Version: "2.1.332", Package: "@anthropic-ai/claude-code"}},
+		{"codex npm", "codex", harnesstest.NPMBinary(t, "@openai/codex", "codex", "0.171.0"), Installed{Version: "0.171.0", Package: "@openai/codex"}},
+		{"grok npm", "grok", grokNPM, Installed{Version: "1.0.41", Package: "@xai-official/grok"}},
+		{"grok installer", "grok", grokInstaller, Installed{Version: "1.0.41", Named: true}},
+		{"claude native", "claude", claudeNative, Installed{Version: "2.1.332"}},
+		{"keg", "codex", keg, Installed{Version: "0.171.0"}},
+		{"wrapper", "claude", wrapper, Installed{}},
+		{"another command's package", "claude", stranger, Installed{}},
+		{"hostile version", "claude", hostile, Installed{Package: "@anthropic-ai/claude-code"}},
+		{"missing", "claude", filepath.Join(root, "none"), Installed{}},
 	} {
-		if got := readInstalled(c.agent, c.bin); got != c.want {
+		if got := ReadInstalled(c.agent, c.bin); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
@@ -110,45 +69,45 @@ func TestInstalledVersion(t *testing.T) {
 // and keeps the answer, or the failure, for that binary.
 func TestVersionRunsNothing(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "fleetcom")
-	claude, _ := Lookup("claude")
-	npm := npmBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332")
+	claude := standIn("claude")
+	npm := harnesstest.NPMBinary(t, "@anthropic-ai/claude-code", "claude", "2.1.332")
 	npmStarts := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(npm))), "starts")
 	if v := Version(claude, npm, cache); v != "2.1.332" {
 		t.Errorf("Version of an npm install = %q", v)
 	}
-	if v := Probe(claude, npm, cache); v != "2.1.332" || countStarts(npmStarts) != 0 {
-		t.Errorf("Probe of an npm install = %q after %d starts", v, countStarts(npmStarts))
+	if v := Probe(claude, npm, cache); v != "2.1.332" || harnesstest.CountStarts(npmStarts) != 0 {
+		t.Errorf("Probe of an npm install = %q after %d starts", v, harnesstest.CountStarts(npmStarts))
 	}
 
 	dir := t.TempDir()
 	log := filepath.Join(dir, "starts")
 	bin := filepath.Join(dir, "claude")
-	writeExec(t, bin, starts(log)+"echo '2.1.400 (Claude Code)'\n")
-	if v := Version(claude, bin, cache); v != "" || countStarts(log) != 0 {
-		t.Fatalf("Version of an unknown binary = %q after %d starts", v, countStarts(log))
+	harnesstest.WriteExec(t, bin, harnesstest.LogStarts(log)+"echo '2.1.400 (Claude Code)'\n")
+	if v := Version(claude, bin, cache); v != "" || harnesstest.CountStarts(log) != 0 {
+		t.Fatalf("Version of an unknown binary = %q after %d starts", v, harnesstest.CountStarts(log))
 	}
 	for range 3 {
 		if v := Probe(claude, bin, cache); v != "2.1.400" {
 			t.Fatalf("Probe = %q", v)
 		}
 	}
-	if v := Version(claude, bin, cache); v != "2.1.400" || countStarts(log) != 1 {
-		t.Errorf("after doctor: Version = %q, %d starts", v, countStarts(log))
+	if v := Version(claude, bin, cache); v != "2.1.400" || harnesstest.CountStarts(log) != 1 {
+		t.Errorf("after doctor: Version = %q, %d starts", v, harnesstest.CountStarts(log))
 	}
 	// A failure is kept as well: one start for a binary that names no
 	// version, however often doctor asks.
 	failing := filepath.Join(dir, "failing")
-	writeExec(t, failing, starts(log)+"echo 'no version here'; exit 3\n")
+	harnesstest.WriteExec(t, failing, harnesstest.LogStarts(log)+"echo 'no version here'; exit 3\n")
 	for range 3 {
 		if v := Probe(claude, failing, cache); v != "" {
 			t.Fatalf("Probe of a failing binary = %q", v)
 		}
 	}
-	if n := countStarts(log); n != 2 {
+	if n := harnesstest.CountStarts(log); n != 2 {
 		t.Errorf("%d starts, want one per binary", n)
 	}
 	// A new file at the same path is asked again.
-	writeExec(t, bin, starts(log)+"echo '2.1.401 (Claude Code) and a longer line'\n")
+	harnesstest.WriteExec(t, bin, harnesstest.LogStarts(log)+"echo '2.1.401 (Claude Code) and a longer line'\n")
 	if v := Probe(claude, bin, cache); v != "2.1.401" {
 		t.Errorf("after an update Probe = %q", v)
 	}
@@ -159,7 +118,7 @@ func TestVersionRunsNothing(t *testing.T) {
 // killed.
 func TestProbeOutputBounded(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "claude")
-	writeExec(t, bin, "#!/bin/sh\necho '2.1.332 (Claude Code)'\nexec yes 'more output than anyone needs'\n")
+	harnesstest.WriteExec(t, bin, "#!/bin/sh\necho '2.1.332 (Claude Code)'\nexec yes 'more output than anyone needs'\n")
 	done := make(chan []byte, 1)
 	go func() { done <- runCapped(bin, []string{"--version"}, maxVersionOutput) }()
 	select {
@@ -172,62 +131,16 @@ func TestProbeOutputBounded(t *testing.T) {
 	}
 }
 
-// Which grok a binary is comes from its install, or from doctor's look at
-// its --help: a run never asks it.
-func TestGrokSessionFlag(t *testing.T) {
-	cache := filepath.Join(t.TempDir(), "fleetcom")
-	official := npmBinary(t, grokPackage, "grok", "1.0.41")
-	community := npmBinary(t, "grok-cli", "grok", "0.0.34")
-	if !grokSessionFlag(official, cache) || grokSessionFlag(community, cache) {
-		t.Error("the npm package does not tell the xAI CLI from the community one")
-	}
-	dir := t.TempDir()
-	log := filepath.Join(dir, "starts")
-	bin := filepath.Join(dir, "grok")
-	writeExec(t, bin, starts(log)+"echo '  -s, --session-id <SESSION_ID>'\n")
-	if grokSessionFlag(bin, cache) || countStarts(log) != 0 {
-		t.Fatalf("an unknown grok: pinned, or %d starts", countStarts(log))
-	}
-	grok, _ := Lookup("grok")
-	Probe(grok, bin, cache)
-	Probe(grok, bin, cache)
-	if !grokSessionFlag(bin, cache) {
-		t.Error("doctor's look at --help was not kept")
-	}
-	if n := countStarts(log); n != 2 { // --help and --version, once each
-		t.Errorf("%d starts for two facts", n)
-	}
-}
-
-// The --help probe of a grok binary is bounded even when the binary leaves
-// a grandchild holding its output pipe: the probe must not last as long as
-// the grandchild.
-func TestGrokProbeGrandchild(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "grok")
-	writeExec(t, p, "#!/bin/sh\n(sleep 60) &\necho '  -s, --session-id <UUID>'\n")
-	cache := filepath.Join(t.TempDir(), "fleetcom")
-	done := make(chan bool, 1)
-	go func() { grok{}.probe(p, cache); done <- grokSessionFlag(p, cache) }()
-	select {
-	case ok := <-done:
-		if !ok {
-			t.Error("the help text was lost")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the probe waited for the grandchild")
-	}
-}
-
 // The cache decides how runs are instrumented, so it is held to the
 // store's rule: one in a directory others can write to is neither read nor
 // written, and a FIFO or a symlink in its place is neither blocked on,
 // followed nor replaced.
 func TestProbeCacheGuarded(t *testing.T) {
-	claude, _ := Lookup("claude")
+	claude := standIn("claude")
 	dir := t.TempDir()
 	log := filepath.Join(dir, "starts")
 	bin := filepath.Join(dir, "claude")
-	writeExec(t, bin, starts(log)+"echo '2.1.332 (Claude Code)'\n")
+	harnesstest.WriteExec(t, bin, harnesstest.LogStarts(log)+"echo '2.1.332 (Claude Code)'\n")
 
 	open := filepath.Join(t.TempDir(), "open")
 	os.Mkdir(open, 0o700)
@@ -268,3 +181,7 @@ func TestProbeCacheGuarded(t *testing.T) {
 		}
 	}
 }
+
+// standIn is an agent called name with nothing but its name: what Version
+// and Probe read of an agent that probes nothing of its own.
+func standIn(name string) Agent { return Agent{Spec: &Spec{Name: name}} }

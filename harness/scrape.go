@@ -8,7 +8,7 @@ import (
 // Exit hints are read from the raw tail of what the child wrote to its
 // terminal. TUIs style and position that text with escape sequences, redraw
 // with carriage returns and may wrap a hint over two lines, and the tail may
-// begin in the middle of a sequence. plainText reduces all of that to text in
+// begin in the middle of a sequence. PlainText reduces all of that to text in
 // which the words of a hint are separated by whitespace, then each harness
 // looks for its own hint shapes from the end backwards.
 
@@ -18,7 +18,7 @@ func (a *Spec) BannerShown(tail []byte) bool {
 	if len(tail) > scrapeWindow {
 		tail = tail[len(tail)-scrapeWindow:]
 	}
-	text := bytes.Join(bytes.Fields(plainText(tail)), []byte(" "))
+	text := bytes.Join(bytes.Fields(PlainText(tail)), []byte(" "))
 	for _, b := range a.Banners {
 		if bytes.Contains(text, []byte(b)) {
 			return true
@@ -27,25 +27,45 @@ func (a *Spec) BannerShown(tail []byte) bool {
 	return false
 }
 
+// BannerLine returns the plain text of the line under the last banner in
+// the end of the terminal output, up to its line break: where a CLI prints
+// its hint. false when the banner is not there.
+func BannerLine(tail []byte, banner string) ([]byte, bool) {
+	if len(tail) > scrapeWindow {
+		tail = tail[len(tail)-scrapeWindow:]
+	}
+	text := PlainText(tail)
+	b := lastPhrase(text, banner)
+	if b < 0 {
+		return nil, false
+	}
+	p, _ := skipSpace(text, b)
+	line := text[p:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return line, true
+}
+
 // scrapeWindow is how much of the end of a tail is searched first: exit
 // hints are the last thing a CLI prints.
 const scrapeWindow = 32 << 10
 
-// scrapeTail runs find over the plain text of the end of tail, and over the
+// ScrapeTail runs find over the plain text of the end of tail, and over the
 // whole tail only when the end holds no hint.
-func scrapeTail(tail []byte, find func(text []byte) string) string {
+func ScrapeTail(tail []byte, find func(text []byte) string) string {
 	if len(tail) > scrapeWindow {
-		if id := find(plainText(tail[len(tail)-scrapeWindow:])); id != "" {
+		if id := find(PlainText(tail[len(tail)-scrapeWindow:])); id != "" {
 			return id
 		}
 	}
-	return find(plainText(tail))
+	return find(PlainText(tail))
 }
 
-// plainText strips terminal control sequences from b. Cursor movements become
+// PlainText strips terminal control sequences from b. Cursor movements become
 // whitespace (a forward move is a space, anything that changes the line a
 // newline) so words a TUI placed apart stay apart; styling disappears.
-func plainText(b []byte) []byte {
+func PlainText(b []byte) []byte {
 	b = skipTruncatedStart(b)
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); {
@@ -162,24 +182,25 @@ func skipTruncatedStart(b []byte) []byte {
 	return b
 }
 
-// hintMatcher finds one hint shape in plain text: the program word, then the
-// given words, then an ID. It returns the ID of the last occurrence.
-type hintMatcher struct {
-	program string
-	words   [][]string // alternatives for each word after the program
-	valid   func(string) bool
-	// id reads the ID where the words end; nil means idAt, an ID right
+// Hint is one shape of an agent's exit hint in plain text: the program
+// word, then the given words, then an ID. Last reads the ID of its last
+// occurrence. The program word is the Spec's Name and the ID passes its
+// grammar, so a Hint declared at package level is static data.
+type Hint struct {
+	Spec  *Spec
+	Words [][]string // alternatives for each word after the program
+	// ReadID reads the ID where the words end; nil means IDAt, an ID right
 	// there, bare or quoted.
-	id func(text []byte, p int, valid func(string) bool) string
-	// joined: the last word and the ID are one word, joined by '='
+	ReadID func(text []byte, p int, valid func(string) bool) string
+	// Joined: the last word and the ID are one word, joined by '='
 	// (Copilot's --resume=<id>).
-	joined bool
-	// banner, when set, is the line a CLI prints above a hint that may
+	Joined bool
+	// Banner, when set, is the line a CLI prints above a hint that may
 	// repeat launch options between the program word and the words
 	// (Claude Code from 2.1.332: `claude --model opus --resume <id>`).
 	// Options are accepted only there, right under the banner, and only
 	// as plain words; nothing but the ID is ever taken from the line.
-	banner string
+	Banner string
 }
 
 // Echoed options are bounded: Claude repeats a handful, and a line that
@@ -189,18 +210,20 @@ const (
 	maxEchoedBytes = 4096
 )
 
-// last returns the ID of the last occurrence of the hint in text.
-func (m hintMatcher) last(text []byte) string {
-	id, _ := m.lastAt(text)
+// Last returns the ID of the last occurrence of the hint in text, "" when
+// there is none.
+func (m Hint) Last(text []byte) string {
+	id, _ := m.LastAt(text)
 	return id
 }
 
-// lastAt returns the ID of the last occurrence and where it starts, or -1:
-// the bare shape anywhere, or the shape with options under the banner,
-// whichever comes later.
-func (m hintMatcher) lastAt(text []byte) (string, int) {
+// LastAt is Last with where that occurrence starts in text (-1 for none),
+// for an agent whose hint has two shapes, to take the later. The
+// occurrence is the bare shape anywhere, or the shape with options under
+// the banner, whichever comes later.
+func (m Hint) LastAt(text []byte) (string, int) {
 	id, at := m.lastBare(text)
-	if m.banner == "" {
+	if m.Banner == "" {
 		return id, at
 	}
 	if eid, eat := m.underBanner(text); eid != "" && eat > at {
@@ -211,17 +234,17 @@ func (m hintMatcher) lastAt(text []byte) (string, int) {
 
 // underBanner reads the hint on the line after the last banner: the
 // program word, plain words, then the words and the ID.
-func (m hintMatcher) underBanner(text []byte) (string, int) {
-	b := lastPhrase(text, m.banner)
+func (m Hint) underBanner(text []byte) (string, int) {
+	b := lastPhrase(text, m.Banner)
 	if b < 0 {
 		return "", -1
 	}
 	p, _ := skipSpace(text, b)
-	if !bytes.HasPrefix(text[p:], []byte(m.program)) {
+	if !bytes.HasPrefix(text[p:], []byte(m.Spec.Name)) {
 		return "", -1
 	}
 	at := p
-	pos := p + len(m.program)
+	pos := p + len(m.Spec.Name)
 	for range maxEchoedWords {
 		if id := m.matchAt(text, pos); id != "" {
 			if !endsLine(text, pos, id) {
@@ -301,8 +324,8 @@ func plainWordByte(c byte) bool {
 
 // lastBare returns the ID of the last program-words-ID occurrence and
 // where it starts, or -1.
-func (m hintMatcher) lastBare(text []byte) (string, int) {
-	prog := []byte(m.program)
+func (m Hint) lastBare(text []byte) (string, int) {
+	prog := []byte(m.Spec.Name)
 	end := len(text)
 	for end > 0 {
 		i := bytes.LastIndex(text[:end], prog)
@@ -322,8 +345,8 @@ func (m hintMatcher) lastBare(text []byte) (string, int) {
 
 // matchAt matches the words and the ID starting at pos, just after the
 // program word.
-func (m hintMatcher) matchAt(text []byte, pos int) string {
-	for _, alts := range m.words {
+func (m Hint) matchAt(text []byte, pos int) string {
+	for _, alts := range m.Words {
 		p, ok := skipSpace(text, pos)
 		if !ok {
 			return ""
@@ -339,31 +362,31 @@ func (m hintMatcher) matchAt(text []byte, pos int) string {
 			return ""
 		}
 	}
-	if m.joined {
+	if m.Joined {
 		if pos >= len(text) || text[pos] != '=' {
 			return ""
 		}
-		return idAt(text, pos+1, m.valid)
+		return IDAt(text, pos+1, m.Spec.ID.Valid)
 	}
 	p, ok := skipSpace(text, pos)
 	if !ok {
 		return ""
 	}
-	if m.id != nil {
-		return m.id(text, p, m.valid)
+	if m.ReadID != nil {
+		return m.ReadID(text, p, m.Spec.ID.Valid)
 	}
-	return idAt(text, p, m.valid)
+	return IDAt(text, p, m.Spec.ID.Valid)
 }
 
-// idAt reads an ID at p, optionally in quotes: the longest run of ID
+// IDAt reads an ID at p, optionally in quotes: the longest run of ID
 // characters there, which must be a whole valid ID. An ID that runs on into
 // more word characters is not that ID.
-func idAt(text []byte, p int, valid func(string) bool) string {
+func IDAt(text []byte, p int, valid func(string) bool) string {
 	if p < len(text) && (text[p] == '\'' || text[p] == '"') {
 		p++
 	}
 	end := p
-	for end < len(text) && idByte(text[end]) {
+	for end < len(text) && IDByte(text[end]) {
 		end++
 	}
 	if id := string(text[p:end]); valid(id) {
@@ -372,8 +395,8 @@ func idAt(text []byte, p int, valid func(string) bool) string {
 	return ""
 }
 
-// idByte reports the bytes an ID of any grammar may hold.
-func idByte(c byte) bool {
+// IDByte reports the bytes an ID of any grammar may hold.
+func IDByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 

@@ -1,91 +1,9 @@
 package harness
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
-
-const other = "2a2b2c2d-3e3f-4a4b-8c5d-6e6f6a6b6c6d"
-
-func TestScrapeExit(t *testing.T) {
-	const (
-		esc  = "\x1b"
-		dim  = esc + "[2m"
-		off  = esc + "[22m"
-		rst  = esc + "[0m"
-		osc  = esc + "]0;✳ Claude Code\x07"
-		home = esc + "[H" + esc + "[2J"
-	)
-	cases := []struct {
-		name string
-		h    Agent
-		tail string
-		want string
-	}{
-		{"claude plain", claudeA(), "Resume this session with:\nclaude --resume " + uid + "\n", uid},
-		{"claude dim two lines", claudeA(), osc + "\r\n" + dim + "Resume this session with:" + off + "\r\n" +
-			dim + "claude --resume " + uid + off + "\r\n" + rst, uid},
-		{"claude styled words", claudeA(), dim + "claude" + rst + " " + esc + "[1m--resume" + rst + " " + esc + "[36m" + uid + rst, uid},
-		{"claude cursor moves between words", claudeA(), "claude" + esc + "[1C--resume" + esc + "[1C" + uid, uid},
-		{"claude hint split over two lines", claudeA(), "Resume this session with: claude --resume\r\n" + uid + "\r\n", uid},
-		{"claude last hint wins", claudeA(), "claude --resume " + other + "\n... later ...\nclaude --resume " + uid + "\n", uid},
-		{"claude quoted", claudeA(), "claude --resume '" + uid + "'\n", uid},
-		{"claude uppercase ignored", claudeA(), "claude --resume " + strings.ToUpper(uid) + "\n", ""},
-		{"claude uppercase last falls back to earlier valid", claudeA(), "claude --resume " + uid + "\nclaude --resume " + strings.ToUpper(other), uid},
-		{"claude braced ignored", claudeA(), "claude --resume {" + uid + "}\n", ""},
-		{"claude id runs on", claudeA(), "claude --resume " + uid + "0\n", ""},
-		{"claude id with trailing word", claudeA(), "claude --resume " + uid + "x\n", ""},
-		{"claude short id", claudeA(), "claude --resume " + uid[:30] + "\n", ""},
-		{"claude other spelling", claudeA(), "claude -r " + uid + "\n", ""},
-		{"claude inside another word", claudeA(), "myclaude --resume " + uid + "\n", ""},
-		{"claude path program", claudeA(), "/usr/bin/claude --resume " + uid + "\n", uid},
-		{"claude never takes codex's", claudeA(), "To continue this session, run:\n  codex resume " + uid + "\n", ""},
-		{"claude never takes grok's", claudeA(), "grok --resume " + uid + "\n", ""},
-		{"claude truncated escape at start", claudeA(), "38;5;246mclaude --resume " + uid + "\n", uid},
-		{"claude truncated bracket escape", claudeA(), "[2mclaude --resume " + uid + "\n", uid},
-		{"claude truncated utf8 at start", claudeA(), "\x9c\xa8 claude --resume " + uid + "\n", uid},
-		{"claude utf8 around", claudeA(), "✻ Résumé — claude --resume " + uid + " ✓\n", uid},
-		{"claude incomplete escape at end", claudeA(), "claude --resume " + uid + "\n" + esc + "[", uid},
-		{"claude redraw with cr", claudeA(), "Working…\rclaude --resume " + uid + "\r\n", uid},
-		{"claude cleared screen after", claudeA(), "claude --resume " + uid + home, uid},
-		{"claude nothing", claudeA(), "Bye!\n", ""},
-		{"claude id split by a control byte", claudeA(), "claude --resume " + uid[:30] + "\x04" + uid[30:] + "\n", ""},
-		{"claude id styled piece by piece", claudeA(), "claude --resume " + uid[:30] + "\x1b[1m" + uid[30:] + "\n", uid},
-		{"claude echoed model", claudeA(), dim + "Resume this session with:" + off + "\r\n" + dim + "claude --model opus --resume " + uid + off + "\r\n", uid},
-		{"claude echoed equals and short options", claudeA(), "Resume this session with:\nclaude --model=opus -d --permission-mode default --resume " + uid + "\n", uid},
-		{"claude echoed settings path", claudeA(), "Resume this session with:\r\nclaude --settings /run/user/1000/fleetcom/4242-9f3c/claude-settings.json --add-dir /srv/a@b:c+d --resume " + uid + "\r\n", uid},
-		{"claude echoed and wrapped inside a word", claudeA(), "Resume this session with:\r\nclaude --append-system-prompt " + strings.Repeat("b", 150) + "\r\n" + strings.Repeat("b", 30) + " --resume " + uid + "\r\n", uid},
-		{"claude echoed banner placed by cursor moves", claudeA(), "Resume" + esc + "[1Cthis" + esc + "[1Csession" + esc + "[1Cwith:" + esc + "[2;1Hclaude --model opus --resume " + uid, uid},
-		{"claude options without the banner", claudeA(), "claude --model opus --resume " + uid + "\n", ""},
-		{"claude options not right under the banner", claudeA(), "Resume this session with:\nrun this: claude --model opus --resume " + uid + "\n", ""},
-		{"claude echoed quoted value", claudeA(), "Resume this session with:\nclaude --append-system-prompt 'be brief' --resume " + uid + "\n", ""},
-		{"claude echoed shell text", claudeA(), "Resume this session with:\nclaude --x $(touch) --resume " + uid + "\n", ""},
-		{"claude echoed line goes on", claudeA(), "Resume this session with:\nclaude --model opus --resume " + uid + " --fork-session\n", ""},
-		{"claude echoed too many words", claudeA(), "Resume this session with:\nclaude" + strings.Repeat(" -v", maxEchoedWords+1) + " --resume " + uid + "\n", ""},
-		{"claude echoed after an earlier bare hint", claudeA(), "claude --resume " + other + "\nResume this session with:\nclaude --model opus --resume " + uid + "\n", uid},
-		{"claude bare after an echoed hint", claudeA(), "Resume this session with:\nclaude --model opus --resume " + other + "\n/clear\nclaude --resume " + uid + "\n", uid},
-		{"claude echoed hint uppercase", claudeA(), "Resume this session with:\nclaude --model opus --resume " + strings.ToUpper(uid) + "\n", ""},
-		{"codex continue block", codexA(), "To continue this session, run:\r\n  codex resume " + uid + "\r\nOr run codex resume and select swift-otter.\r\n", uid},
-		{"codex reconnect block", codexA(), "To reconnect, run:\n  " + esc + "[1mcodex resume " + uid + rst + "\n", uid},
-		{"codex old select form", codexA(), "codex resume, then select swift otter (" + uid + ")\n", uid},
-		{"codex old form name with parens", codexA(), "codex resume, then select fix (the) bug (" + uid + ")\n", uid},
-		{"codex last of both forms", codexA(), "codex resume, then select a (" + other + ")\ncodex resume " + uid + "\n", uid},
-		{"codex old form last", codexA(), "codex resume " + other + "\ncodex resume, then select a (" + uid + ")\n", uid},
-		{"codex session id line only", codexA(), "Session ID: " + uid + "\n", ""},
-		{"codex resume --last", codexA(), "codex resume --last\n", ""},
-		{"codex never takes claude's", codexA(), "claude --resume " + uid + "\n", ""},
-		{"codex uppercase", codexA(), "codex resume " + strings.ToUpper(uid) + "\n", ""},
-		{"grok long", grokA(), "grok --resume " + uid + "\n", uid},
-		{"grok short", grokA(), "To resume: grok -r " + uid + "\n", uid},
-		{"grok never takes claude's", grokA(), "claude --resume " + uid + "\n", ""},
-	}
-	for _, c := range cases {
-		if got := c.h.ScrapeExit([]byte(c.tail)); got != c.want {
-			t.Errorf("%s: ScrapeExit = %q, want %q (plain %q)", c.name, got, c.want, plainText([]byte(c.tail)))
-		}
-	}
-}
 
 func TestPlainText(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -102,42 +20,23 @@ func TestPlainText(t *testing.T) {
 		{"a\x1b[1;2\x00b", "a b"},
 	}
 	for _, c := range cases {
-		if got := string(plainText([]byte(c.in))); got != c.want {
+		if got := string(PlainText([]byte(c.in))); got != c.want {
 			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
 
-// tuiTail builds size bytes of output shaped like a TUI's redraws, ending
-// in a Claude exit hint.
-func tuiTail(size int) []byte {
-	var b bytes.Buffer
-	frame := "\x1b[H\x1b[2J\x1b[38;5;246m╭────────────╮\x1b[0m\r\n\x1b[1m> \x1b[0mwrite a parser for claude output\x1b[K\r\n" +
-		"\x1b[2m  ⎿  Reading harness/claude.go (codex resume in text)\x1b[22m\r\n\x1b]0;✳ Working\x07"
-	for b.Len() < size {
-		b.WriteString(frame)
+// A hint under its banner may repeat launch options before its words, up
+// to a bound: a line that goes on past it is not a hint.
+func TestHintEchoBound(t *testing.T) {
+	h := Hint{Spec: &Spec{Name: "fake", ID: &UUID}, Words: [][]string{{"--resume"}}, Banner: "Resume this session with:"}
+	line := func(options int) []byte {
+		return []byte("Resume this session with:\nfake" + strings.Repeat(" -v", options) + " --resume " + uid + "\n")
 	}
-	b.WriteString("\r\n\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclaude --resume " + uid + "\x1b[22m\r\n")
-	return b.Bytes()
-}
-
-func BenchmarkScrapeExit1MiB(b *testing.B) {
-	tail := tuiTail(1 << 20)
-	b.SetBytes(int64(len(tail)))
-	for b.Loop() {
-		if (claudeA()).ScrapeExit(tail) != uid {
-			b.Fatal("hint not found")
-		}
+	if got := h.Last(line(maxEchoedWords - 1)); got != uid {
+		t.Errorf("%d options: %q", maxEchoedWords-1, got)
 	}
-}
-
-func BenchmarkScrapeExit1MiBNoHint(b *testing.B) {
-	tail := tuiTail(1 << 20)
-	tail = tail[:bytes.LastIndex(tail, []byte("Resume"))]
-	b.SetBytes(int64(len(tail)))
-	for b.Loop() {
-		if (codexA()).ScrapeExit(tail) != "" {
-			b.Fatal("phantom hint")
-		}
+	if got := h.Last(line(maxEchoedWords + 1)); got != "" {
+		t.Errorf("%d options: %q, want none", maxEchoedWords+1, got)
 	}
 }

@@ -58,9 +58,9 @@ type Viewer interface {
 	View(home string, pid int) (s State, since time.Time, ok bool)
 }
 
-// printableWord keeps a short word of a payload (an end reason) only when
-// it is lowercase letters and underscores: it is shown, never run.
-func printableWord(s string) string {
+// PrintableWord keeps a short word of a payload (an end reason) only when
+// it is lowercase letters, underscores and dashes: it is shown, never run.
+func PrintableWord(s string) string {
 	if len(s) == 0 || len(s) > 40 {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // RunCommand is `fleetcom run`: the command string goes through $SHELL -c
@@ -19,7 +20,7 @@ func RunCommand(text string, o Options) (Status, error) {
 	if fi, err := os.Stat(shell); shell == "" || err != nil || !executable(fi) {
 		shell = "/bin/sh"
 	}
-	a, form, ok := harness.DetectCommand(text)
+	a, form, ok := harness.DetectCommand(text, agents.Named)
 	if !ok {
 		return Status{Code: 126}, execReal(shell, []string{shell, "-c", text}, os.Environ())
 	}

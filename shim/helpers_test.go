@@ -11,6 +11,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"golang.org/x/sys/unix"
 )
 
@@ -213,7 +214,7 @@ func waitSpawn(t testing.TB, c <-chan spawnDone, limit time.Duration) spawnDone 
 }
 
 func mustAgent(name string) harness.Agent {
-	a, ok := harness.Lookup(name)
+	a, ok := agents.Named(name)
 	if !ok {
 		panic("no agent " + name)
 	}

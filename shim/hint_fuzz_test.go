@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -17,7 +18,7 @@ import (
 // conversation is in the run's own directory: a hint naming another
 // project's conversation, which the seeds include, never wins.
 func FuzzExitHint(f *testing.F) {
-	claude, ok := harness.Lookup("claude")
+	claude, ok := agents.Named("claude")
 	if !ok {
 		f.Fatal("no claude agent registered")
 	}
@@ -69,7 +70,12 @@ func FuzzExitHint(f *testing.F) {
 // for a conversation with one exchange, in dir's project folder.
 func writeClaudeTranscript(t testing.TB, home, dir, id string) {
 	t.Helper()
-	path := filepath.Join(home, "projects", harness.ClaudeSlug(dir), id+".jsonl")
+	claude, _ := agents.Named("claude")
+	place, err := claude.Behaviour.(harness.Mover).Place(home, dir, id, dir, []harness.File{{Name: "transcript.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := place.Path
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}

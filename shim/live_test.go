@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -34,7 +35,7 @@ func TestLivePerProject(t *testing.T) {
 	// records of registered agents only.
 	id := safe.NewUUID()
 	var registered harness.Agent
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if a.ID.Valid(id) {
 			registered = a
 			break
@@ -76,7 +77,7 @@ func TestLivePerProject(t *testing.T) {
 		asked[0].Home != a.Home(os.Getenv) || asked[0].Started.IsZero() || time.Since(asked[0].Started) > time.Hour {
 		t.Fatalf("Live asked with %+v; want once, at spawn, with the run's directory, home and pinned ID", asked)
 	}
-	s, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey})
+	s, err := store.Open(o.StoreDir, store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/fleet"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // TestLiveEnd: a run its user quit leaves nothing; one that ended
@@ -20,7 +20,7 @@ func TestLiveEnd(t *testing.T) {
 		t.Skip("process identity is not read on this system")
 	}
 	var tool string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if a.ValidID(liveID) {
 			tool = a.Name
 			break

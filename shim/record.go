@@ -259,7 +259,7 @@ type finalRun struct {
 // it this directory's newest conversation.
 func (r *recorder) decide(ev *evidence) (id, source string) {
 	if h := ev.hint; h != "" &&
-		(h == ev.captured || h == r.pinned || r.a.Check(r.base.Home, r.base.Cwd, h) == nil) {
+		(h == ev.captured || h == r.pinned || r.a.Adoptable(r.base.Home, r.base.Cwd, h) == nil) {
 		return h, "hint"
 	}
 	if ev.captured != "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	// Passes plain pass-through commands on before this program's packages
 	// start; everything else reaches Run.
 	_ "github.com/fleetcom/fleetcom/internal/early"
@@ -59,7 +60,7 @@ func (e *NoRealError) Unwrap() error { return e.Err }
 
 // Hint names the fix.
 func (e *NoRealError) Hint() string {
-	a, _ := harness.Lookup(e.Tool)
+	a, _ := agents.Named(e.Tool)
 	if os.Getenv(a.BinVar()) != "" {
 		// Never ask for a variable that is already set: it is the problem.
 		return fmt.Sprintf("point %s at the real %s, or unset it", a.BinVar(), e.Tool)

@@ -12,6 +12,7 @@ import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -136,7 +137,7 @@ func supervise(j *job, o Options) (Status, error) {
 		if cwd == "" {
 			return
 		}
-		opened, err := store.Open(o.StoreDir, store.Config{Valid: harness.ValidKey, SkipSync: true, LockWait: shimLockWait})
+		opened, err := store.Open(o.StoreDir, store.Config{Valid: agents.ValidID, SkipSync: true, LockWait: shimLockWait})
 		if err != nil {
 			warn(err)
 			return

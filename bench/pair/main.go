@@ -11,6 +11,12 @@
 // With -pty every run gets a fresh PTY that pair holds as the user's terminal
 // (the command leads a session with it as controlling terminal) and drains; a
 // run ends when the command has exited and the terminal has shown everything.
+// With -until REGEX as well, a run ends when what the terminal shows matches
+// REGEX (Go syntax, so \x1b is ESC): that is its time; pair then types Esc
+// and waits for the command to go (killing it after -grace), without
+// checking its exit status. A command that exits before a match fails the
+// run. This times an interactive program to its first useful frame, such as
+// a picker's first row.
 // With -keys, each command is started once on its own PTY, and pair times
 // one-byte round trips (written to the terminal, echoed by the child, read back)
 // alternating command by command; the child must print "R" once ready and stop
@@ -30,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -61,7 +68,21 @@ func run() int {
 	title := flag.String("title", "", "heading printed before the table")
 	vs := flag.String("vs", "", "label of a second command to give ratios to")
 	shuffle := flag.Bool("shuffle", false, "run each round's commands in a random order")
+	until := flag.String("until", "", "with -pty: a run ends when the terminal output matches this regexp; then Esc is typed")
+	grace := flag.Duration("grace", 5*time.Second, "with -until: how long a command may take to exit after Esc before it is killed")
 	flag.Parse()
+	var re *regexp.Regexp
+	if *until != "" {
+		var err error
+		if re, err = regexp.Compile(*until); err != nil {
+			fmt.Fprintln(os.Stderr, "pair: -until:", err)
+			return 2
+		}
+		if !*usePTY {
+			fmt.Fprintln(os.Stderr, "pair: -until needs -pty")
+			return 2
+		}
+	}
 	cmds, err := parse(flag.Args(), *labels)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pair:", err)
@@ -91,7 +112,7 @@ func run() int {
 		}
 		for _, i := range order {
 			c := cmds[i]
-			s, err := runOnce(c, *usePTY)
+			s, err := runOnce(c, *usePTY, re, *grace)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "pair: %s: %v\n", c.label, err)
 				return 1

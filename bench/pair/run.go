@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"syscall"
 	"text/tabwriter"
@@ -23,8 +24,12 @@ func newCmd(c command) *exec.Cmd {
 	return cmd
 }
 
-// runOnce runs c to completion, on the null device or on a fresh PTY.
-func runOnce(c command, usePTY bool) (sample, error) {
+// runOnce runs c to completion, on the null device or on a fresh PTY; with
+// until, on a PTY until its output matches.
+func runOnce(c command, usePTY bool, until *regexp.Regexp, grace time.Duration) (sample, error) {
+	if until != nil {
+		return runUntil(c, until, grace)
+	}
 	cmd := newCmd(c)
 	var master *os.File
 	drained := make(chan int64, 1)

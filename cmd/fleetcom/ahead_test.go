@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/rcfile"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
@@ -18,7 +18,7 @@ import (
 // at the end of each file it must go in, one per chain of bash's startup
 // files that needs it.
 func TestAheadWarning(t *testing.T) {
-	names := harness.Names()
+	names := agents.Names()
 	home := t.TempDir()
 	exe := filepath.Join(home, "pre fix", "fleetcom")
 	h := rcfile.Home{Dir: home, ZDotDir: home, Config: filepath.Join(home, ".config")}
@@ -85,7 +85,7 @@ func TestAheadEscapes(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, odd), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(home, odd, harness.Names()[0]), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(home, odd, agents.Names()[0]), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("eval \"$(fleetcom init bash)\"\nPATH=\"$HOME/"+odd+":$PATH\"\n"), 0o644)
 	var out bytes.Buffer
 	defer func(w io.Writer) { stdout = w }(stdout)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // commandTable is the command line, in the order help and completion list
@@ -239,7 +239,7 @@ set.
 // indented line each.
 func namings() string {
 	var out []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		if a.Naming != "" {
 			out = append(out, "  "+a.Naming)
 		}
@@ -248,7 +248,7 @@ func namings() string {
 }
 
 func agentList(conj string) string {
-	names := harness.Names()
+	names := agents.Names()
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
@@ -272,7 +272,7 @@ func cmdVersion(in input) error {
 		Go      string  `json:"go"`
 		Agents  []agent `json:"agents"`
 	}{Version: fleetcomVersion(), Go: runtime.Version()}
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		v.Agents = append(v.Agents, agent{a.Name, a.Proven})
 	}
 	return writeJSON(v)

@@ -11,6 +11,7 @@ import (
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/completions"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -156,7 +157,7 @@ func shellWords() []candidate {
 
 func toolWords() []candidate {
 	var out []candidate
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		out = append(out, candidate{a.Name, a.Display + " sessions"})
 	}
 	return out
@@ -171,7 +172,7 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 	case len(pos) == 0:
 		return append(toolWords(), ids(in.get("-C"), "", true, names)...)
 	case len(pos) == 1:
-		if _, ok := harness.Lookup(pos[0]); ok {
+		if _, ok := agents.Named(pos[0]); ok {
 			return ids(in.get("-C"), pos[0], true, names)
 		}
 	}
@@ -214,7 +215,7 @@ func savedIDs(dir, tool string, found, names bool) []candidate {
 	// A store that does not exist yet is not created by a completion.
 	var st *store.Store
 	if storeDir := resolvePaths().StoreDir; fileExists(storeDir) {
-		st, _ = store.Open(storeDir, store.Config{Valid: harness.ValidKey})
+		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
 	cat := catalog.New(st, os.Getenv, indexDir(), false)
 	entries, _ := cat.Dir(phys, tool, found)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -46,7 +47,7 @@ func values(cands []candidate) []string {
 // agentsWithPrefix are the registered agents whose names begin with p.
 func agentsWithPrefix(p string) []string {
 	var out []string
-	for _, n := range harness.Names() {
+	for _, n := range agents.Names() {
 		if strings.HasPrefix(n, p) {
 			out = append(out, n)
 		}
@@ -55,7 +56,7 @@ func agentsWithPrefix(p string) []string {
 }
 
 func TestComplete(t *testing.T) {
-	agents := harness.Names()
+	names := agents.Names()
 	const id1, id2, id3 = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"
 	tests := []struct {
 		words []string
@@ -66,7 +67,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"resu"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"nosuch", ""}, nil},
-		{[]string{"resume", ""}, append(slices.Clone(agents), id1, id2, id3)},
+		{[]string{"resume", ""}, append(slices.Clone(names), id1, id2, id3)},
 		{[]string{"resume", "c"}, agentsWithPrefix("c")},
 		{[]string{"resume", "2"}, []string{id2}},
 		{[]string{"resume", "claude", ""}, []string{id1}},
@@ -77,7 +78,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"resume", "--exec", "-"}, []string{"-C", "--json", "-i", "--all", "--force", "--switch"}},
 		{[]string{"pick", "-"}, []string{"-C", "--all", "--exec", "--force", "--switch"}},
 		{[]string{"resume", "-C", ""}, []string{dirsDirective}},
-		{[]string{"resume", "-C", "/elsewhere", ""}, append(slices.Clone(agents), "44444444-4444-4444-8444-444444444444")},
+		{[]string{"resume", "-C", "/elsewhere", ""}, append(slices.Clone(names), "44444444-4444-4444-8444-444444444444")},
 		{[]string{"resume", "-C=/elsewhere", "claude", ""}, []string{"44444444-4444-4444-8444-444444444444"}},
 		{[]string{"resume", "--exec", "codex", ""}, []string{id2}},
 		{[]string{"list", "-"}, []string{"-C", "--all", "--json", "--empty"}},
@@ -86,7 +87,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"list", ""}, nil},
 		{[]string{"forget", id2, ""}, []string{id1, id3}},
 		{[]string{"prune", "-"}, []string{"--dry-run"}},
-		{[]string{"run", ""}, agents},
+		{[]string{"run", ""}, names},
 		{[]string{"run", "--", "co"}, agentsWithPrefix("co")},
 		{[]string{"run", "claude", "-"}, nil},
 		{[]string{"init", ""}, []string{"bash", "zsh", "fish"}},
@@ -110,7 +111,7 @@ func TestComplete(t *testing.T) {
 func TestCompleteDescribes(t *testing.T) {
 	got := complete([]string{"resume", ""}, fakeIDs)
 	// The agents come first, then this directory's sessions.
-	if got[0].desc != "Claude Code sessions" || got[len(harness.Names())].desc != "claude, 1h, newest" {
+	if got[0].desc != "Claude Code sessions" || got[len(agents.Names())].desc != "claude, 1h, newest" {
 		t.Errorf("descriptions: %q", got)
 	}
 	for _, c := range complete([]string{""}, fakeIDs) {
@@ -200,7 +201,7 @@ func TestCompleteCommand(t *testing.T) {
 		}
 	})
 	want := ""
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		want += a.Name + "\t" + a.Display + " sessions\n"
 	}
 	want += ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
@@ -240,7 +241,7 @@ func putSessions(t testing.TB, dir, cwd string, sessions []session) []string {
 	for _, s := range sessions {
 		id := safe.NewUUID()
 		when := time.Now().Add(-s.age)
-		st, err := store.Open(dir, store.Config{Valid: harness.ValidKey, Now: func() time.Time { return when }})
+		st, err := store.Open(dir, store.Config{Valid: agents.ValidID, Now: func() time.Time { return when }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,11 +285,11 @@ func TestWriteBenchStore(t *testing.T) {
 // dirs directories under work, and returns the last directory.
 func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
 	t.Helper()
-	st, err := store.Open(dir, store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(dir, store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := harness.Names()
+	tools := agents.Names()
 	var wg sync.WaitGroup
 	errs := make(chan error, dirs)
 	sem := make(chan struct{}, 16) // Put syncs every record: overlap the waits

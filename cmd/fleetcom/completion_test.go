@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fleetcom/fleetcom/completions"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // The completion scripts run in the real shells, driven as a user's <TAB>
@@ -222,15 +222,15 @@ func TestCompletionShells(t *testing.T) {
 				t.Errorf("zsh: the matches are not in an unsorted group: the menu would sort them")
 			}
 			vals, descs := split(lines)
-			agents := len(harness.Names())
-			want := append(harness.Names(), newest...)
+			nAgents := len(agents.Names())
+			want := append(agents.Names(), newest...)
 			if diff := cmp.Diff(want, vals); diff != "" {
 				t.Fatalf("fleetcom resume <TAB> (-want +got):\n%s\nfull output:\n%s", diff, strings.Join(lines, "\n"))
 			}
 			{
 				for i, want := range []string{"claude, 5m", `codex, 3h, fix C:\new\dir`, "claude, 26h, fix the flaky test"} {
-					if !strings.Contains(descs[agents+i], want) {
-						t.Errorf("%s: description of %s is %q, want it to hold %q", shell, vals[agents+i], descs[agents+i], want)
+					if !strings.Contains(descs[nAgents+i], want) {
+						t.Errorf("%s: description of %s is %q, want it to hold %q", shell, vals[nAgents+i], descs[nAgents+i], want)
 					}
 				}
 				if !strings.Contains(descs[0], "Claude Code") {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -112,7 +113,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	// With no CLI at all, one note and hint stand for the three.
 	var reals []doctorCheck
 	missing := 0
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		c := checkReal(a, cfg, shimDir, p.ConfigFile)
 		if c.Status == statusNote {
 			missing++
@@ -120,7 +121,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 		reals = append(reals, c)
 	}
 	none := missing == len(reals)
-	for i, a := range harness.All() {
+	for i, a := range agents.All() {
 		add(checkOnPath(a.Name, self, exe, shimDir))
 		if none {
 			reals[i].Hint = ""
@@ -146,7 +147,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 		add(c)
 	}
 	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
-	for i, a := range harness.All() {
+	for i, a := range agents.All() {
 		d, ok := a.Behaviour.(harness.Diagnoser)
 		if !ok || reals[i].Status == statusNote {
 			continue // nothing to say about an agent that is not installed
@@ -185,7 +186,7 @@ func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
 	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir,
 		Detail: toolList() + " in " + dir + " lead to this fleetcom"}
 	var bad []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		link := filepath.Join(dir, a.Name)
 		lfi, err := os.Lstat(link)
 		switch {
@@ -325,11 +326,11 @@ func ownedByMe(fi os.FileInfo) bool {
 	return !ok || int(st.Uid) == os.Getuid()
 }
 
-func toolList() string { return strings.Join(harness.Names(), ", ") }
+func toolList() string { return strings.Join(agents.Names(), ", ") }
 
 func binVars() string {
 	var vars []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		vars = append(vars, a.BinVar())
 	}
 	return strings.Join(vars, ", ")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -42,7 +43,7 @@ const driftWindow = 10
 // tally the shims keep; a store that is not there yet has nothing to say.
 func checkDrift(storeDir string) []doctorCheck {
 	var out []doctorCheck
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		runs, err := store.Runs(storeDir, a.Name)
 		if err != nil || len(runs) == 0 {
 			continue

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -41,7 +41,7 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	initLine := `eval "$(` + quoteForShell(bin) + ` init bash)"`
 	files := map[string]string{".profile": string(debian), ".bashrc": "HISTSIZE=1000\n" + initLine + "\n"}
 	var checks []string
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		files[".local/bin/"+name] = "#!/bin/sh\necho real " + name + "\n"
 		checks = append(checks, name+".path")
 	}
@@ -66,7 +66,7 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	}
 	out := login(`"$BIN" doctor`)
 	why := profile + ":22 puts " + localBin + " in front after the init line (" + filepath.Join(home, ".bashrc") + ":2)"
-	wantDetail := "problem  " + strings.Join(checks, ", ") + ": " + strings.Join(harness.Names(), ", ") + " in " + localBin +
+	wantDetail := "problem  " + strings.Join(checks, ", ") + ": " + strings.Join(agents.Names(), ", ") + " in " + localBin +
 		" come before the shims on PATH: " + why + "\n"
 	if !strings.Contains(out, wantDetail) {
 		t.Errorf("doctor does not name the line as one problem:\nwant %q\n got:\n%s", wantDetail, out)
@@ -107,7 +107,7 @@ func TestDoctorNamesTheLine(t *testing.T) {
 	f.WriteString(m[2] + "\n")
 	f.Close()
 	after := login(`"$BIN" doctor`)
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if got := login(`command -v ` + name); got != filepath.Join(shims, name)+"\n" {
 			t.Errorf("after the hint's fix, a login bash runs %q for %s", got, name)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -42,7 +42,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	for _, tool := range append(harness.Names(), "fleetcom") {
+	for _, tool := range append(agents.Names(), "fleetcom") {
 		if err := os.Symlink(exe, filepath.Join(w.shims, tool)); err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func wantDoctor(t *testing.T, code int, lines ...string) {
 func TestDoctorHealthy(t *testing.T) {
 	w := newDoctorWorld(t)
 	wantDoctor(t, 0,
-		"ok       shims: "+strings.Join(harness.Names(), ", ")+" in "+w.shims+" lead to this fleetcom",
+		"ok       shims: "+strings.Join(agents.Names(), ", ")+" in "+w.shims+" lead to this fleetcom",
 		"ok       claude.path: the shim comes first on PATH",
 		"ok       claude.real: real cli "+filepath.Join(w.real, "claude"),
 		"note     codex.real: not installed",
@@ -168,7 +168,7 @@ func TestDoctorNoRealCLI(t *testing.T) {
 	os.Remove(filepath.Join(w.real, "claude"))
 	wantDoctor(t, 0,
 		"note     claude.real: not installed",
-		"note     agents: none of "+strings.Join(harness.Names(), ", ")+" is installed yet",
+		"note     agents: none of "+strings.Join(agents.Names(), ", ")+" is installed yet",
 		"hint: install one of them, or point fleetcom at it with FLEETCOM_CLAUDE_BIN")
 	_, _, errs := doctor(t)
 	if strings.Contains(errs, "install claude") {
@@ -219,7 +219,7 @@ func TestDoctorJSON(t *testing.T) {
 		}
 		// Every agent's path and real CLI; only claude is installed here.
 		want := "fleetcom shims fleetcom.path"
-		for _, name := range harness.Names() {
+		for _, name := range agents.Names() {
 			want += " " + name + ".path " + name + ".real"
 			if name == "claude" {
 				want += " claude.version"
@@ -243,7 +243,7 @@ func TestDoctorJSON(t *testing.T) {
 // stays healthy), and a binary that names no version says so.
 func TestDoctorVersions(t *testing.T) {
 	w := newDoctorWorld(t)
-	claude, _ := harness.Lookup("claude")
+	claude, _ := agents.Named("claude")
 	realClaude := filepath.Join(w.real, "claude")
 	say := func(line string) {
 		t.Helper()

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/early"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 	"github.com/fleetcom/fleetcom/shim"
@@ -48,7 +48,7 @@ func newEarlyWorld(t *testing.T) earlyWorld {
 	mk("cwd")
 	real1, real2, noexec, dirs, self := mk("real1"), mk("real2"), mk("noexec"), mk("dirs"), mk("self")
 	shims := mk("home/.local/share/fleetcom/shims")
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		for _, d := range []string{real1, real2, w.cwd} {
 			if err := testexec.WriteFile(filepath.Join(d, name), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 				t.Fatal(err)
@@ -68,7 +68,7 @@ func newEarlyWorld(t *testing.T) earlyWorld {
 		t.Fatal(err)
 	}
 	shimsCopy := mk("shimscopy")
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := testexec.WriteFile(filepath.Join(shimsCopy, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func newEarlyWorld(t *testing.T) earlyWorld {
 	dirCfg := cfg("dir", "")
 	mk("cfg/dir/fleetcom/config.toml")
 	var bins, escaped strings.Builder
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		fmt.Fprintf(&bins, "[%s]\nbin = %q\n", name, filepath.Join(real2, name))
 		fmt.Fprintf(&escaped, "[%s]\n\"\\u0062in\" = \"/x\"\n", name)
 	}
@@ -112,8 +112,8 @@ func TestEarlyPassesOnlyWhatTheShimPasses(t *testing.T) {
 	w := newEarlyWorld(t)
 	t.Chdir(w.cwd)
 	keys := []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "FLEETCOM_SHIM_DIR"}
-	for _, name := range harness.Names() {
-		a, _ := harness.Lookup(name)
+	for _, name := range agents.Names() {
+		a, _ := agents.Named(name)
 		keys = append(keys, a.HopVar(), a.BinVar())
 	}
 	for _, k := range keys {
@@ -129,8 +129,8 @@ func TestEarlyPassesOnlyWhatTheShimPasses(t *testing.T) {
 		for _, k := range keys {
 			os.Unsetenv(k)
 		}
-		name := pick(harness.Names())
-		a, _ := harness.Lookup(name)
+		name := pick(agents.Names())
+		a, _ := agents.Named(name)
 		var path []string
 		for range 1 + rng.IntN(4) {
 			path = append(path, pick(w.pathDirs))
@@ -210,7 +210,7 @@ func TestEarlyPassThroughExecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := harness.All()[0]
+	a := agents.All()[0]
 	shims := filepath.Join(w.root, "shims under test")
 	real := filepath.Join(w.root, "real cli")
 	for _, d := range []string{shims, real} {

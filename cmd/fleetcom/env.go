@@ -7,7 +7,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/config"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/shim"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -88,7 +88,7 @@ func openStore() (*store.Store, error) {
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	return store.Open(resolvePaths().StoreDir, store.Config{
-		Valid: harness.ValidKey,
+		Valid: agents.ValidID,
 		Warn: func(msg string) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -263,7 +264,7 @@ func (c *claudeFake) rename(name string) {
 // transcript is id's file: in the current directory's project folder, or,
 // where the version resumes from any directory, wherever it already is.
 func (c *claudeFake) transcript(id string) string {
-	here := filepath.Join(c.home, "projects", harness.ClaudeSlug(c.cwd), id+".jsonl")
+	here := claudeTranscriptPath(c.home, c.cwd, id)
 	if c.anyDir {
 		if _, err := os.Stat(here); err != nil {
 			if m, _ := filepath.Glob(filepath.Join(c.home, "projects", "*", id+".jsonl")); len(m) == 1 {
@@ -439,4 +440,15 @@ func (c *claudeFake) fire(event, subject string, fields map[string]any) {
 			cmd.Run()
 		}
 	}
+}
+
+// claudeTranscriptPath is where Claude keeps conversation id of cwd under
+// home: where its Mover would place the transcript.
+func claudeTranscriptPath(home, cwd, id string) string {
+	a, _ := agents.Named("claude")
+	p, err := a.Behaviour.(harness.Mover).Place(home, cwd, id, cwd, []harness.File{{Name: "transcript.jsonl"}})
+	if err != nil {
+		panic(err)
+	}
+	return p.Path
 }

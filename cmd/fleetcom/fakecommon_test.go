@@ -39,7 +39,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // fake is one fake CLI, registered from its own file's init.
@@ -256,7 +256,7 @@ func signalNamed(name string) syscall.Signal {
 // spew writes n bytes of TUI-like output.
 func spew(n int) {
 	// An agent's resume spelling in prose: never a hint.
-	frame := []byte("\x1b[2K\x1b[1G\x1b[38;5;246m⠋ thinking about " + harness.Names()[0] + " --resume in prose\x1b[0m\r\n")
+	frame := []byte("\x1b[2K\x1b[1G\x1b[38;5;246m⠋ thinking about " + agents.Names()[0] + " --resume in prose\x1b[0m\r\n")
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	for n > 0 {
 		k := min(n, len(frame))

@@ -71,7 +71,7 @@ func fakeGrok() int {
 			fmt.Fprintf(os.Stderr, "Error: Error: --session-id must be a valid UUID (got '%s').\n", id)
 			return 1
 		}
-		if _, err := os.Stat(filepath.Join(home, "sessions", harness.GrokDirName(cwd), id)); err == nil {
+		if _, err := os.Stat(filepath.Join(home, "sessions", harness.PercentEncode(cwd, ""), id)); err == nil {
 			fmt.Fprintf(os.Stderr, "Error: Error: Session ID %s is already in use.\n", id)
 			return 1
 		}
@@ -122,7 +122,7 @@ type grokSession struct {
 }
 
 func newGrokSession(home, cwd, id string) *grokSession {
-	s := &grokSession{home: home, dir: filepath.Join(home, "sessions", harness.GrokDirName(cwd), id), id: id, cwd: cwd}
+	s := &grokSession{home: home, dir: filepath.Join(home, "sessions", harness.PercentEncode(cwd, ""), id), id: id, cwd: cwd}
 	os.MkdirAll(s.dir, 0o755)
 	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "system", "content": "You are Grok."})
 	appendJSONL(filepath.Join(s.dir, "chat_history.jsonl"), map[string]any{"type": "user", "content": "<system-reminder>workflows</system-reminder>", "synthetic_reason": "system_reminder"})

@@ -94,7 +94,16 @@ func TestStatusFrozenTmux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { u.cmd.Process.Kill() })
+	// Ended as a logout ends it, so that the shim takes its CLI down and
+	// nothing writes under the test's home once the test is over.
+	t.Cleanup(func() {
+		u.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-u.exit:
+		case <-time.After(ptyWait):
+			u.cmd.Process.Kill()
+		}
+	})
 	at, err := u.expect("Welcome", 0)
 	if err != nil {
 		t.Fatal(err)

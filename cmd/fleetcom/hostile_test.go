@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 	"github.com/fleetcom/fleetcom/store"
@@ -170,7 +170,7 @@ func hostileHome(t *testing.T) (home, state, log, real string, st *store.Store) 
 	state = filepath.Join(home, "state")
 	log = filepath.Join(home, "ran.log")
 	real = fakeRealClaude(t, log)
-	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: harness.ValidKey})
+	st, err := store.Open(filepath.Join(state, "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}

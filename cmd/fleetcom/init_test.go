@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -139,7 +138,7 @@ func TestFrInEveryShell(t *testing.T) {
 // writeTranscript gives a claude conversation a transcript with a message.
 func writeTranscript(t *testing.T, home, cwd, id string) {
 	t.Helper()
-	p := filepath.Join(home, "projects", harness.ClaudeSlug(cwd), id+".jsonl")
+	p := claudeTranscriptPath(home, cwd, id)
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	line, _ := json.Marshal(map[string]any{"type": "user", "sessionId": id, "cwd": cwd,
 		"message": map[string]any{"role": "user", "content": "a title"}})

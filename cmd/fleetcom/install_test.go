@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -81,7 +81,7 @@ func TestInstallScript(t *testing.T) {
 	for _, want := range []string{
 		"installed " + bin,
 		`eval "$('` + bin + `' init bash)"`,
-		"none of " + strings.Join(harness.Names(), ", ") + " is installed yet",
+		"none of " + strings.Join(agents.Names(), ", ") + " is installed yet",
 		"ok       claude.path: the shim comes first on PATH",
 	} {
 		if !strings.Contains(out, want) {
@@ -89,7 +89,7 @@ func TestInstallScript(t *testing.T) {
 		}
 	}
 	links := map[string]os.FileInfo{}
-	for _, tool := range harness.Names() {
+	for _, tool := range agents.Names() {
 		link := filepath.Join(shims, tool)
 		if target, err := os.Readlink(link); err != nil || target != bin {
 			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, bin)
@@ -121,7 +121,7 @@ func TestInstallScript(t *testing.T) {
 	localBin := filepath.Join(home, ".local", "bin")
 	os.MkdirAll(localBin, 0o755)
 	files := map[string]string{".bashrc": "export EDITOR=vi\n" + initLine + "\n", ".profile": string(debian)}
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		files[filepath.Join(".local", "bin", name)] = "#!/bin/sh\n"
 	}
 	for name, content := range files {
@@ -135,7 +135,7 @@ func TestInstallScript(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(home, ".bashrc") + ":2 already runs fleetcom init",
 		"install.sh: warning: until its first prompt, a shell runs these agent CLIs unrecorded:\n" +
-			"    " + profile + ":22 puts " + localBin + " in front of the shims after the init line: " + strings.Join(harness.Names(), ", ") + "\n" +
+			"    " + profile + ":22 puts " + localBin + " in front of the shims after the init line: " + strings.Join(agents.Names(), ", ") + "\n" +
 			"  to fix it, add this line at the end of " + profile + ", then open a new shell:\n" +
 			"    " + fix + "\n",
 	} {
@@ -158,7 +158,7 @@ func TestInstallScript(t *testing.T) {
 	f.WriteString(fix + "\n")
 	f.Close()
 	login := append(append([]string{}, env...), "BIN="+bin)
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if got := runShell(t, tmp, login, "bash", "-lc", "command -v "+name); got != filepath.Join(shims, name)+"\n" {
 			t.Errorf("after the warning's fix, a login bash runs %q for %s", got, name)
 		}
@@ -167,7 +167,7 @@ func TestInstallScript(t *testing.T) {
 		t.Errorf("after the fix, install.sh would still warn:\n%s", got)
 	}
 	os.Remove(profile)
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		os.Remove(filepath.Join(localBin, name))
 	}
 	for tool, before := range links {

@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // Job control through the built shim (Linux: the only system with a session
@@ -44,7 +45,7 @@ func TestJobControlShells(t *testing.T) {
 	fc := buildFleetcom(t)
 	for _, sh := range jobShells {
 		bin := needShell(t, sh.name)
-		for _, name := range harness.Names() {
+		for _, name := range agents.Names() {
 			t.Run(sh.name+"/"+name, func(t *testing.T) {
 				w := newJobWorld(t, fc)
 				p := startPane(t, tmux, w.dir, w.env, append([]string{bin}, sh.argv[1:]...)...)
@@ -96,7 +97,7 @@ func newJobWorld(t *testing.T, fc string) *jobWorld {
 	if err := installFakes(root, real); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := os.Symlink(fc, filepath.Join(shims, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +154,16 @@ func startPane(t *testing.T, tmux, dir string, env []string, argv ...string) *pa
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		// The pane's program hears the server go and ends in its own
+		// time (a shim writes its record): wait for it, so that nothing
+		// writes under the test's directories once the test is over.
+		out, _ := exec.Command(tmux, "-S", p.sock, "display-message", "-p", "#{pane_pid}").Output()
 		exec.Command(tmux, "-S", p.sock, "kill-server").Run()
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && pid > 0 {
+			for deadline := time.Now().Add(ptyWait); time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil; {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
 		os.RemoveAll(tmp)
 	})
 	args := append([]string{"-S", p.sock, "-f", conf, "new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--"}, argv...)

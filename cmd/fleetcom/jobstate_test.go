@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // TestJobStoppedState: a run suspended with ^Z in an interactive bash is
@@ -18,7 +18,7 @@ func TestJobStoppedState(t *testing.T) {
 	tmux := needShell(t, "tmux")
 	bash := needShell(t, "bash")
 	fc := buildFleetcom(t)
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		t.Run(name, func(t *testing.T) {
 			w := newJobWorld(t, fc)
 			p := startPane(t, tmux, w.dir, w.env, bash, "--norc", "--noprofile", "-i")

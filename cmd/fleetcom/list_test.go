@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/catalog"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestPrintTable(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	nineDays := now.Add(-9 * 24 * time.Hour)
-	tools := harness.Names() // any three agents
+	tools := agents.Names() // any three agents
 	entries := []catalog.Entry{
 		{Record: store.Record{Tool: tools[0], ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now.Add(-time.Minute), Resumable: true, Title: "fix the build"}},
 		{Record: store.Record{Tool: tools[1], ID: "0f8b2c3e-1111-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Ended: &nineDays, Source: "adopted"}, Gone: true},
@@ -57,7 +57,7 @@ func TestPrintTable(t *testing.T) {
 func TestPrintTableAll(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	tools := harness.Names() // any three agents
+	tools := agents.Names() // any three agents
 	entries := []catalog.Entry{
 		{Record: store.Record{Tool: tools[0], ID: "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u/src/app", Updated: now, Resumable: true, Title: "first prompt"}, Name: "login fix"},
 		{Record: store.Record{Tool: tools[1], ID: "1f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/user2/x", Updated: now, Resumable: true, Title: "other"}},

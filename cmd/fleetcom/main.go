@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 func main() { os.Exit(run(os.Args)) }
@@ -15,7 +15,7 @@ func run(args []string) int {
 	if len(args) == 0 {
 		return exitUsage
 	}
-	if a, ok := harness.Lookup(filepath.Base(args[0])); ok {
+	if a, ok := agents.Named(filepath.Base(args[0])); ok {
 		return shimMode(a, args)
 	}
 	return dispatch(args[1:])

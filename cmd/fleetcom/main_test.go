@@ -12,14 +12,14 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
 // The test binary plays every program the scripts need: fleetcom itself
 // (also under the shim names, through symlinks), and the fake agent CLIs.
 func TestMain(m *testing.M) {
-	if _, ok := harness.Lookup(filepath.Base(os.Args[0])); ok {
+	if _, ok := agents.Named(filepath.Base(os.Args[0])); ok {
 		// Reached through a shim symlink: behave exactly as the shim.
 		os.Exit(run(os.Args))
 	}
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // TestEveryAgentHasAFake: a registered agent without a fake would leave its
 // script tests running against nothing.
 func TestEveryAgentHasAFake(t *testing.T) {
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		ok := false
 		for _, f := range fakes {
 			ok = ok || f.tool == name && f.dir == "real"
@@ -43,7 +43,7 @@ func TestEveryAgentHasAFake(t *testing.T) {
 		}
 	}
 	for role, f := range fakes {
-		if _, ok := harness.Lookup(f.tool); !ok {
+		if _, ok := agents.Named(f.tool); !ok {
 			t.Errorf("fake %s stands for %q, which is not a registered agent", role, f.tool)
 		}
 	}
@@ -196,7 +196,7 @@ func linkShims(dir string, path ...string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, tool := range harness.Names() {
+	for _, tool := range agents.Names() {
 		if err := os.Symlink(exe, filepath.Join(dir, tool)); err != nil {
 			return err
 		}

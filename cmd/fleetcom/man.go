@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // The manual page is made from the same command table as help, usage and
@@ -67,7 +67,7 @@ conversation.`))
 		{"FLEETCOM_FZF", "the fzf the picker runs, or - for the built-in picker"},
 		{"XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_RUNTIME_DIR", "where the store, config, shims, caches and namespaces live"},
 	}
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		env = append(env, [2]string{a.BinVar(), "the real " + a.Name + " to run, instead of the first one on PATH"},
 			[2]string{a.HomeVar, a.HomeHelp()})
 	}
@@ -85,7 +85,7 @@ conversation.`))
 	w("%s\n", roff("0 done; 1 nothing found or a precondition failed (nothing ran); 2 bad usage or invalid input (an ambiguous prefix or name too); 127 no real CLI; 130 a picker cancelled. As a shim, and with --exec, the CLI's own status."))
 	w(".SH SEE ALSO\n")
 	var see []string
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		see = append(see, ".BR "+a.Name+" (1)")
 	}
 	w("%s\n", strings.Join(see, ",\n"))

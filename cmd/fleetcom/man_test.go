@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // The manual page comes from the command table and renders cleanly: every
@@ -27,7 +27,7 @@ func TestManPage(t *testing.T) {
 		}
 	}
 	// Each agent's variables, described by its Spec.
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		for _, want := range []string{".B " + roff(a.BinVar()), ".B " + roff(a.HomeVar) + "\n" + roff(a.HomeHelp())} {
 			if !strings.Contains(page, want) {
 				t.Errorf("the page lacks %q", want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -38,7 +39,7 @@ func cmdExport(in input) error {
 		return err
 	}
 	if b.CLIVersion == "" {
-		if a, ok := harness.Lookup(b.Tool); ok {
+		if a, ok := agents.Named(b.Tool); ok {
 			p := resolvePaths()
 			if real, err := shim.FindReal(a, settings(), p.ConfigFile, p.ShimDir); err == nil {
 				b.CLIVersion = harness.Version(a, real, p.CacheDir) // known, never asked: see doctor
@@ -195,7 +196,7 @@ func reportMoved(m catalog.Moved) {
 func toolAndRef(cmd string, args []string) (string, string, error) {
 	var tool string
 	if len(args) > 0 {
-		if _, ok := harness.Lookup(args[0]); ok {
+		if _, ok := agents.Named(args[0]); ok {
 			tool, args = args[0], args[1:]
 		}
 	}

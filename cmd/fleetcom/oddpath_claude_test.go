@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
@@ -26,7 +25,7 @@ func TestResumeLineOddDirInShells(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := safe.NewUUID()
-	transcript := filepath.Join(home, ".claude", "projects", harness.ClaudeSlug(odd), id+".jsonl")
+	transcript := claudeTranscriptPath(filepath.Join(home, ".claude"), odd, id)
 	var b strings.Builder
 	for _, l := range []map[string]any{
 		{"type": "user", "sessionId": id, "cwd": odd, "timestamp": "2026-11-30T08:00:00.000Z", "message": map[string]any{"role": "user", "content": "odd"}},

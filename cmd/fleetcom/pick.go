@@ -9,6 +9,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/picker"
 	"github.com/fleetcom/fleetcom/shim"
@@ -130,7 +131,7 @@ func cmdPreview(in input) error {
 		return usagef("__preview takes one key")
 	}
 	tool, id, _ := strings.Cut(in.args[0], ":")
-	a, ok := harness.Lookup(tool)
+	a, ok := agents.Named(tool)
 	if !ok || !a.ValidID(id) {
 		return usagef("%q is not a conversation key", in.args[0])
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/ptytest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -285,7 +285,7 @@ func runDialogue(u *ptyUser, script string, env []string, dir string) (string, e
 func ptyVars() []string {
 	vars := []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
 		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM", "TMUX", "TMUX_PANE", "TMUX_TMPDIR"}
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		vars = append(vars, a.HomeVar, a.BinVar(), a.HopVar())
 	}
 	for _, f := range fakes {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 
 	"github.com/fleetcom/fleetcom/fleet"
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // cmdReopen is what a window of `restore --exec` runs: `fleetcom resume
@@ -22,7 +22,7 @@ func cmdReopen(in input) error {
 	if len(in.args) != 2 {
 		return usagef("__reopen takes a tool and an ID")
 	}
-	a, ok := harness.Lookup(in.args[0])
+	a, ok := agents.Named(in.args[0])
 	if !ok || !a.ValidID(in.args[1]) {
 		return usagef("__reopen: %q %q is not a conversation", in.args[0], in.args[1])
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 var restoreFlags = []flag{
@@ -71,7 +72,7 @@ func cmdRestore(in input) error {
 		return usagef("%q is not a session name restore uses: letters, digits, '-' and '_'", in.get("--tmux-session"))
 	}
 	tool := in.get("--tool")
-	if _, ok := harness.Lookup(tool); in.has("--tool") && !ok {
+	if _, ok := agents.Named(tool); in.has("--tool") && !ok {
 		return usagef("--tool %q: not one of %s", tool, toolList())
 	}
 	dir := ""
@@ -217,7 +218,7 @@ func lostItems(cat *catalog.Catalog, since time.Time) []lostItem {
 // resume reads it, else whatever resume would find for the ID.
 func planOf(cat *catalog.Catalog, tool, id, here string) (catalog.Plan, error) {
 	if r, ok, err := cat.Store().Get(tool, id); err == nil && ok {
-		a, _ := harness.Lookup(tool)
+		a, _ := agents.Named(tool)
 		return catalog.Plan{Entry: cat.Refresh(r), Agent: a}, nil
 	}
 	return cat.Resolve(catalog.Query{Tool: tool, Ref: id, Dir: here})

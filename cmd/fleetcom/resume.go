@@ -13,6 +13,7 @@ import (
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -21,7 +22,7 @@ func cmdResume(in input) error {
 	var q catalog.Query
 	pos := in.args
 	if len(pos) > 0 {
-		if _, ok := harness.Lookup(pos[0]); ok {
+		if _, ok := agents.Named(pos[0]); ok {
 			q.Tool, pos = pos[0], pos[1:]
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/rcfile"
 )
 
@@ -46,7 +46,7 @@ func cmdPaths(in input) error {
 	if !p.Runtime.Explicit {
 		rec("runtime", p.Runtime.Dir)
 	}
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		rec("agent", name)
 	}
 	return nil
@@ -117,7 +117,7 @@ func aheadWarning(shell string, h rcfile.Home, exe string) string {
 // that is not this fleetcom (a shim).
 func agentsIn(dir string, self os.FileInfo) []string {
 	var out []string
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && (self == nil || !os.SameFile(fi, self)) {
 			out = append(out, name)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -29,7 +30,7 @@ type shellWorld struct {
 func newShellWorld(t *testing.T) shellWorld {
 	t.Helper()
 	root := t.TempDir()
-	w := shellWorld{root: root, agent: harness.All()[0], shims: filepath.Join(root, "shims")}
+	w := shellWorld{root: root, agent: agents.All()[0], shims: filepath.Join(root, "shims")}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

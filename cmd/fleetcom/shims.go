@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -86,7 +86,7 @@ const manMark = ".\\\" fleetcom's manual page, written by fleetcom shims install
 // linkNames are the links a shim directory holds: one per agent, and
 // fleetcom itself, so that the one line of `fleetcom init` that puts the
 // shim directory first on PATH also puts fleetcom on it.
-func linkNames() []string { return append(harness.Names(), "fleetcom") }
+func linkNames() []string { return append(agents.Names(), "fleetcom") }
 
 // entry is what a shim directory holds under one name.
 type entry int

@@ -18,6 +18,7 @@ import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 var statusFlags = []flag{
@@ -96,7 +97,7 @@ func cmdStatus(in input) error {
 		return writeJSON(v.all)
 	}
 	if len(v.all) == 0 && len(v.failed) == 0 {
-		hintf("no conversation is running under the shims; start one with '%s'", harness.Names()[0])
+		hintf("no conversation is running under the shims; start one with '%s'", agents.Names()[0])
 		return nil
 	}
 	width, _ := terminalWidth()

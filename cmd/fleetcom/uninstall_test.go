@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -310,7 +310,7 @@ func testUninstallNotFleetcom(t *testing.T, built string) {
 	if want := w.bin + " is not a fleetcom binary: left in place, not run"; !strings.Contains(out, want) {
 		t.Errorf("--uninstall output lacks %q:\n%s", want, out)
 	}
-	for _, name := range append(harness.Names(), "fleetcom") {
+	for _, name := range append(agents.Names(), "fleetcom") {
 		if _, err := os.Lstat(filepath.Join(w.shims, name)); err == nil {
 			t.Errorf("the %s shim is still there", name)
 		}

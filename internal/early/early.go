@@ -15,7 +15,7 @@ import (
 // Agent is what the pass-through needs of one agent: its program name, the
 // resume spelling and the options that keep a command from counting as
 // options only (harness.Spec). The table, Agents, is generated from the
-// harness's registry.
+// agent list (harness/agents).
 type Agent struct {
 	Name    string
 	Resume  []string // the words before the ID

@@ -14,22 +14,22 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/early"
 )
 
-// The table is the harness's registry, field for field: an agent added or
-// changed there must be changed here too.
-func TestAgentsMatchTheRegistry(t *testing.T) {
-	all := harness.All()
+// The table is the agent list, field for field: an agent added or changed
+// there must be changed here too.
+func TestTableIsTheList(t *testing.T) {
+	all := agents.All()
 	if len(early.Agents) != len(all) {
-		t.Fatalf("early knows %d agents, the harness %d: go generate ./internal/early", len(early.Agents), len(all))
+		t.Fatalf("early knows %d agents, the list %d: go generate ./internal/early", len(early.Agents), len(all))
 	}
 	for i, a := range all {
 		e := early.Agents[i]
 		if e.Name != a.Name || !slices.Equal(e.Resume, a.Resume.Words) || e.Joined != a.Resume.Joined ||
 			!slices.Equal(e.Dropped, a.Dropped) {
-			t.Errorf("early.Agents[%d] = %+v, harness has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
+			t.Errorf("early.Agents[%d] = %+v, the list has %s: resume %q joined %v, dropped %q (go generate ./internal/early)",
 				i, e, a.Name, a.Resume.Words, a.Resume.Joined, a.Dropped)
 		}
 	}
@@ -125,7 +125,7 @@ func (w world) path(roles ...string) string {
 // not this program, not in the shim directory (FLEETCOM_SHIM_DIR, else the
 // default under XDG_DATA_HOME or HOME), told apart by what the files are.
 func TestPlanFindsTheRealCLI(t *testing.T) {
-	a := harness.All()[0]
+	a := agents.All()[0]
 	w := newWorld(t, a.Name)
 	t.Chdir(w.dir["cwd"])
 	shimDir := func(role string) string { return "FLEETCOM_SHIM_DIR=" + w.dir[role] }
@@ -193,7 +193,7 @@ func argsPrint(args ...string) string {
 // What the pass-through leaves to the shim, whatever the files say.
 func TestPlanLeavesToTheShim(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range harness.Names() {
+	for _, name := range agents.Names() {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(cfgFIFO, "fleetcom", "config.toml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range harness.All() {
+	for _, a := range agents.All() {
 		// The controls: with nothing in the way, a prompt is passed on, and
 		// so are options only when there is no config to ask for them.
 		prompt := []string{a.Name, "hi"}
