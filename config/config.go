@@ -24,6 +24,11 @@
 //
 //	[status]
 //	hosts = ["box1", "me@box2"]  # also asked by `fleetcom status`
+//
+//	[restore]         # how `restore --exec` starts agents again (restore.go)
+//	gap = 5           # seconds between two starts
+//	jitter = 20       # percent: each pause is gap ± this much of it
+//	alive = 10        # seconds a start must stay up, unless seen ready first
 package config
 
 import (
@@ -64,9 +69,10 @@ type Config struct {
 	// Notify is the [notify] table: how changes of state are told.
 	Notify Notify
 	// Hosts are the machines `fleetcom status` also asks ([status] hosts).
-	Hosts []string
-	bins  map[string]string
-	hooks map[string]harness.HookPolicy
+	Hosts   []string
+	bins    map[string]string
+	hooks   map[string]harness.HookPolicy
+	restore *Restore // nil: DefaultRestore
 }
 
 // Bin returns the binary the config names for tool, "" for none.
@@ -215,11 +221,15 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.status(table); err != nil {
 				return Config{}, err
 			}
+		case key == "restore" && ok:
+			if err := c.restoreTable(table); err != nil {
+				return Config{}, err
+			}
 		case slices.Contains(agents.Names(), key) && ok:
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || key == "notify" || key == "status" || slices.Contains(agents.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || key == "restore" || slices.Contains(agents.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))
