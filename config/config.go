@@ -27,6 +27,10 @@
 //
 //	[index]
 //	text = true       # false: the index keeps no text, only metadata
+//	[restore]         # how `restore --exec` starts agents again (restore.go)
+//	gap = 5           # seconds between two starts
+//	jitter = 20       # percent: each pause is gap ± this much of it
+//	alive = 10        # seconds a start must stay up, unless seen ready first
 package config
 
 import (
@@ -73,6 +77,7 @@ type Config struct {
 	TextOff bool
 	bins    map[string]string
 	hooks   map[string]harness.HookPolicy
+	restore *Restore // nil: DefaultRestore
 }
 
 // Bin returns the binary the config names for tool, "" for none.
@@ -225,11 +230,15 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.index(table); err != nil {
 				return Config{}, err
 			}
+		case key == "restore" && ok:
+			if err := c.restoreTable(table); err != nil {
+				return Config{}, err
+			}
 		case slices.Contains(agents.Names(), key) && ok:
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || key == "notify" || key == "status" || key == "index" || slices.Contains(agents.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || key == "index" || key == "restore" || slices.Contains(agents.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))

@@ -28,7 +28,7 @@ func (s *Status) check() error {
 		return fmt.Errorf("unknown tool %q", s.Tool)
 	case s.ID != "" && !a.ValidID(s.ID):
 		return fmt.Errorf("invalid %s id %q", s.Tool, s.ID)
-	case !s.State.Valid():
+	case !ValidState(s.State):
 		return fmt.Errorf("invalid state %q", s.State)
 	case s.PID <= 0:
 		return errors.New("no process")

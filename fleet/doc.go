@@ -24,11 +24,18 @@
 // that ended otherwise keeps it, marked with how (Ending: its terminal hung
 // up, or a signal ended the CLI, as the shim saw it); a killed shim leaves
 // its file as it was, and a reboot leaves files of another boot, which Live
-// refuses at once. None is ever shown as running. Lost lists them for
-// `restore`: over, not running again, not resumed since (a new run of the
-// conversation removes them, Tidy; a later end in the store's record counts
-// too), since the last boot by default, newest first. Window builds the tmux
-// windows `restore --exec` opens, one per conversation, Stagger apart.
+// refuses at once. A running shim dates its file anew every Beat, so a
+// run that died unseen is known to have ended at most a beat after. None is
+// ever shown as running. Lost lists them for `restore`: over, not running
+// again, since the last boot by default, newest first, each saying when it
+// was cut short or last seen alive, and the latest it can have ended (By).
+// A new run of the conversation removes them once past its start-up (Tidy);
+// ResumedSince tells the resumes that left no file (a message its agent's
+// store dates after By, or a later end in the store's record). Widening
+// names the remembered options that widen an agent's permissions. Window
+// builds the tmux windows `restore --exec` opens, one per conversation,
+// spaced by a Pace; each start is judged (StartCheck) from its window and
+// its run's state, and StopAfter failed starts in a row stop restore.
 //
 // Other hosts (remote.go): `fleetcom status --json` run there over the
 // user's ssh (Remote, Link), its answer read up to maxRemote bytes and

@@ -201,7 +201,7 @@ func TestAliveAndRunning(t *testing.T) {
 	}
 	// The conversation runs, and the runs that are over never knew theirs:
 	// nothing to restore.
-	if lost := d.Lost(time.Time{}, nil); len(lost) != 0 {
+	if lost := d.Lost(time.Time{}); len(lost) != 0 {
 		t.Errorf("lost while it runs: %+v", lost)
 	}
 	if _, ok := Find(got, tool, uid); !ok {
@@ -215,7 +215,7 @@ func TestAliveAndRunning(t *testing.T) {
 	}
 	// Once it no longer runs, the file its killed run left is lost: why
 	// and when from the file itself.
-	if lost := d.Lost(time.Time{}, nil); len(lost) != 1 || lost[0].PID != dp.PID || lost[0].Why != EndKilled || lost[0].At.IsZero() {
+	if lost := d.Lost(time.Time{}); len(lost) != 1 || lost[0].PID != dp.PID || lost[0].Why != EndKilled || lost[0].At.IsZero() {
 		t.Errorf("lost once over: %+v", lost)
 	}
 	if err := d.Remove(&run); err != nil {

@@ -47,6 +47,9 @@ type Run struct {
 	// it runs, and in the file of a run whose shim died with it.
 	End   string    `json:"end,omitempty"`
 	EndAt time.Time `json:"end_at,omitzero"`
+	// Beat is how often, in seconds, the shim dates the file anew while
+	// the run goes on (restore.go); 0 for a shim that does not.
+	Beat int `json:"beat,omitempty"`
 	// Seen is when the file was last written, as the file system dates it:
 	// the last sign of life of a run that died unseen. Read fills it in.
 	Seen time.Time `json:"-"`
@@ -136,7 +139,7 @@ func (r *Run) check() error {
 		return fmt.Errorf("unknown tool %q", r.Tool)
 	case r.ID != "" && !a.ValidID(r.ID):
 		return fmt.Errorf("invalid %s id %q", r.Tool, r.ID)
-	case !r.State.Valid():
+	case !ValidState(r.State):
 		return fmt.Errorf("invalid state %q", r.State)
 	case r.PID <= 0:
 		return errors.New("no process")
@@ -148,6 +151,8 @@ func (r *Run) check() error {
 		return fmt.Errorf("invalid tmux pane %q on %q", r.Tmux.Pane, r.Tmux.Socket)
 	case r.End != "" && r.End != EndHangup && r.End != EndSignal:
 		return fmt.Errorf("invalid end %q", r.End)
+	case r.Beat < 0 || r.Beat > 3600:
+		return fmt.Errorf("invalid beat %d", r.Beat)
 	}
 	return nil
 }

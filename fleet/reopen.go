@@ -17,14 +17,25 @@ import (
 // in the current session or in a session of its own, started one after the
 // other.
 
-// Stagger is the pause between two windows restore starts. Agents started
-// at the same moment all find the login they share (one token per user, in
-// one file or keychain entry) due for a refresh and refresh it at once;
-// where a refresh token may be used once only, every refresh but the first
-// fails and those agents come up logged out. Peers that start many agents
-// at once found exactly that. A pause lets each start, refresh and store
-// the new token before the next one reads it.
-const Stagger = 2 * time.Second
+// Pace spaces the windows restore starts: Gap apart, each pause longer or
+// shorter by up to Jitter of it, drawn anew. Agents started at the same
+// moment all find the login they share (one token per user, in one file or
+// keychain entry) due for a refresh and refresh it at once; where a refresh
+// token may be used once only, every refresh but the first fails and those
+// agents come up logged out. Peers that start many agents at once found
+// exactly that. A pause lets each start, refresh and store the new token
+// before the next one reads it; the jitter keeps restores that run side by
+// side (two machines on one account) from falling into step.
+type Pace struct {
+	Gap    time.Duration
+	Jitter float64 // 0 to 1
+}
+
+// Pause is the pause before the next start, for u drawn evenly from [0, 1).
+func (p Pace) Pause(u float64) time.Duration {
+	j := min(max(p.Jitter, 0), 1)
+	return time.Duration(float64(p.Gap) * (1 + j*(2*u-1)))
+}
 
 // DefaultSession is the tmux session restore opens its windows in when it
 // runs outside tmux and no session is named.
@@ -57,8 +68,9 @@ type Window struct {
 
 // ReopenCommand is the shell command that reopens conversation id of tool
 // in a window: exec of resume (fleetcom's own words that resume a
-// conversation and run it, program first), the tool and the ID, each word
-// quoted for every shell tmux may run it with. The tool must be registered
+// conversation, run it and then leave the user in a shell, program first),
+// the tool and the ID, each word quoted for every shell tmux may run it
+// with. The tool must be registered
 // and the ID of its grammar: nothing else of a live file reaches tmux.
 func ReopenCommand(resume []string, tool, id string) (string, error) {
 	a, ok := agents.Named(tool)
@@ -88,10 +100,10 @@ func WindowName(tool, id string) string {
 }
 
 // Args are the tmux arguments (after "tmux") that open the window,
-// detached: a new session when it creates one, else a window of the named
-// session (exactly that name) or of the current one. tmux reads the
-// directory and the name as formats, so every '#' in them is doubled; the
-// command is not read so.
+// detached, and print its pane: a new session when it creates one, else a
+// window of the named session (exactly that name) or of the current one.
+// tmux reads the directory and the name as formats, so every '#' in them is
+// doubled; the command is not read so.
 func (w Window) Args() []string {
 	var args []string
 	switch {
@@ -102,7 +114,7 @@ func (w Window) Args() []string {
 	default:
 		args = []string{"new-window", "-d"}
 	}
-	return append(args, "-n", formatEscape(w.Name), "-c", formatEscape(w.Dir), w.Command)
+	return append(args, "-P", "-F", "#{pane_id}", "-n", formatEscape(w.Name), "-c", formatEscape(w.Dir), w.Command)
 }
 
 // Line is the tmux command that opens the window, quoted for a shell: what
@@ -123,20 +135,25 @@ func formatEscape(s string) string { return strings.ReplaceAll(s, "#", "##") }
 // hold restore.
 const tmuxStart = 15 * time.Second
 
-// Open runs tmux to open the window.
-func (w Window) Open() error {
+// Open runs tmux to open the window, and returns its pane ("%7").
+func (w Window) Open() (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxStart)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", w.Args()...)
 	errb := &bounded.Tail{Limit: 4 << 10}
 	cmd.Stderr = errb
-	if err := bounded.Run(cmd); err != nil {
+	out, err := bounded.Output(cmd, 4<<10)
+	if err != nil {
 		if msg := strings.TrimSpace(string(errb.Bytes)); msg != "" {
-			return fmt.Errorf("tmux: %s", msg)
+			return "", fmt.Errorf("tmux: %s", msg)
 		}
-		return fmt.Errorf("tmux: %w", err)
+		return "", fmt.Errorf("tmux: %w", err)
 	}
-	return nil
+	pane := strings.TrimSpace(string(out))
+	if !tmuxPane(pane) {
+		return "", fmt.Errorf("tmux named no pane for the window: %q", pane)
+	}
+	return pane, nil
 }
 
 // HasSession reports whether the tmux server restore talks to has a

@@ -55,12 +55,46 @@ func Ending(code int, died, sent syscall.Signal) string {
 }
 
 // Lost is a conversation whose last run did not end by the user quitting
-// the CLI: that run as its live file says, why it ended, and when it was
-// last known to run.
+// the CLI: that run as its live file says, how it ended, and when, as far
+// as that can be told.
 type Lost struct {
 	Run
-	Why string    // EndHangup, EndSignal or EndKilled
-	At  time.Time // its end; for a run that died unseen, its last sign of life
+	Why string // EndHangup, EndSignal or EndKilled
+	// At is when the run was cut short, for an end its shim saw (Cut); for
+	// a run that died unseen, its last sign of life.
+	At time.Time
+	// Cut says At is when the run was cut short; otherwise it is when the
+	// run was last seen alive.
+	Cut bool
+	// Reboot: the run is of an earlier boot, which ended it if nothing did
+	// before.
+	Reboot bool
+	// By is the latest the run can have been cut short: At when Cut; a
+	// beat after its last sign for a shim that dated its file as it ran
+	// (Beat); the start of this boot for a run of an earlier one; zero when
+	// nothing bounds it.
+	By time.Time
+}
+
+// Beat is how often a running shim dates its live file anew. A run whose
+// shim died unseen was alive until at most a Beat after its file's date.
+const Beat = time.Minute
+
+// beatSlack is what a beat may come late by on a loaded machine.
+const beatSlack = 10 * time.Second
+
+// ResumedSince reports whether the conversation ran again after its run was
+// cut short, by any route: its agent's own store dates a message after the
+// run was surely over (active after By; up to then a message may be the
+// lost run's own). A run through a shim that got past its start removes
+// the loss itself (Tidy); one that failed as it started is no resume. Only
+// where nothing bounds the loss (a file of a shim that did not beat) does a
+// later end of the record's (ended) count instead.
+func (l Lost) ResumedSince(ended, active time.Time) bool {
+	if l.By.IsZero() {
+		return ended.After(l.At)
+	}
+	return active.After(l.By)
 }
 
 // Lost returns the conversations to restore, newest first: those whose
@@ -68,25 +102,24 @@ type Lost struct {
 // running, and so is its conversation), lost at or after since. A zero
 // since is since the last boot: the runs of this boot, and those the last
 // reboot cut short, that is, of the other boots whose runs the folder
-// holds, the one with the latest. ended is when the store's
-// record says the conversation's last run ended (zero: never, or open): a
-// run of it that ended after the loss was a resume since, so the loss is
-// not offered again. The files of such resumes, whatever their end, are
-// gone already (Tidy); the record catches the resumes Tidy missed. On a
-// system that cannot tell one boot from another (BootID is ""), nothing is
-// lost: no run could be told apart from a running one.
-func (d Dir) Lost(since time.Time, ended func(tool, id string) time.Time) []Lost {
+// holds, the one with the latest. One loss per conversation, its latest:
+// the caller asks of it whether it was resumed since (ResumedSince), as
+// the files of the resumes that went through a shim are gone already
+// (Tidy), and others leave no file. On a system that cannot tell one boot
+// from another (BootID is ""), nothing is lost: no run could be told apart
+// from a running one.
+func (d Dir) Lost(since time.Time) []Lost {
 	boot := BootID()
 	if boot == "" {
 		return nil
 	}
 	runs, _ := d.Read()
-	return lost(runs, Live, boot, since, ended)
+	return lost(runs, Live, boot, BootTime(), since)
 }
 
-// lost is Lost over runs read already, with the liveness test and boot
-// given.
-func lost(runs []Run, alive func(Run) bool, boot string, since time.Time, ended func(tool, id string) time.Time) []Lost {
+// lost is Lost over runs read already, with the liveness test, the boot
+// and its start given.
+func lost(runs []Run, alive func(Run) bool, boot string, booted, since time.Time) []Lost {
 	running := map[string]bool{}
 	var dead []Lost
 	for _, r := range runs {
@@ -94,11 +127,7 @@ func lost(runs []Run, alive func(Run) bool, boot string, since time.Time, ended 
 			running[convKey(r)] = true
 			continue
 		}
-		l := Lost{Run: r, Why: r.End, At: r.EndAt}
-		if l.Why == "" {
-			l.Why, l.At = EndKilled, lastSign(r)
-		}
-		dead = append(dead, l)
+		dead = append(dead, lossOf(r, boot, booted))
 	}
 	prev := previousBoot(dead, boot)
 	at := map[string]int{} // conversation -> index in out
@@ -111,8 +140,6 @@ func lost(runs []Run, alive func(Run) bool, boot string, since time.Time, ended 
 		case since.IsZero() && l.Boot != boot && l.Boot != prev:
 			continue
 		case !since.IsZero() && l.At.Before(since):
-			continue
-		case ended != nil && ended(l.Tool, l.ID).After(l.At):
 			continue
 		}
 		if i, ok := at[k]; ok {
@@ -134,6 +161,25 @@ func lost(runs []Run, alive func(Run) bool, boot string, since time.Time, ended 
 		return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.ID, b.ID))
 	})
 	return out
+}
+
+// lossOf is what run r's file says of its end, r being over: the end its
+// shim saw, else its last sign of life; booted is when the boot named boot
+// began (zero: unknown).
+func lossOf(r Run, boot string, booted time.Time) Lost {
+	l := Lost{Run: r, Why: r.End, At: r.EndAt, Cut: true, Reboot: r.Boot != boot}
+	if l.Why != "" {
+		l.By = l.At
+		return l
+	}
+	l.Why, l.At, l.Cut = EndKilled, lastSign(r), false
+	if r.Beat > 0 {
+		l.By = l.At.Add(time.Duration(r.Beat)*time.Second + beatSlack)
+	}
+	if l.Reboot && !booted.IsZero() && (l.By.IsZero() || booted.Before(l.By)) {
+		l.By = booted
+	}
+	return l
 }
 
 // previousBoot is the boot the last reboot ended, as far as the folder
@@ -167,6 +213,13 @@ func lastSign(r Run) time.Time {
 // keepLost is how long the file of a lost run stays when no later run of
 // its conversation comes: past it, a restore is not what anyone expects.
 const keepLost = 30 * 24 * time.Hour
+
+// Touch dates the run's live file now, nothing in it changed: its shim's
+// sign of life, every Beat.
+func (d Dir) Touch(r *Run) error {
+	now := time.Now()
+	return os.Chtimes(filepath.Join(d.path, r.name()), now, now)
+}
 
 // Tidy removes the files that run r makes obsolete, of runs that are over:
 // the earlier runs of r's conversation (r resumes it, so restore does not

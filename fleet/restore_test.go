@@ -73,7 +73,7 @@ func TestLost(t *testing.T) {
 		}
 		return out
 	}
-	got := ids(lost(runs, alive, boot, time.Time{}, nil))
+	got := ids(lost(runs, alive, boot, time.Time{}, time.Time{}))
 	want := []string{
 		tool + " 2 hangup " + boot,
 		tool + " 3 signal " + boot,
@@ -84,7 +84,7 @@ func TestLost(t *testing.T) {
 	}
 
 	// --since reaches other boots, newest first, one loss per conversation.
-	got = ids(lost(runs, alive, boot, t0, nil))
+	got = ids(lost(runs, alive, boot, time.Time{}, t0))
 	want = []string{
 		tool + " 2 hangup " + boot,
 		tool + " 3 signal " + boot,
@@ -94,29 +94,30 @@ func TestLost(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("since t0 (-want +got):\n%s", diff)
 	}
-	if got := ids(lost(runs, alive, boot, t0.Add(45*time.Minute), nil)); len(got) != 1 || !strings.Contains(got[0], "hangup") {
+	if got := ids(lost(runs, alive, boot, time.Time{}, t0.Add(45*time.Minute))); len(got) != 1 || !strings.Contains(got[0], "hangup") {
 		t.Errorf("since t0+45m: %v", got)
 	}
 
-	// A run of the conversation that ended after the loss was a resume:
-	// the loss is not offered again. One that ended before it was not.
-	resumed := func(tool, id string) time.Time {
-		switch id {
-		case uid2:
-			return t0.Add(51 * time.Minute)
-		case uid3:
-			return t0.Add(39 * time.Minute)
+	// A message after the loss was a resume: the loss is not offered
+	// again. One before it was not; nor is a later end of a run that left
+	// no message (a start that failed).
+	var kept []Lost
+	for _, l := range lost(runs, alive, boot, time.Time{}, time.Time{}) {
+		switch {
+		case l.ID == uid2 && l.ResumedSince(time.Time{}, t0.Add(51*time.Minute)):
+		case l.ID == uid3 && l.ResumedSince(t0.Add(45*time.Minute), t0.Add(39*time.Minute)):
+		default:
+			kept = append(kept, l)
 		}
-		return time.Time{}
 	}
-	got = ids(lost(runs, alive, boot, time.Time{}, resumed))
+	got = ids(kept)
 	want = []string{tool + " 3 signal " + boot, tool + " 4 killed " + prev}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("after a resume (-want +got):\n%s", diff)
 	}
 
 	// With no file of another boot there is no previous boot to take.
-	if got := ids(lost(runs[:4], alive, boot, time.Time{}, nil)); len(got) != 2 {
+	if got := ids(lost(runs[:4], alive, boot, time.Time{}, time.Time{})); len(got) != 2 {
 		t.Errorf("this boot only: %v", got)
 	}
 }
@@ -165,7 +166,7 @@ func TestWindows(t *testing.T) {
 	}
 	w := Window{Session: "fleetcom-restore", Create: true, Name: WindowName(tool, uid), Dir: "/src/C# #(reboot)", Command: cmd}
 	got := w.Args()
-	want := []string{"new-session", "-d", "-s", "fleetcom-restore", "-n", tool + "-0f8b2c3e", "-c", "/src/C## ##(reboot)", cmd}
+	want := []string{"new-session", "-d", "-s", "fleetcom-restore", "-P", "-F", "#{pane_id}", "-n", tool + "-0f8b2c3e", "-c", "/src/C## ##(reboot)", cmd}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("new session (-want +got):\n%s", diff)
 	}
@@ -174,10 +175,10 @@ func TestWindows(t *testing.T) {
 		t.Errorf("next window: %q", got)
 	}
 	w.Session = ""
-	if got := w.Args(); got[0] != "new-window" || got[2] != "-n" {
+	if got := w.Args(); got[0] != "new-window" || got[2] != "-P" || got[5] != "-n" {
 		t.Errorf("current session: %q", got)
 	}
-	if line := w.Line(); !strings.HasPrefix(line, "tmux new-window -d -n "+tool+"-0f8b2c3e -c '/src/C## ##(reboot)' 'exec ") {
+	if line := w.Line(); !strings.HasPrefix(line, "tmux new-window -d -P -F '#{pane_id}' -n "+tool+"-0f8b2c3e -c '/src/C## ##(reboot)' 'exec ") {
 		t.Errorf("line %q", line)
 	}
 	for s, ok := range map[string]bool{"fleetcom-restore": true, "work_2": true, "": false, "-x": false,

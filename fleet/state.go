@@ -6,6 +6,15 @@ import (
 	"github.com/fleetcom/fleetcom/harness"
 )
 
+// Stopped is the state of a run suspended by job control (Ctrl-Z, a stop
+// signal): its CLI does nothing until it is continued. No agent reports it;
+// the shim sees its child stop, and says so before it stops itself.
+const Stopped harness.State = "stopped"
+
+// ValidState reports a state a live file, or another host's answer, may
+// hold: one an agent reports (harness.State.Valid), or Stopped.
+func ValidState(s harness.State) bool { return s.Valid() || s == Stopped }
+
 // QuietGap is how long a run's terminal must stay silent for the run to
 // count as idle. The CLIs animate while a turn runs (Claude's and Grok's
 // spinners several times a second, Codex's timer every second: measured,
@@ -19,6 +28,9 @@ const QuietGap = 2 * time.Second
 //   - Without them, the terminal does: a prompt sent (Enter typed) starts a
 //     turn, and the turn is over once the CLI has drawn nothing for QuietGap.
 //   - Either way a run is starting until its first quiet moment or event.
+//   - A run suspended by job control is Stopped, whatever else happens, until
+//     it is continued; then it is back in the state it was stopped in (what
+//     came meanwhile, a hook event read late, counts for that state).
 //
 // It is a plain value: no clock, no I/O; the shim feeds it, and reads the
 // changes it returns. The zero Tracker is not ready: use NewTracker.
@@ -28,6 +40,12 @@ type Tracker struct {
 	Why    string
 	hooked bool
 	turn   time.Time // when the current turn began; zero outside one
+	// under is the state a Stopped run was in, and goes back to.
+	under struct {
+		state harness.State
+		since time.Time
+		why   string
+	}
 }
 
 // Change is one change of state.
@@ -49,8 +67,15 @@ func NewTracker(start time.Time, hooked bool) *Tracker {
 // Hooked reports whether hooks decide the run's state.
 func (t *Tracker) Hooked() bool { return t.hooked }
 
-// set moves to s at at, and says what changed.
+// set moves to s at at, and says what changed. A stopped run keeps its
+// state: the change is to the state it goes back to, and told then.
 func (t *Tracker) set(s harness.State, why string, at time.Time) (Change, bool) {
+	if t.State == Stopped {
+		if s != t.under.state || s == harness.NeedsYou && why != "" {
+			t.under.state, t.under.since, t.under.why = s, at, why
+		}
+		return Change{}, false
+	}
 	if s == t.State {
 		if s == harness.NeedsYou && why != "" {
 			t.Why = why
@@ -100,4 +125,27 @@ func (t *Tracker) Quiet(at time.Time) (Change, bool) {
 		return t.set(harness.Waiting, "", at)
 	}
 	return Change{}, false
+}
+
+// Stop notes that the run was suspended by job control at at.
+func (t *Tracker) Stop(at time.Time) (Change, bool) {
+	if t.State == Stopped {
+		return Change{}, false
+	}
+	t.under.state, t.under.since, t.under.why = t.State, t.Since, t.Why
+	c := Change{From: t.State, To: Stopped, At: at}
+	t.State, t.Since, t.Why = Stopped, at, ""
+	return c, true
+}
+
+// Continue notes that a stopped run was continued at at: it is back in the
+// state it was stopped in, since when it entered that state (a turn that
+// was running still runs).
+func (t *Tracker) Continue(at time.Time) (Change, bool) {
+	if t.State != Stopped {
+		return Change{}, false
+	}
+	c := Change{From: Stopped, To: t.under.state, At: at, Why: t.under.why}
+	t.State, t.Since, t.Why = t.under.state, t.under.since, t.under.why
+	return c, true
 }

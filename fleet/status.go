@@ -47,10 +47,11 @@ func (d Dir) Running() []Run {
 
 // Fresh applies what the agent itself says of the run's process when that
 // is newer than what the run's live file says: Claude Code records in its
-// own sessions folder when a turn was interrupted, which fires no hook.
+// own sessions folder when a turn was interrupted, which fires no hook. A
+// stopped run stays stopped: its CLI says nothing while it is.
 func Fresh(r Run) Run {
 	a, ok := agents.Named(r.Tool)
-	if !ok {
+	if !ok || r.State == Stopped {
 		return r
 	}
 	v, ok := a.Behaviour.(harness.Viewer)

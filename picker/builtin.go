@@ -39,12 +39,13 @@ var watched = []os.Signal{
 var afterFrame func()
 
 // builtin runs the built-in picker on the terminal in/out.
-func builtin(rows []Row, header []string, query string, in, out *os.File) (idx int, err error) {
+func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 	if os.Getenv("TERM") == "dumb" {
-		return -1, fmt.Errorf("%w: TERM=dumb cannot show a picker", ErrNoTerminal)
+		return nil, fmt.Errorf("%w: TERM=dumb cannot show a picker", ErrNoTerminal)
 	}
-	m := newModel(newTable(header, rows))
-	m.setFilter(query)
+	m := newModel(newTable(o.Header, rows))
+	m.multi = o.Multi
+	m.setFilter(o.Query)
 
 	sigc := make(chan os.Signal, 8)
 	for _, s := range watched {
@@ -58,7 +59,7 @@ func builtin(rows []Row, header []string, query string, in, out *os.File) (idx i
 			select {
 			case s := <-sigc:
 				if s == syscall.SIGINT || s == syscall.SIGTERM || s == syscall.SIGHUP {
-					idx, err = -1, &SignalError{s.(syscall.Signal)}
+					idx, err = nil, &SignalError{s.(syscall.Signal)}
 				}
 			default:
 				return
@@ -68,12 +69,12 @@ func builtin(rows []Row, header []string, query string, in, out *os.File) (idx i
 
 	scr, err := openScreen(in, out)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	defer scr.leave()
 	rd, err := startReader(int(in.Fd()))
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	defer rd.stop()
 
@@ -97,7 +98,7 @@ func builtin(rows []Row, header []string, query string, in, out *os.File) (idx i
 		return err
 	}
 	if err := draw(); err != nil {
-		return -1, err
+		return nil, err
 	}
 	for {
 		var keys []key
@@ -117,7 +118,7 @@ func builtin(rows []Row, header []string, query string, in, out *os.File) (idx i
 		case <-escC:
 			keys, escC = dec.flush(), nil
 		case err := <-rd.errs:
-			return -1, err
+			return nil, err
 		case s := <-sigc:
 			switch s {
 			case syscall.SIGWINCH:
@@ -131,27 +132,27 @@ func builtin(rows []Row, header []string, query string, in, out *os.File) (idx i
 					continue // SIGCONT follows, and redraws
 				}
 				if err := scr.enter(); err != nil {
-					return -1, err
+					return nil, err
 				}
 			case syscall.SIGCONT:
 				if err := scr.enter(); err != nil {
-					return -1, err
+					return nil, err
 				}
 				w, h = scr.size()
 			default:
-				return -1, &SignalError{s.(syscall.Signal)}
+				return nil, &SignalError{s.(syscall.Signal)}
 			}
 		}
 		for _, k := range keys {
 			switch m.press(k, listRows(h)) {
 			case chosen:
-				return m.choice(), nil
+				return m.chosen(), nil
 			case cancelled:
-				return -1, ErrCancelled
+				return nil, ErrCancelled
 			}
 		}
 		if err := draw(); err != nil {
-			return -1, err
+			return nil, err
 		}
 	}
 }

@@ -57,6 +57,30 @@ func TestBuiltinArrows(t *testing.T) {
 	}
 }
 
+// TestBuiltinMulti: choosing several, Tab marks or unmarks the selected
+// row and moves down, Shift-Tab the same and up, marks outlive a filter,
+// and Enter chooses the marked rows in the order given.
+func TestBuiltinMulti(t *testing.T) {
+	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true, Multi: true}, 100, 20)
+	r.waitOpen()
+	r.waitScreen("the first row selected", selectedIs(">  anchor"))
+	r.send("\t")
+	r.waitScreen("Tab to mark the first row and select the second", selectedIs(">  bravo"))
+	r.send("\t")
+	r.waitScreen("Tab to mark the second and select the third", selectedIs(">  echo"))
+	r.send("\x1b[Z")
+	r.waitScreen("Shift-Tab to mark the third and go up", selectedIs(">* bravo"))
+	r.send("\x1b[Z")
+	r.waitScreen("Shift-Tab to unmark the second and go up", selectedIs(">* anchor"))
+	r.send("echo")
+	r.waitScreen("the filter to leave the third, marked", selectedIs(">* echo"))
+	r.send("\r")
+	result, status, _ := r.finish()
+	if want := "chosen " + sample[0].Key + " " + sample[2].Key + "\n"; result != want || status != "exit 0" {
+		t.Errorf("result %q, %s; want %q", result, status, want)
+	}
+}
+
 func TestBuiltinEscCancels(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 	r.waitOpen()

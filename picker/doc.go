@@ -1,4 +1,5 @@
-// Package picker lets the user choose one row of a table on the terminal:
+// Package picker lets the user choose one row of a table on the terminal, or
+// several (PickMany):
 // `fleetcom resume -i` and `fleetcom pick` choose a conversation with it.
 //
 // Pick runs fzf when it is installed, with a preview of the highlighted row

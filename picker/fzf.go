@@ -59,9 +59,13 @@ func previewEnv(argv []string) []string {
 
 // fzfArgs are fzf's arguments for a header line and a preview argv of n
 // words, shown in the given preview window.
-func fzfArgs(header string, n int, window string) []string {
+func fzfArgs(header string, n int, window string, multi bool) []string {
+	many := "--no-multi"
+	if multi {
+		many = "--multi"
+	}
 	args := []string{
-		"--no-multi", "--no-read0", "--no-print0", "--no-print-query", "--no-tac",
+		many, "--no-read0", "--no-print0", "--no-print-query", "--no-tac",
 		"--no-ansi", "--no-select-1", "--no-exit-0", "--no-header-lines", "--no-phony",
 		"--no-sort", "--layout=reverse", `--delimiter=\t`, "--with-nth=3..", "--nth=1..",
 		"--header=" + header,
@@ -98,7 +102,7 @@ func fzfInput(t *table, rows []Row, list int) ([]byte, string) {
 // runFZF picks with the fzf at path. fzf opens the controlling terminal
 // itself for keys and draws on its stderr, which is out; its stdout, where
 // it prints the choice, is a pipe read here, never the caller's.
-func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
+func runFZF(path string, rows []Row, o Options, out *os.File) ([]int, error) {
 	cols, _, err := term.GetSize(int(out.Fd()))
 	if err != nil || cols <= 0 {
 		cols = 80
@@ -107,7 +111,7 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	input, header := fzfInput(newTable(o.Header, rows), rows, list)
 
 	var stdout bytes.Buffer
-	args := fzfArgs(header, len(o.Preview), window)
+	args := fzfArgs(header, len(o.Preview), window, o.Multi)
 	if o.Query != "" {
 		args = append(args, "--query="+o.Query)
 	}
@@ -132,7 +136,7 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	}
 	defer signal.Stop(sigc)
 	if err := cmd.Start(); err != nil {
-		return -1, fmt.Errorf("start fzf: %w", err)
+		return nil, fmt.Errorf("start fzf: %w", err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -149,7 +153,7 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 		}
 	}
 	if caught != nil {
-		return -1, &SignalError{caught.(syscall.Signal)}
+		return nil, &SignalError{caught.(syscall.Signal)}
 	}
 	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success() {
 		err = nil // fzf chose; what it left running has its output cut
@@ -157,30 +161,38 @@ func runFZF(path string, rows []Row, o Options, out *os.File) (int, error) {
 	return fzfResult(err, stdout.Bytes(), rows)
 }
 
-// fzfResult reads fzf's exit status and output: 0 and the chosen line, 1
-// when nothing matched, 130 when the user left (Esc, Ctrl-C).
-func fzfResult(err error, output []byte, rows []Row) (int, error) {
+// fzfResult reads fzf's exit status and output: 0 and the chosen lines, 1
+// when nothing matched, 130 when the user left (Esc, Ctrl-C). Lines that
+// are not rows it was given (what --expect adds before them) are passed
+// over; a row chosen twice counts once.
+func fzfResult(err error, output []byte, rows []Row) ([]int, error) {
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		switch exit.ExitCode() {
 		case 1:
-			return -1, ErrNoMatch
+			return nil, ErrNoMatch
 		case 130:
-			return -1, ErrCancelled
+			return nil, ErrCancelled
 		}
-		return -1, fmt.Errorf("fzf: %w", err)
+		return nil, fmt.Errorf("fzf: %w", err)
 	}
 	if err != nil {
-		return -1, fmt.Errorf("fzf: %w", err)
+		return nil, fmt.Errorf("fzf: %w", err)
 	}
-	records := strings.FieldsFunc(string(output), func(r rune) bool { return r == '\n' || r == 0 })
-	if len(records) > 0 {
-		fields := strings.SplitN(records[len(records)-1], "\t", 3)
-		if len(fields) == 3 {
-			if i, err := strconv.Atoi(fields[0]); err == nil && i >= 0 && i < len(rows) && rows[i].Key == fields[1] {
-				return i, nil
-			}
+	var chosen []int
+	seen := map[int]bool{}
+	for _, rec := range strings.FieldsFunc(string(output), func(r rune) bool { return r == '\n' || r == 0 }) {
+		fields := strings.SplitN(rec, "\t", 3)
+		if len(fields) != 3 {
+			continue
+		}
+		if i, err := strconv.Atoi(fields[0]); err == nil && i >= 0 && i < len(rows) && rows[i].Key == fields[1] && !seen[i] {
+			seen[i] = true
+			chosen = append(chosen, i)
 		}
 	}
-	return -1, fmt.Errorf("fzf printed no row it was given")
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("fzf printed no row it was given")
+	}
+	return chosen, nil
 }

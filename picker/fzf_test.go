@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,15 +60,15 @@ func TestFZFArgsFilter(t *testing.T) {
 	run := func(query string) ([]byte, error) {
 		// --sync: with --no-sort, filter mode would stream the lines as
 		// shown (fzf 0.38), where the interactive mode prints them whole.
-		args := append(fzfArgs(header, 2, window), "--sync", "--filter="+query)
+		args := append(fzfArgs(header, 2, window, false), "--sync", "--filter="+query)
 		c := exec.Command(fzf, args...)
 		c.Stdin = bytes.NewReader(input)
 		c.Env = append(os.Environ(), "FZF_DEFAULT_OPTS=--multi --print-query --read0 --tac --nth=1 --with-nth=1 --exact")
 		return c.Output()
 	}
 	out, err := run("parser")
-	if i, rerr := fzfResult(err, out, sample); rerr != nil || i != 1 {
-		t.Errorf("filter parser: %q %v: %d, %v", out, err, i, rerr)
+	if i, rerr := fzfResult(err, out, sample); rerr != nil || !slices.Equal(i, []int{1}) {
+		t.Errorf("filter parser: %q %v: %v, %v", out, err, i, rerr)
 	}
 	// The keys are not shown, so they do not match.
 	out, err = run("0f8b2c3e")
@@ -85,19 +86,29 @@ func TestFZFResult(t *testing.T) {
 		is   error
 	}{
 		{nil, "1\t" + sample[1].Key + "\tcodex  3d\n", 1, nil},
-		{nil, "query\nctrl-x\n2\t" + sample[2].Key + "\tgrok\n", 2, nil}, // --print-query, --expect
-		{nil, "0\t" + sample[0].Key + "\tclaude\x00", 0, nil},            // --print0
-		{nil, "1\t" + sample[0].Key + "\tclaude\n", -1, nil},             // index and key disagree
+		{nil, "query\nctrl-x\n2\t" + sample[2].Key + "\tgrok\n", 2, nil},                            // --print-query, --expect
+		{nil, "0\t" + sample[0].Key + "\tclaude\x00", 0, nil},                                       // --print0
+		{nil, "1\t" + sample[0].Key + "\tclaude\n", -1, nil},                                        // index and key disagree
+		{nil, "ctrl-x\n2\t" + sample[2].Key + "\tgrok\n0\t" + sample[0].Key + "\tclaude\n", 2, nil}, // --multi: in fzf's order
 		{nil, "7\t" + sample[0].Key + "\tclaude\n", -1, nil},
 		{nil, "", -1, nil},
 		{exit("1"), "", -1, ErrNoMatch},
 		{exit("130"), "", -1, ErrCancelled},
 		{exit("2"), "", -1, nil},
 	} {
-		i, err := fzfResult(c.err, []byte(c.out), sample)
-		if i != c.want || (c.want < 0) != (err != nil) || c.is != nil && !errors.Is(err, c.is) {
-			t.Errorf("fzfResult(%v, %q) = %d, %v", c.err, c.out, i, err)
+		chosen, err := fzfResult(c.err, []byte(c.out), sample)
+		i := -1
+		if len(chosen) > 0 {
+			i = chosen[0]
 		}
+		if i != c.want || (c.want < 0) != (err != nil) || c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("fzfResult(%v, %q) = %v, %v", c.err, c.out, chosen, err)
+		}
+	}
+	// Several chosen, each once.
+	out := "2\t" + sample[2].Key + "\tgrok\n0\t" + sample[0].Key + "\tclaude\n2\t" + sample[2].Key + "\tgrok\n"
+	if chosen, err := fzfResult(nil, []byte(out), sample); err != nil || !slices.Equal(chosen, []int{2, 0}) {
+		t.Errorf("fzfResult of three lines = %v, %v", chosen, err)
 	}
 }
 
@@ -124,7 +135,7 @@ func TestFZFExitedLeavesChild(t *testing.T) {
 	}
 	defer null.Close()
 	type result struct {
-		i   int
+		i   []int
 		err error
 	}
 	done := make(chan result, 1)
@@ -134,8 +145,8 @@ func TestFZFExitedLeavesChild(t *testing.T) {
 	}()
 	select {
 	case r := <-done:
-		if r.err != nil || r.i != 1 {
-			t.Errorf("runFZF = %d, %v", r.i, r.err)
+		if r.err != nil || !slices.Equal(r.i, []int{1}) {
+			t.Errorf("runFZF = %v, %v", r.i, r.err)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("runFZF still waits 30 s after fzf exited")

@@ -48,6 +48,7 @@ type helperConfig struct {
 	Stdio      bool // pick on stdin and stdout rather than /dev/tty
 	PanicAfter int  // panic after this many frames (built-in picker)
 	ReadAfter  bool // then read one line from the terminal, cooked
+	Multi      bool // choose several (PickMany)
 }
 
 func TestMain(m *testing.M) {
@@ -100,12 +101,22 @@ func pickRole() int {
 			}
 		}
 	}
-	i, err := Pick(cfg.Rows, o)
+	var chosen []int
+	if cfg.Multi {
+		chosen, err = PickMany(cfg.Rows, o)
+	} else {
+		var i int
+		i, err = Pick(cfg.Rows, o)
+		chosen = []int{i}
+	}
 	var result string
 	var sig *SignalError
 	switch {
 	case err == nil:
-		result = "chosen " + cfg.Rows[i].Key
+		result = "chosen"
+		for _, i := range chosen {
+			result += " " + cfg.Rows[i].Key
+		}
 	case errors.As(err, &sig):
 		result = "signal " + sig.Signal.String()
 	case errors.Is(err, ErrNoMatch):
@@ -121,7 +132,9 @@ func pickRole() int {
 	}
 	writeResult(result + "\n")
 	if err == nil {
-		fmt.Println(cfg.Rows[i].Key)
+		for _, i := range chosen {
+			fmt.Println(cfg.Rows[i].Key)
+		}
 	}
 	if sig != nil {
 		signal.Reset(sig.Signal)

@@ -18,6 +18,8 @@ type model struct {
 	matches []int // indexes of rows, in the order given
 	sel     int   // index into matches
 	top     int   // first match on screen
+	multi   bool  // rows can be marked, and the marked ones are chosen
+	marked  map[int]bool
 }
 
 // outcome is what a key press led to.
@@ -76,13 +78,47 @@ func (m *model) choice() int {
 	return m.matches[m.sel]
 }
 
+// chosen are the rows Enter chose: the marked ones in the order given,
+// marked under any filter, else the selected one (as fzf --multi does).
+func (m *model) chosen() []int {
+	var out []int
+	for i := range m.t.cells {
+		if m.marked[i] {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 && m.choice() >= 0 {
+		out = []int{m.choice()}
+	}
+	return out
+}
+
+// toggle marks the selected row, or unmarks it, and moves by d.
+func (m *model) toggle(d, page int) {
+	if len(m.matches) == 0 {
+		return
+	}
+	i := m.matches[m.sel]
+	if m.marked == nil {
+		m.marked = map[int]bool{}
+	}
+	if m.marked[i] {
+		delete(m.marked, i)
+	} else {
+		m.marked[i] = true
+	}
+	m.move(d, page)
+}
+
 // press applies one key; page is the number of rows on screen.
 //
 // Keys: Up, Ctrl-P, Ctrl-K, Shift-Tab move up; Down, Ctrl-N, Ctrl-J, Tab
 // down; PgUp and PgDn by a screenful; Home and End to the ends. Characters
 // add to the filter, Backspace (Ctrl-H) takes one off, Ctrl-W a word,
 // Ctrl-U all. Enter chooses (nothing happens when nothing matches). Esc,
-// Ctrl-C, Ctrl-G, and Ctrl-D on an empty filter cancel.
+// Ctrl-C, Ctrl-G, and Ctrl-D on an empty filter cancel. Choosing several
+// (multi), Tab marks or unmarks the selected row and moves down, Shift-Tab
+// the same and up, as in fzf --multi.
 func (m *model) press(k key, page int) outcome {
 	page = max(page, 1)
 	switch k.kind {
@@ -102,7 +138,13 @@ func (m *model) press(k key, page int) outcome {
 		}
 	case keyEsc:
 		return cancelled
-	case keyUp, keyBacktab:
+	case keyBacktab:
+		if m.multi {
+			m.toggle(-1, page)
+		} else {
+			m.move(-1, page)
+		}
+	case keyUp:
 		m.move(-1, page)
 	case keyDown:
 		m.move(1, page)
@@ -130,7 +172,13 @@ func (m *model) ctrl(r rune, page int) outcome {
 		}
 	case 'p', 'k':
 		m.move(-1, page)
-	case 'n', 'j', 'i':
+	case 'i':
+		if m.multi {
+			m.toggle(1, page)
+		} else {
+			m.move(1, page)
+		}
+	case 'n', 'j':
 		m.move(1, page)
 	case 'u':
 		if len(m.filter) > 0 {

@@ -37,6 +37,9 @@ type Options struct {
 	Preview []string
 	// Query is typed into the filter when the picker opens.
 	Query string
+	// Multi lets the user mark several rows and choose them together
+	// (PickMany): Tab and Shift-Tab mark, as in fzf --multi.
+	Multi bool
 }
 
 var (
@@ -88,32 +91,49 @@ func ValidKey(k string) bool {
 // included. Pick writes only to the terminal it was given or opened, and
 // fzf's own output never reaches the caller's stdout.
 func Pick(rows []Row, o Options) (int, error) {
+	o.Multi = false
+	chosen, err := pick(rows, o)
+	if err != nil {
+		return -1, err
+	}
+	return chosen[0], nil
+}
+
+// PickMany is Pick choosing several rows: the ones the user marked, in the
+// order given, or the selected one when none was marked. It returns at
+// least one index, or an error as Pick does.
+func PickMany(rows []Row, o Options) ([]int, error) {
+	o.Multi = true
+	return pick(rows, o)
+}
+
+func pick(rows []Row, o Options) ([]int, error) {
 	for _, r := range rows {
 		if !ValidKey(r.Key) {
-			return -1, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
+			return nil, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
 		}
 	}
 	for _, a := range o.Preview {
 		if strings.IndexByte(a, 0) >= 0 {
-			return -1, fmt.Errorf("preview command %q: holds a NUL byte", a)
+			return nil, fmt.Errorf("preview command %q: holds a NUL byte", a)
 		}
 	}
 	if len(rows) == 0 {
-		return -1, ErrNoMatch
+		return nil, ErrNoMatch
 	}
 	in, out, done, err := terminal(o.In, o.Out)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	defer done()
 	fzf, err := findFZF(o.FZF)
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	if fzf != "" {
 		return runFZF(fzf, rows, o, out)
 	}
-	return builtin(rows, o.Header, o.Query, in, out)
+	return builtin(rows, o, in, out)
 }
 
 // terminal returns the terminal to pick on, opening /dev/tty for what the

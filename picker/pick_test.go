@@ -32,7 +32,7 @@ func TestPickRefuses(t *testing.T) {
 		t.Error("a NUL in the preview argv was accepted")
 	}
 	t.Setenv("TERM", "dumb")
-	if _, err := builtin(sample, nil, "", nil, nil); !errors.Is(err, ErrNoTerminal) {
+	if _, err := builtin(sample, Options{}, nil, nil); !errors.Is(err, ErrNoTerminal) {
 		t.Errorf("TERM=dumb: %v", err)
 	}
 }

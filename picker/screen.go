@@ -54,6 +54,24 @@ func (m *model) frame(w, h int) []byte {
 
 	filter := Printable(string(m.filter))
 	count := fmt.Sprintf("%d/%d", len(m.matches), len(m.t.cells))
+	if len(m.marked) > 0 {
+		count += fmt.Sprintf(" (%d marked)", len(m.marked))
+	}
+	// Each row is led by the cursor mark, and choosing several, by the
+	// row's own mark.
+	lead := 2
+	if m.multi {
+		lead = 3
+	}
+	marks := func(i int, cursor string) string {
+		if !m.multi {
+			return cursor + " "
+		}
+		if m.marked[m.matches[i]] {
+			return cursor + "* "
+		}
+		return cursor + "  "
+	}
 	room := cols - 2
 	shown := cutLeft(filter, room)
 	prompt := "> " + shown
@@ -67,9 +85,9 @@ func (m *model) frame(w, h int) []byte {
 	line(1, prompt)
 
 	y := 2
-	widths := fit(m.t.natural, cols-2)
+	widths := fit(m.t.natural, cols-lead)
 	if h >= 3 {
-		line(y, "\x1b[1m"+cut("  "+format(m.t.header, widths), cols)+"\x1b[m")
+		line(y, "\x1b[1m"+cut(strings.Repeat(" ", lead)+format(m.t.header, widths), cols)+"\x1b[m")
 		y++
 	}
 	if len(m.matches) == 0 && page > 0 {
@@ -79,9 +97,9 @@ func (m *model) frame(w, h int) []byte {
 	for i := m.top; i < len(m.matches) && i < m.top+page; i++ {
 		row := format(m.t.cells[m.matches[i]], widths)
 		if i == m.sel {
-			line(y, "\x1b[7m"+pad(cut("> "+row, cols), cols)+"\x1b[m")
+			line(y, "\x1b[7m"+pad(cut(marks(i, ">")+row, cols), cols)+"\x1b[m")
 		} else {
-			line(y, cut("  "+strings.TrimRight(row, " "), cols))
+			line(y, cut(marks(i, " ")+strings.TrimRight(row, " "), cols))
 		}
 		y++
 	}

@@ -24,7 +24,8 @@ import (
 // (or the child itself) stops, the shim sees its child stop (SIGCHLD,
 // waitid), gives our terminal back and stops itself with the child's stop
 // signal, so that the user's shell shows the job as the child's own stop
-// would ("Stopped", "Stopped (signal)"). Once the shim is continued (fg,
+// would ("Stopped", "Stopped (signal)"); the run's live file says it is
+// stopped before the shim stops (SpawnOptions.Stopped). Once the shim is continued (fg,
 // bg, kill -CONT) it puts our terminal back in raw mode, which from the
 // background stops it again with SIGTTOU as the child would be, copies the
 // size, and continues the leader and the child's group; the child then
@@ -132,6 +133,10 @@ func (s *session) suspend() {
 		s.pumpOut(stopCap)
 	}
 	s.tty.restore()
+	// The run shows as stopped while it is: a stopped shim writes nothing.
+	if s.o.Stopped != nil {
+		s.o.Stopped(true)
+	}
 	stopAs(sig)
 	s.resume()
 }
@@ -148,4 +153,7 @@ func (s *session) resume() {
 		_ = syscall.Kill(s.lead.Pid, syscall.SIGCONT)
 	}
 	_ = syscall.Kill(-s.ch.pid, syscall.SIGCONT)
+	if s.o.Stopped != nil {
+		s.o.Stopped(false)
+	}
 }

@@ -32,6 +32,7 @@ type live struct {
 	lastOut   atomic.Int64 // UnixNano of the child's last output; 0 before any
 	lastEnter atomic.Int64 // UnixNano of the last Enter typed
 	kick      chan struct{}
+	wake      chan struct{} // the state changed outside the watcher (livestop.go)
 	stop      chan struct{}
 	stopped   chan struct{}
 
@@ -39,8 +40,9 @@ type live struct {
 	run      fleet.Run
 	tracker  *fleet.Tracker
 	noticer  fleet.Noticer
-	applied  int  // state events of the capture already applied
-	started  bool // the file was written and the watcher runs
+	applied  int    // state events of the capture already applied
+	tidied   string // the conversation whose obsolete files went (tidy)
+	started  bool   // the file was written and the watcher runs
 	finished bool
 	failed   bool // a write failed and was reported
 }
@@ -48,7 +50,7 @@ type live struct {
 // newLive prepares a run's live state; nothing is written until start.
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
 	l := &live{dir: dir, warn: warn, stater: stater, notice: n, run: base,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	l.tracker = fleet.NewTracker(base.Started, stater != nil)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
 	if n != nil {
@@ -90,18 +92,25 @@ func (l *live) start(pid int, id string) {
 	l.run.Proc, l.run.Shim, l.run.ID = p, os.Getpid(), id
 	l.run.TTY = terminalName()
 	l.run.Tmux = fleet.TmuxOf(os.Getenv)
+	l.run.Beat = int(fleet.Beat / time.Second)
 	l.write()
 	go l.watch()
-	if id != "" {
-		l.tidy()
-	}
+	go l.beat()
+	l.tidy()
 }
 
 // tidy removes the files this run makes obsolete (fleet.Dir.Tidy): among
-// them an earlier run's of its conversation, which this run resumes. The
-// caller holds l.mu; it runs on the goroutine that wrote the file, never
-// on the child's way.
+// them an earlier run's of its conversation, which this run resumes. It
+// waits until the run is past its start-up: a resume that fails as it
+// starts (an agent whose login went stale, started again by restore
+// --exec) leaves the earlier run's loss for restore to offer again. Once
+// per conversation. The caller holds l.mu; it runs on the goroutine that
+// wrote the file, never on the child's way.
 func (l *live) tidy() {
+	if !l.started || l.finished || l.run.ID == "" || l.run.ID == l.tidied || l.tracker.State == harness.Starting {
+		return
+	}
+	l.tidied = l.run.ID
 	run := l.run
 	l.dir.Tidy(&run)
 }
@@ -153,6 +162,7 @@ func (l *live) captured(data []byte) {
 // The caller holds l.mu and writes the file.
 func (l *live) changed(c fleet.Change) {
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why
+	l.tidy()
 	if l.notice == nil || !l.started {
 		return
 	}
@@ -199,6 +209,7 @@ func (l *live) watch() {
 			l.apply(func(t *fleet.Tracker) (fleet.Change, bool) {
 				return t.Submitted(time.Unix(0, l.lastEnter.Load()))
 			})
+		case <-l.wake:
 		case <-timer.C:
 		}
 		wait, ok := l.quietIn()

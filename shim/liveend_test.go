@@ -14,7 +14,7 @@ import (
 // TestLiveEnd: a run its user quit leaves nothing; one that ended
 // otherwise keeps its file, saying how and when, for restore, unless it
 // never knew its conversation; and the next run of that conversation
-// removes it.
+// removes it once it is past its start-up.
 func TestLiveEnd(t *testing.T) {
 	if _, ok := fleet.Identify(os.Getpid()); !ok {
 		t.Skip("process identity is not read on this system")
@@ -62,7 +62,7 @@ func TestLiveEnd(t *testing.T) {
 	if hung.PID == 0 {
 		t.Fatal("a hung-up run left no file")
 	}
-	lost := d.Lost(time.Time{}, nil)
+	lost := d.Lost(time.Time{})
 	if len(lost) != 1 || lost[0].PID != hung.PID || lost[0].Why != fleet.EndHangup || !lost[0].At.Equal(hung.EndAt) {
 		t.Errorf("lost %+v", lost)
 	}
@@ -76,10 +76,20 @@ func TestLiveEnd(t *testing.T) {
 	again := newLive(d, fleet.Run{Tool: tool, Cwd: "/p", Started: time.Now()}, nil, nil, func(err error) { t.Error(err) })
 	again.start(cli.Process.Pid, liveID)
 	t.Cleanup(func() { again.finish(fleet.EndQuit) })
+	// While it starts, the loss stays: a resume that fails as it starts
+	// is no resume. Once past its start-up, it is.
+	if runs, _ := d.Read(); len(runs) != 2 {
+		t.Errorf("while the resume starts: %+v", runs)
+	}
+	again.mu.Lock()
+	if c, ok := again.tracker.Quiet(time.Now()); ok {
+		again.changed(c)
+	}
+	again.mu.Unlock()
 	if runs, _ := d.Read(); len(runs) != 1 || runs[0].PID != cli.Process.Pid {
 		t.Errorf("after the resume: %+v", runs)
 	}
-	if lost := d.Lost(time.Time{}, nil); len(lost) != 0 {
+	if lost := d.Lost(time.Time{}); len(lost) != 0 {
 		t.Errorf("lost while it runs again: %+v", lost)
 	}
 }

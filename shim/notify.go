@@ -25,6 +25,7 @@ type notifier struct {
 	terminal string
 	command  []string
 	aside    *Aside // nil: no terminal the shim can write to safely
+	mux      string // the multiplexer the run's terminal is in (multiplexer)
 	home     string
 	warn     func(error)
 }
@@ -42,7 +43,7 @@ func newNotifier(n config.Notify, aside *Aside, warn func(error)) *notifier {
 		home = h
 	}
 	return &notifier{rules: fleet.NoticeRules{After: n.After, Every: n.Every}, desktop: n.Desktop,
-		terminal: n.Terminal, command: n.Command, aside: aside, home: home, warn: warn}
+		terminal: n.Terminal, command: n.Command, aside: aside, mux: multiplexer(os.Getenv), home: home, warn: warn}
 }
 
 // send tells one notice every way chosen; it does not wait for anything.
@@ -54,7 +55,7 @@ func (n *notifier) send(x fleet.Notice) {
 		}
 	}
 	if n.terminal != "" && n.aside != nil {
-		n.aside.Write(terminalNotice(n.terminal, title, body))
+		n.aside.Write(passThrough(n.mux, terminalNotice(n.terminal, title, body)))
 	}
 	if len(n.command) > 0 {
 		payload, _ := json.Marshal(x)
@@ -109,6 +110,55 @@ func terminalNotice(kind, title, body string) []byte {
 		return []byte("\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + body + "\x07")
 	}
 	return []byte("\x07")
+}
+
+// multiplexer is what the run's terminal is inside, as its environment
+// says: "tmux", GNU "screen", or "" for a terminal of its own.
+func multiplexer(getenv func(string) string) string {
+	switch {
+	case getenv("TMUX") != "":
+		return "tmux"
+	case getenv("STY") != "":
+		return "screen"
+	}
+	return ""
+}
+
+// screenPiece is the most of a sequence one DCS string takes to GNU
+// screen, which keeps at most 768 bytes of one.
+const screenPiece = 700
+
+// passThrough wraps an OSC notice so that the multiplexer the run is in
+// hands it to the terminal outside, the one that can show it: a
+// multiplexer reads a bare OSC 9 or 777 as meant for itself, and drops it.
+//   - tmux passes on what comes in ESC P tmux; … ESC \, every ESC inside
+//     doubled, and only with its allow-passthrough option on (tmux 3.3 and
+//     later; `on` for a pane on screen, `all` for any, tmux 3.4 and later);
+//   - GNU screen passes on what comes in ESC P … ESC \, in pieces it keeps
+//     whole.
+//
+// The bell is the multiplexer's own business (its bell-action), and is not
+// wrapped. The notice holds no ESC \ of its own: its text is cleaned of
+// control characters and it ends with BEL.
+func passThrough(mux string, seq []byte) []byte {
+	if len(seq) < 2 || seq[0] != 0x1b || seq[1] != ']' {
+		return seq
+	}
+	switch mux {
+	case "tmux":
+		b := []byte("\x1bPtmux;")
+		b = append(b, bytes.ReplaceAll(seq, []byte{0x1b}, []byte{0x1b, 0x1b})...)
+		return append(b, "\x1b\\"...)
+	case "screen":
+		var b []byte
+		for len(seq) > 0 {
+			n := min(len(seq), screenPiece)
+			b = append(append(append(b, "\x1bP"...), seq[:n]...), "\x1b\\"...)
+			seq = seq[n:]
+		}
+		return b
+	}
+	return seq
 }
 
 // clean makes a text safe to show anywhere: control characters (an escape

@@ -48,6 +48,10 @@ type SpawnOptions struct {
 	// Aside, when set, carries bytes of the shim's own to the user's
 	// terminal on the PTY path (aside.go).
 	Aside *Aside
+	// Stopped, when set, is told on the PTY path that the child stopped
+	// (true: job control suspended it; the shim stops itself right after)
+	// and that it was continued (false), from the copy loop.
+	Stopped func(stopped bool)
 }
 
 // Spawn runs cmd to completion and returns how it ended. Spawn sets cmd's

@@ -189,7 +189,7 @@ func supervise(j *job, o Options) (Status, error) {
 		Warn:    warn,
 	}
 	if lv != nil {
-		so.Typed, so.Aside = lv.typed, aside
+		so.Typed, so.Aside, so.Stopped = lv.typed, aside, lv.suspended
 	}
 	status, err := Spawn(cmd, so)
 	provisional.Stop()

@@ -91,7 +91,7 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
 		{name: "ps", summary: "the same as status",
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
-		{name: "restore", summary: "bring back the conversations a crash, a reboot or a closed terminal cut short",
+		{name: "restore", args: "[ID|PREFIX|NAME...]", summary: "bring back the conversations a crash, a reboot or a closed terminal cut short",
 			help: restoreHelp, flags: restoreFlags, run: cmdRestore},
 		{name: "list",
 			summary: "list saved conversations, newest first",
@@ -235,6 +235,7 @@ set.
 		{name: "__paths", hidden: true, run: cmdPaths},
 		{name: "__ahead", hidden: true, run: cmdAhead},
 		{name: "__sweep", hidden: true, run: cmdSweep},
+		{name: "__reopen", hidden: true, run: cmdReopen},
 	}
 }
 

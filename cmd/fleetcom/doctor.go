@@ -143,6 +143,9 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	}
 	add(checkDir("runtime", p.Runtime.Dir, shim.CheckRoot, runtimeFix))
 	add(cfgCheck)
+	if c, ok := checkPassthrough(cfg.Notify, os.Getenv); ok {
+		add(c)
+	}
 	rep.Checks = append(rep.Checks, checkDrift(p.StoreDir)...)
 	for i, a := range agents.All() {
 		d, ok := a.Behaviour.(harness.Diagnoser)

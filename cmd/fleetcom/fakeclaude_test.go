@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT"},
+	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT", "FAKE_CLAUDE_START_FAIL"},
 		pkg: fakePackage{"@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"}})
 }
 
@@ -106,6 +106,12 @@ func fakeClaude() int {
 		c.id = sessionID
 	default:
 		c.id = fakeV4()
+	}
+	if msg := os.Getenv("FAKE_CLAUDE_START_FAIL"); msg != "" && !print {
+		// A CLI that cannot start (a login gone stale, a setting it
+		// refuses): it says why and exits, before any session starts.
+		fmt.Fprintf(os.Stderr, "Error: %s\r\n", msg)
+		return 1
 	}
 	c.hook(source)
 	if print || !term.IsTerminal(1) {

@@ -284,7 +284,7 @@ func runDialogue(u *ptyUser, script string, env []string, dir string) (string, e
 // its tests cannot pass by reading some other home.
 func ptyVars() []string {
 	vars := []string{"PATH", "HOME", "WORK", "REAL", "SHELL", "TMPDIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM", "TMUX", "TMUX_PANE"}
+		"XDG_DATA_HOME", "XDG_RUNTIME_DIR", "FLEETCOM_SHIM_DIR", "FAKE_ARGV_LOG", "FLEETCOM_RUNTIME_DIR", "FLEETCOM_FZF", "TERM", "TMUX", "TMUX_PANE", "TMUX_TMPDIR"}
 	for _, a := range agents.All() {
 		vars = append(vars, a.HomeVar, a.BinVar(), a.HopVar())
 	}

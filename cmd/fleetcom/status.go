@@ -31,7 +31,8 @@ const statusHelp = `Show every conversation running now under the shims on this 
 terminal and any directory: the ones that need you first, then the newest
 activity. For each: the tool; its state and for how long (starting;
 working: a turn runs; waiting: for your next prompt; needs-you: a
-permission, approval or question blocks it); its directory; its title; a
+permission, approval or question blocks it; stopped: suspended with Ctrl-Z,
+until fg); its directory; its title; a
 short ID; and where it is: the terminal, and for tmux the
 session:window.pane, with the command that goes there below the table. A
 run whose process is gone is never shown.
