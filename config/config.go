@@ -27,6 +27,7 @@
 //
 //	[index]
 //	text = true       # false: the index keeps no text, only metadata
+//
 //	[restore]         # how `restore --exec` starts agents again (restore.go)
 //	gap = 5           # seconds between two starts
 //	jitter = 20       # percent: each pause is gap ± this much of it
