@@ -225,7 +225,7 @@ func (c *Catalog) recorded(r store.Record, v index.Conv) Entry {
 	}
 	// The store's title is the newer word: an agent may title a
 	// conversation after its run ended.
-	if t := titleOf(v); t != "" {
+	if t := TitleOf(v); t != "" {
 		r.Title = t
 	}
 	// Gone is a conversation its store no longer holds; one it holds with
@@ -242,9 +242,9 @@ func (c *Catalog) recorded(r store.Record, v index.Conv) Entry {
 // one message.
 func resumable(v index.Conv) bool { return v.Stored && v.Messages > 0 }
 
-// titleOf is what a conversation is called when it has no name: its first
-// prompt, else its agent's own title for it.
-func titleOf(v index.Conv) string {
+// TitleOf is what a conversation is called when it has no name: its first
+// prompt (or the title its agent gives it), else its agent's summary.
+func TitleOf(v index.Conv) string {
 	if v.Title != "" {
 		return v.Title
 	}
@@ -270,7 +270,7 @@ func (c *Catalog) entry(v index.Conv, forgotten bool) (Entry, bool) {
 		started = v.Active
 	}
 	r := store.Record{Tool: v.Tool, ID: v.ID, Cwd: v.Cwd, Program: v.Tool, Source: "fs",
-		Started: started.UTC(), Resumable: true, Home: v.Home, Title: titleOf(v), Updated: v.Active.UTC()}
+		Started: started.UTC(), Resumable: true, Home: v.Home, Title: TitleOf(v), Updated: v.Active.UTC()}
 	return Entry{Record: r, Found: true, Name: v.Name}, true
 }
 

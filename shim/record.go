@@ -238,7 +238,7 @@ func (r *recorder) finished(tail []byte, st Status, version string) string {
 // its transcript as it was. When the files cannot tell, the run counts as
 // one with a turn.
 func (r *recorder) turned(id string) bool {
-	f, err := r.a.Lookup(r.base.Home, id)
+	f, err := harness.LookupIn(r.a, r.base.Home, r.base.Cwd, id)
 	if err != nil || f.Modified.IsZero() {
 		return true
 	}
