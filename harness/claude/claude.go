@@ -250,12 +250,7 @@ func (claude) Title(home, cwd, id string) string {
 	if !ok {
 		return ""
 	}
-	title := ""
-	harness.EachLine(p, func(line []byte) bool {
-		title = userPrompt(line)
-		return title == ""
-	})
-	return title
+	return readHead(p).title
 }
 
 // userPrompt returns the title a transcript line gives when it is a user
