@@ -56,6 +56,10 @@ type Spec struct {
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
+	// CapturesNewOnly says that the capture channel names the conversations
+	// a run creates, never one it resumes (opencode's session.created): a
+	// resumed run owes it nothing, and its silence then is no drift.
+	CapturesNewOnly bool
 	// Live, when set, names the file where the agent itself keeps the
 	// session its running processes have open: one file of its home, of the
 	// run's project or of the pinned session. It is asked once, at spawn
