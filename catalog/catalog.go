@@ -330,9 +330,6 @@ func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
 	return c.entries(list, found), nil
 }
 
-// key names a conversation across agents.
-func key(tool, id string) string { return tool + "-" + id }
-
 // prefixed keeps the entries whose ID begins with ref.
 func prefixed(entries []Entry, ref string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return !strings.HasPrefix(e.ID, ref) })

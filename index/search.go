@@ -23,12 +23,6 @@ const (
 	EndMark = "\x03"
 )
 
-// rankAtMost is how many matching conversations, the most recent first,
-// are ranked by relevance; any older ones follow by recency alone, so that
-// a word found everywhere costs no more than one found in a few hundred
-// conversations.
-const rankAtMost = 200
-
 // Query is what a search asks.
 type Query struct {
 	// Terms are ANDed: each a word or a phrase, as ParseQuery makes them.
