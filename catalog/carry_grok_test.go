@@ -141,7 +141,7 @@ func TestHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, unchecked := holders(grok, t.TempDir(), id, []string{dir})
+	got, unchecked := holders(grok, t.TempDir(), id, "", []string{dir})
 	pids := map[int]string{}
 	for _, h := range got {
 		pids[h.PID] = h.Command

@@ -46,7 +46,7 @@ func searched(t *testing.T, r Real, d Agent) {
 
 	p := x.Start(t, proj, d.CLI.Name)
 	d.Ready(p)
-	p.Submit("remember "+word+" for later", typeWait)
+	p.Submit("remember "+word, typeWait)
 	p.WaitFor("ACK "+word, replyWait)
 	d.Ready(p)
 	status, screen := d.Quit(p)
