@@ -45,6 +45,12 @@ type Spec struct {
 	// Dropped are the launch options that select a conversation or a
 	// one-shot run: they never survive into a resume line.
 	Dropped []string
+	// Commands are the launch options whose value can make the CLI run a
+	// command (hooks, a notifier, an MCP server): a run may give them, but
+	// they are never remembered, and never replayed whatever a record says.
+	// An entry is an option ("--settings"), or an option and the key its
+	// value sets ("-c notify").
+	Commands []string
 	// Assets are the files a run of this agent needs in its private capture
 	// namespace; nothing else is written there.
 	Assets []Asset

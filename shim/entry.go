@@ -71,7 +71,7 @@ func Resume(a harness.Agent, program, id, dir string, options []string, o Option
 		a:     a,
 		form:  harness.Form{Tool: a.Name, Program: program, Resume: id},
 		argv:  append([]string{program}, args...),
-		extra: options,
+		extra: harness.Surviving(a, options),
 		real:  real,
 		hop:   next,
 		cfg:   cfg,
