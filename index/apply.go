@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -38,12 +39,17 @@ func (w *walk) readAll() error {
 		}
 	}
 	report()
+	// The files are read (and decoded) ahead, on the other cores, while
+	// this goroutine writes what the ones before them said: the index has
+	// one writer, and reading is most of a build.
+	fetched := w.fetchAhead()
+	defer fetched.stop()
 	for i := 0; i < len(w.pending); {
 		var bytes int64
 		err := w.x.db.tx(func() error {
 			for ; i < len(w.pending) && (bytes < batchBytes || bytes == 0); i++ {
 				p := w.pending[i]
-				n, err := w.read(p)
+				n, err := w.apply(p, fetched.next())
 				if err != nil {
 					return err
 				}
@@ -61,6 +67,70 @@ func (w *walk) readAll() error {
 	return nil
 }
 
+// fetch is one pending file read by its agent's reader: what it learned,
+// from which cursor, and where it stopped.
+type fetch struct {
+	delta     harness.Delta
+	cur, next harness.Cursor
+	replace   bool
+	err       error
+}
+
+// prefetch reads the pending files in order, a few ahead of the writer.
+type prefetch struct {
+	out  []chan fetch
+	i    int
+	done chan struct{}
+}
+
+// fetchAhead starts reading w's pending files, at most readAhead of them
+// read and not yet taken at once.
+func (w *walk) fetchAhead() *prefetch {
+	f := &prefetch{out: make([]chan fetch, len(w.pending)), done: make(chan struct{})}
+	for i := range f.out {
+		f.out[i] = make(chan fetch, 1)
+	}
+	ahead := max(2, runtime.GOMAXPROCS(0))
+	slots := make(chan struct{}, ahead)
+	limits := w.x.limits()
+	go func() {
+		for i, p := range w.pending {
+			select {
+			case slots <- struct{}{}:
+			case <-f.done:
+				return
+			}
+			go func() {
+				f.out[i] <- w.fetch(p, limits)
+				<-slots
+			}()
+		}
+	}()
+	return f
+}
+
+// next is the next file's fetch, in the order of the pending files.
+func (f *prefetch) next() fetch {
+	r := <-f.out[f.i]
+	f.i++
+	return r
+}
+
+// stop lets the reading end early, once the writer has stopped.
+func (f *prefetch) stop() { close(f.done) }
+
+// fetch reads one pending file from where the index stopped, or from its
+// start when it was replaced or cut short.
+func (w *walk) fetch(p *pending, limits harness.Limits) fetch {
+	r := fetch{cur: p.cur}
+	if !p.known || p.ino != p.old || p.size < r.cur.Offset {
+		r.replace = p.known
+		r.cur = harness.Cursor{}
+	}
+	r.delta, r.next, r.err = p.ix.Read(p.path, r.cur, limits)
+	return r
+}
+
 // todo is how many bytes a pending file has to read.
 func (p *pending) todo() int64 {
 	if p.known && p.ino == p.old && p.size >= p.cur.Offset {
@@ -74,16 +144,9 @@ func (x *Index) limits() harness.Limits {
 	return harness.Limits{Text: x.o.Text, Message: maxMessage, Line: maxLine}
 }
 
-// read reads one file from where the index stopped in it (from its start
-// when it was replaced or cut short) and merges what it learned.
-func (w *walk) read(p *pending) (int64, error) {
-	cur := p.cur
-	replace := false
-	if !p.known || p.ino != p.old || p.size < cur.Offset {
-		replace = p.known
-		cur = harness.Cursor{}
-	}
-	delta, next, err := p.ix.Read(p.path, cur, w.x.limits())
+// apply merges what the read of one file learned, and where it stopped.
+func (w *walk) apply(p *pending, f fetch) (int64, error) {
+	cur, replace, delta, next, err := f.cur, f.replace, f.delta, f.next, f.err
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, w.forgetSource(p.path)
