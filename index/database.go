@@ -12,8 +12,9 @@ import (
 )
 
 // database reads what changed in one agent's database since the index
-// last looked: only when its files changed, and in a sweep the list of its
-// conversations too, to forget the deleted ones.
+// last looked, only when its files changed; then, in a sweep or at the
+// first look, the list of its conversations too, to forget the deleted
+// ones.
 func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) error {
 	path := dx.Database(home)
 	if path == "" {
@@ -34,7 +35,9 @@ func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) erro
 		}
 		return nil
 	}
-	if found && sig == known && !w.full {
+	// Unchanged files hold the same rows: a sweep has nothing to learn
+	// there either (a deletion changes them too).
+	if found && sig == known {
 		return nil
 	}
 	q, err := openAgentDB(path)

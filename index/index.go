@@ -207,10 +207,42 @@ func (x *Index) openFile() (*conn, string, error) {
 		// must be read again for it.
 		return db, "[index] text changed", nil
 	}
-	if err := db.c.Exec(`PRAGMA quick_check(1)`); err != nil {
-		return db, damage(err), nil
-	}
+	// Damage past the header shows when a page is read (SQLite says so,
+	// and Check rebuilds); reading every page here would cost each command
+	// a second per few hundred megabytes.
 	return db, "", nil
+}
+
+// checkEvery is how often Check reads the whole index.
+const checkEvery = 24 * time.Hour
+
+// Check reads every page of the index, at most once per checkEvery, and
+// rebuilds it, with one warning, when SQLite finds it damaged. It costs a
+// second or more on a large index: a caller runs it in the background
+// (the sweep), never on a command's way.
+func (x *Index) Check() error {
+	x.mu.Lock()
+	last := x.meta("checked")
+	x.mu.Unlock()
+	if last != 0 && x.o.Now().Sub(time.UnixMilli(last)) < checkEvery {
+		return nil
+	}
+	x.mu.Lock()
+	result := ""
+	_, err := x.db.one(`PRAGMA quick_check(1)`, nil, func(s *sqlite3.Stmt) { result = s.ColumnText(0) })
+	x.mu.Unlock()
+	if err == nil && result != "ok" {
+		err = errors.New(result)
+	}
+	if err != nil {
+		x.warnOnce(fmt.Errorf("index %s is %s: rebuilding it", x.path(), damage(err)))
+		if err := x.Rebuild(); err != nil {
+			return err
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.setMeta("checked", x.o.Now().UnixMilli())
 }
 
 // private makes sure the file at p, made if missing, is this user's only.

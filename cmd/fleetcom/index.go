@@ -211,6 +211,7 @@ func cmdSweep(in input) error {
 		return nil
 	}
 	defer x.Close()
+	x.Check()
 	x.Refresh(index.Scope{Full: true, Hot: hotRuns()})
 	return nil
 }
