@@ -11,7 +11,9 @@ import (
 
 func main() {
 	// This binary links SQLite (the index): the agents whose store is a
-	// database read it in process, never with the sqlite3 program.
+	// database read it in process, never with the sqlite3 program. The
+	// shims run fleetcom-shim, which links none of it, when it is
+	// installed beside this binary.
 	harness.OpenDB = index.OpenAgentDB
 	os.Exit(run(os.Args))
 }
