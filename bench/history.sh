@@ -171,7 +171,7 @@ scenario() {
 	dir=$w/work/project-0000
 	local conv size
 	conv=$(($(wc -l <"$w/manifest.tsv") - 1))
-	size=$(du -sh "$w" | cut -f1)
+	size=$(du -sh "$w/" | cut -f1)
 	echo
 	echo "# $name: $conv conversations ($size on disk; genstore ${FLAGS[$name]}), $n rounds"
 	echo "load: $(uptime | sed 's/.*load average/load average/')"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Paired whole-command comparisons of fleetcom with its anchors (PERF.md).
+# Paired whole-command comparisons of fleetcom with its anchors (bench/anchors).
 #
 #   bench/run.sh              full run (a few minutes)
 #   BENCH_QUICK=1 bench/run.sh  smoke run (well under a minute)

@@ -57,7 +57,7 @@ func ShimBinary(fc string) string {
 	return filepath.Join(filepath.Dir(fc), "fleetcom-shim")
 }
 
-// Record is one entry of "fleetcom list --json" (CONTRACT.md §4).
+// Record is one entry of "fleetcom list --json" (the README's list --json).
 type Record struct {
 	Tool      string  `json:"tool"`
 	ID        string  `json:"id"`

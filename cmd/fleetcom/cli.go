@@ -13,8 +13,8 @@ import (
 	"github.com/fleetcom/fleetcom/shim"
 )
 
-// Exit statuses (CONTRACT.md §5). A command that runs a child exits with
-// the child's status instead.
+// Exit statuses (the README's "Exit status"). A command that runs a child
+// exits with the child's status instead.
 const (
 	exitOK       = 0
 	exitNotFound = 1 // nothing found, or a precondition failed
