@@ -258,10 +258,8 @@ func (w *walk) hot() error {
 	if err := w.x.db.query(cols+` WHERE mtime >= ?`, []any{w.now.Add(-hotFor).UnixNano()}, collect); err != nil {
 		return err
 	}
-	for p := range w.near {
-		if err := w.x.db.query(cols+` WHERE dir = ?`, []any{p}, collect); err != nil {
-			return err
-		}
+	if err := w.nearFiles(); err != nil {
+		return err
 	}
 	for _, k := range w.sc.Hot {
 		if err := w.x.db.query(cols+` WHERE conv = (SELECT rowid FROM conv WHERE tool = ? AND id = ?)`, []any{k.Tool, k.ID}, collect); err != nil {
@@ -280,6 +278,45 @@ func (w *walk) hot() error {
 		owns := w.owns(ix, f.home, f.path)
 		if err := w.consider(a, ix, f.home, owns, f.path, f.dir, nil); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// nearFiles looks at the files of the scope's folders: one query per
+// folder for what the index knows of them, a stat per file, and only the
+// changed ones considered.
+func (w *walk) nearFiles() error {
+	type file struct {
+		path, tool, home string
+		ino, size, mtime int64
+	}
+	for dir := range w.near {
+		var files []file
+		if err := w.x.db.query(`SELECT path, tool, home, ino, size, mtime FROM source WHERE dir = ?`, []any{dir}, func(s *sqlite3.Stmt) error {
+			files = append(files, file{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2), s.ColumnInt64(3), s.ColumnInt64(4), s.ColumnInt64(5)})
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, f := range files {
+			fi, err := os.Lstat(f.path)
+			if err == nil && fi.Mode().IsRegular() && fi.Size() == f.size && fi.ModTime().UnixNano() == f.mtime {
+				if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int64(st.Ino) == f.ino {
+					continue
+				}
+			}
+			a, ok := w.agentNamed(f.tool)
+			if !ok {
+				continue
+			}
+			ix, ok := a.Behaviour.(harness.Indexer)
+			if !ok {
+				continue
+			}
+			if err := w.consider(a, ix, f.home, w.owns(ix, f.home, f.path), f.path, dir, nil); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
