@@ -4,13 +4,14 @@
 #   ./install.sh [--prefix DIR]
 #   ./install.sh --uninstall [--purge] [--prefix DIR]
 #
-# It builds a static binary with the local Go toolchain, puts it in
-# DIR/bin (default ~/.local/bin) with its manual page, creates the shims
+# It builds two static binaries with the local Go toolchain, fleetcom and
+# fleetcom-shim (the shim alone, which the shims link to), puts them in
+# DIR/bin (default ~/.local/bin) with the manual page, creates the shims
 # (one per agent CLI, and fleetcom itself), prints the one line to add to
 # your shell's rc file (or says it is there already), and runs `fleetcom
 # doctor`. Running it again updates the install in place. No root is needed.
 #
-# --uninstall removes the binary, the shims, the manual pages and every
+# --uninstall removes the binaries, the shims, the manual pages and every
 # `fleetcom init` line it can remove safely from the shells' startup files,
 # and names the file and line of any other; the saved sessions stay unless
 # --purge.
@@ -39,8 +40,9 @@ Usage: ./install.sh [--prefix DIR]
 Build fleetcom from this checkout and install it with its shims, or remove
 it again.
 
-  --prefix DIR  install the binary as DIR/bin/fleetcom (default: ~/.local)
-  --uninstall   remove the binary, the shims, the manual pages and the
+  --prefix DIR  install the binaries as DIR/bin/fleetcom and
+                DIR/bin/fleetcom-shim (default: ~/.local)
+  --uninstall   remove the binaries, the shims, the manual pages and the
                 fleetcom init lines of your shells' startup files (a line
                 that cannot be removed safely is named, with its file and
                 line number); saved sessions stay
@@ -114,19 +116,25 @@ main() {
 	bindir=$(cd -- "$prefix/bin" && pwd)
 	bin=$bindir/fleetcom
 
-	# Build next to the target and rename over it: a running fleetcom or
-	# shim keeps its old file, and nothing ever sees half a binary.
-	local tmp
-	tmp=$(mktemp "$bindir/.fleetcom.XXXXXX")
-	trap "rm -f -- $(printf %q "$tmp")" EXIT
+	# Two programs: fleetcom, and fleetcom-shim, the shim alone, which the
+	# shims link to (it does not link the index, so a shim starts faster).
+	# Each is built next to its target and renamed over it: a running
+	# fleetcom or shim keeps its old file, and nothing ever sees half a
+	# binary. fleetcom-shim goes first, so the fleetcom that makes the shims
+	# finds it beside itself.
+	local tmp name
 	printf 'building fleetcom %s with %s\n' "$version" "$(go version)"
-	(cd -- "$src" && CGO_ENABLED=0 go build -trimpath -buildvcs=false \
-		-ldflags "-s -w -X main.version=$version" -o "$tmp" ./cmd/fleetcom) ||
-		die "go build failed (see above)"
-	chmod 755 "$tmp"
-	mv -f -- "$tmp" "$bin"
-	trap - EXIT
-	printf 'installed %s\n' "$bin"
+	for name in fleetcom-shim fleetcom; do
+		tmp=$(mktemp "$bindir/.$name.XXXXXX")
+		trap "rm -f -- $(printf %q "$tmp")" EXIT
+		(cd -- "$src" && CGO_ENABLED=0 go build -trimpath -buildvcs=false \
+			-ldflags "-s -w -X main.version=$version" -o "$tmp" "./cmd/$name") ||
+			die "go build ./cmd/$name failed (see above)"
+		chmod 755 "$tmp"
+		mv -f -- "$tmp" "$bindir/$name"
+		trap - EXIT
+		printf 'installed %s\n' "$bindir/$name"
+	done
 
 	# The manual page, where man looks beside DIR/bin.
 	local man=$prefix/share/man/man1
@@ -259,13 +267,14 @@ xdg() {
 
 # is_fleetcom reports whether a file is a fleetcom binary, without running
 # it: an executable (ELF or Mach-O) whose Go build information names
-# fleetcom's main package.
+# fleetcom's main package, or with shim, fleetcom-shim's.
 is_fleetcom() {
-	local magic
+	local magic main=fleetcom
+	[ "${2:-}" = shim ] && main=fleetcom-shim
 	[ -f "$1" ] && [ -x "$1" ] || return 1
 	magic=$(LC_ALL=C head -c 4 -- "$1" | LC_ALL=C od -An -tx1 | tr -d ' \n')
 	case $magic in 7f454c46 | cffaedfe | cefaedfe) ;; *) return 1 ;; esac
-	LC_ALL=C grep -aqF "$(printf 'path\tgithub.com/fleetcom/fleetcom/cmd/fleetcom')" -- "$1"
+	LC_ALL=C grep -aq -e "$(printf 'path\tgithub\\.com/fleetcom/fleetcom/cmd/%s$' "$main")" -- "$1"
 }
 
 # remove undoes an install: the shims (through the binary, which knows
@@ -300,6 +309,13 @@ remove() {
 		rm -f -- "$bin"
 		printf 'removed %s\n' "$bin"
 	fi
+	local shimbin=${bin%/fleetcom}/fleetcom-shim
+	if is_fleetcom "$shimbin" shim; then
+		rm -f -- "$shimbin"
+		printf 'removed %s\n' "$shimbin"
+	elif [ -e "$shimbin" ] || [ -L "$shimbin" ]; then
+		warn "$shimbin is not fleetcom's shim binary: left in place"
+	fi
 
 	startup_files
 	local file
@@ -322,15 +338,16 @@ remove() {
 }
 
 # remove_links removes, without a fleetcom binary to ask, the links of a
-# shim directory that lead to a file named fleetcom (the rule fleetcom
-# shims remove follows), and nothing else.
+# shim directory that lead to a file named fleetcom or fleetcom-shim (the
+# rule fleetcom shims remove follows), and nothing else.
 remove_links() {
 	local link
 	[ -d "$1" ] || return 0
 	for link in "$1"/* "$1"/.[!.]*; do
-		if [ -L "$link" ] && [ "$(basename -- "$(readlink -- "$link")")" = fleetcom ]; then
-			rm -f -- "$link"
-		fi
+		[ -L "$link" ] || continue
+		case $(basename -- "$(readlink -- "$link")") in
+		fleetcom | fleetcom-shim) rm -f -- "$link" ;;
+		esac
 	done
 }
 

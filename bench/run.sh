@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Paired whole-command comparisons of fleetcom with its anchors (PERF.md).
+# Paired whole-command comparisons of fleetcom with its anchors (bench/anchors).
 #
 #   bench/run.sh              full run (a few minutes)
 #   BENCH_QUICK=1 bench/run.sh  smoke run (well under a minute)
@@ -10,7 +10,9 @@
 #                             also run that binary in (a) and (b), as "base",
 #                             and give every row's ratio to it
 #
-# Without FLEETCOM_BIN, ./cmd/fleetcom is built static when it exists; without
+# Without FLEETCOM_BIN, ./cmd/fleetcom and ./cmd/fleetcom-shim are built
+# static when they exist; the shim rows run the program the shims link to
+# (fleetcom-shim when it sits beside fleetcom, as installed). Without
 # a fleetcom binary the comparisons that need one are skipped, and the PTY ones
 # run on spawnprobe, which calls shim.Spawn directly (the PTY core alone). Every
 # table comes from bench/pair, which alternates the commands round by round:
@@ -56,23 +58,39 @@ done
 ln -s "$T/bin/execshim" "$T/exec/claude"
 ln -s "$T/bin/ptyproxy" "$T/proxy/claude"
 
+# The shim rows run the program the shims are installed to: fleetcom-shim
+# when it sits beside fleetcom (as install.sh and a release put it), else
+# fleetcom itself. shimof FC prints it.
+shimof() {
+	if [ -x "$(dirname "$1")/fleetcom-shim" ]; then
+		printf '%s' "$(dirname "$1")/fleetcom-shim"
+	else
+		printf '%s' "$1"
+	fi
+}
+
 FC=""
 if [ -n "${FLEETCOM_BIN:-}" ]; then
 	FC=$FLEETCOM_BIN
 elif [ -d cmd/fleetcom ] && ls cmd/fleetcom/*.go >/dev/null 2>&1; then
 	if CGO_ENABLED=0 go build -trimpath -o "$T/bin/fleetcom" ./cmd/fleetcom 2>"$T/build.err"; then
 		FC=$T/bin/fleetcom
+		if [ -d cmd/fleetcom-shim ] && ! CGO_ENABLED=0 go build -trimpath -o "$T/bin/fleetcom-shim" ./cmd/fleetcom-shim 2>"$T/build.err"; then
+			say "note: ./cmd/fleetcom-shim does not build; the shims run fleetcom:"
+			sed 's/^/  /' "$T/build.err" | head -5
+		fi
 	else
 		say "note: ./cmd/fleetcom does not build; skipping the fleetcom rows:"
 		sed 's/^/  /' "$T/build.err" | head -5
 	fi
 fi
 if [ -n "$FC" ]; then
-	ln -s "$FC" "$T/shims/claude"
-	if file -L "$FC" | grep -q 'statically linked'; then
-		say "fleetcom: $FC (statically linked)"
+	SHIM=$(shimof "$FC")
+	ln -s "$SHIM" "$T/shims/claude"
+	if file -L "$SHIM" | grep -q 'statically linked'; then
+		say "fleetcom shim: $SHIM (statically linked)"
 	else
-		say "WARNING: $FC is not statically linked: $(file -L "$FC" | cut -d: -f2)"
+		say "WARNING: $SHIM is not statically linked: $(file -L "$SHIM" | cut -d: -f2)"
 	fi
 fi
 say "spawnprobe: $(file -L "$T/bin/spawnprobe" | grep -o 'statically linked' || echo 'NOT static')"
@@ -80,14 +98,16 @@ BASE=""
 if [ -n "$FC" ] && [ -n "${FLEETCOM_BASE:-}" ]; then
 	# Two files of the same bytes have started up to 9 % apart here, one
 	# of them long in the page cache: both builds run from fresh copies.
-	BASE=$T/bin/fleetcom-base
-	cp "$FLEETCOM_BASE" "$BASE"
-	cp "$FC" "$T/bin/fleetcom-run"
-	FC=$T/bin/fleetcom-run
-	ln -sf "$FC" "$T/shims/claude"
-	mkdir -p "$T/shims-base"
+	# Each build's shim program is copied, under its own name, into a
+	# folder of its own.
+	mkdir -p "$T/base" "$T/run" "$T/shims-base"
+	BASE=$T/base/$(basename "$(shimof "$FLEETCOM_BASE")")
+	cp "$(shimof "$FLEETCOM_BASE")" "$BASE"
+	RUNSHIM=$T/run/$(basename "$SHIM")
+	cp "$SHIM" "$RUNSHIM"
+	ln -sf "$RUNSHIM" "$T/shims/claude"
 	ln -s "$BASE" "$T/shims-base/claude"
-	say "base: $FLEETCOM_BASE"
+	say "base: $FLEETCOM_BASE (its shims run $(shimof "$FLEETCOM_BASE"))"
 fi
 
 PAIR=$T/bin/pair

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Times `fleetcom status` with 50 live runs (PERF.md: at most 50 ms, about
-# three process starts), paired round by round by bench/pair with its
+# Times `fleetcom status` with 50 live runs (the target: at most 50 ms,
+# about three process starts), paired round by round by bench/pair with its
 # anchors: three process starts (sh running true twice) and a static Go
 # hello world. The runs are 50 sleeping processes with live files as shims
 # write them, mixed over the agents; 10 of them sit in panes of a tmux

@@ -76,7 +76,7 @@ func (c *Catalog) adopt(a harness.Agent, e Entry) (store.Record, error) {
 			}
 		}
 	}
-	if held, _ := holders(a, e.Home, e.ID, files); len(held) > 0 {
+	if held, _ := holders(a, e.Home, e.ID, e.Cwd, files); len(held) > 0 {
 		return store.Record{}, refused(fmt.Sprintf("quit it (process %d), then run 'fleetcom resume %s'", held[0].PID, e.ID),
 			"it is open in %s; leave it there first", held[0])
 	}

@@ -52,7 +52,7 @@ func claudeWorld(t *testing.T) (*Catalog, harness.Found) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"CLAUDE_CONFIG_DIR": home, "HOME": t.TempDir()}
-	return New(st, func(k string) string { return env[k] }, "", false), found[0]
+	return New(st, Config{Getenv: func(k string) string { return env[k] }}), found[0]
 }
 
 // adoptFound adopts f as Settle would.

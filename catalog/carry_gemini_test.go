@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
@@ -50,12 +53,16 @@ func geminiWorld(t *testing.T) (c *Catalog, home, cwd, id, file string) {
 			t.Fatal(err)
 		}
 	}
+	// Written an hour ago: a conversation written lately may still be
+	// open in a Gemini CLI that fleetcom cannot see (TestMoveGeminiHeld).
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(file, old, old)
 	st, err := store.Open(filepath.Join(t.TempDir(), "fleetcom"), store.Config{Valid: agents.ValidID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"GEMINI_CLI_HOME": base, "HOME": t.TempDir()}
-	return New(st, func(k string) string { return env[k] }, "", false), home, cwd, id, file
+	return New(st, Config{Getenv: func(k string) string { return env[k] }}), home, cwd, id, file
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
@@ -168,4 +175,66 @@ func TestClaimNeverOverwrites(t *testing.T) {
 	if !exists(theirs) {
 		t.Error("undo removed a file the claim did not make")
 	}
+}
+
+// Gemini CLI keeps no descriptor open and no record of which process runs
+// which session: a move is refused while a gemini runs in the
+// conversation's directory, or while its file was written lately; the
+// running Gemini would write every later turn to the old place (issue 29,
+// item 3).
+func TestMoveGeminiHeld(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cwd"); err != nil {
+		t.Skip("a process's directory is read from /proc, which this system lacks")
+	}
+	c, _, cwd, id, file := geminiWorld(t)
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+
+	// A gemini in the conversation's directory (named as the script of
+	// its package); one elsewhere does not count.
+	elsewhere := exec.Command("bash", "-c", `exec -a /opt/bin/gemini sleep 60`)
+	elsewhere.Dir = t.TempDir()
+	running := exec.Command("bash", "-c", `exec -a /opt/node_modules/@google/gemini-cli/dist/index.js sleep 60`)
+	running.Dir = cwd
+	for _, cmd := range []*exec.Cmd{elsewhere, running} {
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	}
+	waitArgv(t, running.Process.Pid, "gemini-cli/dist/index.js\x00")
+	_, err := c.Move("gemini", id, cwd, dir, false)
+	if err == nil || !strings.Contains(err.Error(), "is open in process "+strconv.Itoa(running.Process.Pid)) ||
+		strings.Contains(err.Error(), strconv.Itoa(elsewhere.Process.Pid)) {
+		t.Fatalf("move while gemini runs there: %v", err)
+	}
+	running.Process.Kill()
+	running.Wait()
+
+	// Written a moment ago: perhaps by a gemini out of sight.
+	now := time.Now()
+	os.Chtimes(file, now, now)
+	if _, err := c.Move("gemini", id, cwd, dir, false); err == nil || !strings.Contains(err.Error(), "may still be writing it") {
+		t.Fatalf("move of a file written just now: %v", err)
+	}
+	if !exists(file) {
+		t.Fatal("a refused move moved the file")
+	}
+	old := now.Add(-10 * time.Minute)
+	os.Chtimes(file, old, old)
+	if _, err := c.Move("gemini", id, cwd, dir, false); err != nil {
+		t.Fatalf("move once nothing holds it: %v", err)
+	}
+}
+
+// waitArgv waits until process pid's command line holds word (after an
+// exec: bash's own holds the command it runs).
+func waitArgv(t *testing.T, pid int, word string) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil && bytes.Contains(b, []byte(word)) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d never showed %q", pid, word)
 }

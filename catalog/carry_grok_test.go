@@ -45,7 +45,7 @@ func grokWorld(t *testing.T) (c *Catalog, home, cwd, id string) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"GROK_HOME": home, "HOME": t.TempDir()}
-	return New(st, func(k string) string { return env[k] }, "", false), home, cwd, id
+	return New(st, Config{Getenv: func(k string) string { return env[k] }}), home, cwd, id
 }
 
 // Across filesystems a Grok session folder is copied whole, every file
@@ -141,7 +141,7 @@ func TestHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, unchecked := holders(grok, t.TempDir(), id, []string{dir})
+	got, unchecked := holders(grok, t.TempDir(), id, "", []string{dir})
 	pids := map[int]string{}
 	for _, h := range got {
 		pids[h.PID] = h.Command

@@ -5,31 +5,126 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/index"
 	"github.com/fleetcom/fleetcom/store"
 )
 
-// Catalog reads one store and the agents' own stores of one environment.
+// Catalog reads one store and the agents' own stores of one environment,
+// through the index of every conversation.
 type Catalog struct {
 	st      *store.Store
 	getenv  func(string) string
-	index   string // where discovery may keep its caches, a folder per agent ("" for none)
-	options bool   // resume lines replay remembered launch options
+	replay  bool
+	idx     *index.Index
+	hot     func() []index.Key
+	prog    func(index.Progress)
+	warn    func(string)
+	fresh   map[string]bool // directories the index was refreshed for
+	written bool            // the catalog wrote a record since its last refresh
+}
+
+// Config says how a catalog reads.
+type Config struct {
+	// Getenv resolves agent homes.
+	Getenv func(string) string
+	// Index is the index of every conversation (OpenIndex); nil: the
+	// catalog builds one in memory on first use.
+	Index *index.Index
+	// Replay makes resume lines replay the launch options remembered with a
+	// record.
+	Replay bool
+	// Hot names the conversations running now: a refresh reads their files
+	// however long unwritten.
+	Hot func() []index.Key
+	// Progress hears how a refresh comes along (a first build is long).
+	Progress func(index.Progress)
+	// Warn reports what costs only speed or freshness.
+	Warn func(string)
 }
 
 // New returns the catalog over st (nil: no records, only what the agents'
-// stores hold). getenv resolves agent homes; indexDir
-// is where discovery may keep caches; options makes resume lines replay
-// the launch options remembered with a record.
-func New(st *store.Store, getenv func(string) string, indexDir string, options bool) *Catalog {
-	return &Catalog{st: st, getenv: getenv, index: indexDir, options: options}
+// stores hold).
+func New(st *store.Store, cfg Config) *Catalog {
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
+	if cfg.Warn == nil {
+		cfg.Warn = func(string) {}
+	}
+	return &Catalog{st: st, getenv: cfg.Getenv, replay: cfg.Replay, idx: cfg.Index, hot: cfg.Hot,
+		prog: cfg.Progress, warn: cfg.Warn, fresh: map[string]bool{}}
+}
+
+// OpenIndex opens the index kept in dir ("" for one in memory) of every
+// agent's conversations in the environment getenv gives, and of the
+// records of st; text says whether what was said is indexed.
+func OpenIndex(dir string, st *store.Store, getenv func(string) string, text bool, warn func(string)) (*index.Index, error) {
+	o := index.Options{
+		Agents: agents.All(),
+		Homes:  func(a harness.Agent) []string { return []string{a.Home(getenv)} },
+		Text:   text,
+		Warn:   warn,
+	}
+	if st != nil {
+		o.Records = st
+	}
+	return index.Open(dir, o)
 }
 
 // Store is the session store the catalog reads and writes.
 func (c *Catalog) Store() *store.Store { return c.st }
+
+// Close closes the catalog's index.
+func (c *Catalog) Close() {
+	if c.idx != nil {
+		c.idx.Close()
+		c.idx = nil
+	}
+}
+
+// Opened is the catalog's index when a read has opened and refreshed it,
+// nil otherwise.
+func (c *Catalog) Opened() *index.Index {
+	if len(c.fresh) == 0 {
+		return nil
+	}
+	return c.idx
+}
+
+// index is the index, brought up to date for dir ("" for none in
+// particular) once per catalog, and again after the catalog wrote a
+// record. A refresh that fails, or finds the index busy with another
+// refresh for too long, costs freshness: what the index holds is read.
+func (c *Catalog) index(dir string) (*index.Index, error) {
+	if c.idx == nil {
+		x, err := OpenIndex("", c.st, c.getenv, true, c.warn)
+		if err != nil {
+			return nil, err
+		}
+		c.idx = x
+	}
+	if c.fresh[dir] && !c.written {
+		return c.idx, nil
+	}
+	sc := index.Scope{Progress: c.prog}
+	if dir != "" {
+		sc.Dirs = []string{dir}
+	}
+	if c.hot != nil {
+		sc.Hot = c.hot()
+	}
+	if _, err := c.idx.Refresh(sc); err != nil {
+		c.warn("index: " + err.Error())
+	}
+	c.fresh[dir], c.written = true, false
+	return c.idx, nil
+}
+
+// Index is the catalog's index, brought up to date for dir.
+func (c *Catalog) Index(dir string) (*index.Index, error) { return c.index(dir) }
 
 // Entry is one conversation as list, completion and resume see it: a
 // record, or a conversation found in its agent's store (Found) presented
@@ -98,158 +193,141 @@ func (c *Catalog) Line(e Entry) (string, error) {
 		return "", fmt.Errorf("unknown tool %q", e.Tool)
 	}
 	var opts []string
-	if c.options {
+	if c.replay {
 		opts = e.Options
 	}
 	return harness.ResumeLine(a, e.Program, e.ID, opts)
 }
 
-// Refresh holds a record to what the agent's store says now: whether the
-// conversation is there (it may have appeared since an open run was
-// recorded, or been moved away since), and its title when the record has
-// none yet.
+// Refresh holds a record to what the agent's store says now, as the index
+// knows it: whether the conversation is there (it may have appeared since
+// an open run was recorded, or been moved away since), its title when the
+// record has none yet, and its name.
 func (c *Catalog) Refresh(r store.Record) Entry {
-	a, ok := agents.Named(r.Tool)
-	if !ok {
-		return Entry{Record: r}
-	}
-	home := r.Home
-	if home == "" {
-		home = c.Home(a)
+	if x, err := c.index(r.Cwd); err == nil {
+		if v, ok, err := x.Get(r.Tool, r.ID); err == nil && ok {
+			return c.recorded(r, v)
+		}
 	}
 	was := r.Resumable
-	r.Resumable = a.Exists(home, r.Cwd, r.ID)
-	if r.Resumable && r.Title == "" {
-		r.Title = a.Title(home, r.Cwd, r.ID)
+	r.Resumable = false
+	return Entry{Record: r, Gone: was}
+}
+
+// recorded is the entry of record r, with what the index says of its
+// conversation v.
+func (c *Catalog) recorded(r store.Record, v index.Conv) Entry {
+	was := r.Resumable
+	r.Resumable = resumable(v)
+	if r.Resumable && !v.Active.IsZero() {
+		at := v.Active.UTC()
+		r.Active = &at
 	}
-	e := Entry{Record: r, Gone: was && !r.Resumable}
+	// The store's title is the newer word: an agent may title a
+	// conversation after its run ended.
+	if t := TitleOf(v); t != "" {
+		r.Title = t
+	}
+	// Gone is a conversation its store no longer holds; one it holds with
+	// no message (a run quit before its first prompt, which Codex still
+	// keeps) is empty, never resumed and never the newest.
+	e := Entry{Record: r, Gone: was && !v.Stored}
 	if r.Resumable {
-		e.Name = a.ConversationName(home, r.Cwd, r.ID)
+		e.Name = v.Name
 	}
 	return e
 }
 
-// All returns every directory's records, refreshed, newest first. It does
-// not look for conversations no record knows: that would mean reading every
-// agent's store in full.
-func (c *Catalog) All() ([]Entry, error) {
-	recs, err := c.st.All()
+// resumable reports a conversation its agent's store holds, with at least
+// one message.
+func resumable(v index.Conv) bool { return v.Stored && v.Messages > 0 }
+
+// TitleOf is what a conversation is called when it has no name: its first
+// prompt (or the title its agent gives it), else its agent's summary.
+func TitleOf(v index.Conv) string {
+	if v.Title != "" {
+		return v.Title
+	}
+	return v.Summary
+}
+
+// entry is the entry of a conversation of the index: its record's, or a
+// found one's. ok is false for one that is neither recorded nor a
+// conversation a user would resume (empty, an agent's own thread, or
+// forgotten unless forgotten is true).
+func (c *Catalog) entry(v index.Conv, forgotten bool) (Entry, bool) {
+	if r, ok := v.Record(); ok {
+		if !c.valid(r.Tool, r.ID) {
+			return Entry{}, false
+		}
+		return c.recorded(r, v), true
+	}
+	if !resumable(v) || v.Side || v.Forgotten && !forgotten || !c.valid(v.Tool, v.ID) || !filepath.IsAbs(v.Cwd) {
+		return Entry{}, false
+	}
+	started := v.Started
+	if started.IsZero() {
+		started = v.Active
+	}
+	r := store.Record{Tool: v.Tool, ID: v.ID, Cwd: v.Cwd, Program: v.Tool, Source: "fs",
+		Started: started.UTC(), Resumable: true, Home: v.Home, Title: TitleOf(v), Updated: v.Active.UTC()}
+	return Entry{Record: r, Found: true, Name: v.Name}, true
+}
+
+// Entry is the entry of a conversation the index returned (a search's
+// hit): ok is false for one the catalog would not offer.
+func (c *Catalog) Entry(v index.Conv) (Entry, bool) { return c.entry(v, false) }
+
+// valid holds what the index says to the agent's ID grammar: the index is
+// a cache, and its values reach command lines.
+func (c *Catalog) valid(tool, id string) bool {
+	a, ok := agents.Named(tool)
+	return ok && a.ID.Valid(id)
+}
+
+// entries turns the conversations of the index into entries, with found
+// ones when found is set.
+func (c *Catalog) entries(list []index.Conv, found bool) []Entry {
+	out := make([]Entry, 0, len(list))
+	for _, v := range list {
+		if !found && !v.Recorded() {
+			continue
+		}
+		if e, ok := c.entry(v, false); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// All returns the conversations of every directory, newest first: the
+// recorded ones, and with found those the agents' stores hold that no
+// record knows.
+func (c *Catalog) All(found bool) ([]Entry, error) {
+	x, err := c.index("")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, 0, len(recs))
-	for _, r := range recs {
-		out = append(out, c.Refresh(r))
+	list, err := x.All("")
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return c.entries(list, found), nil
 }
 
 // Dir returns the entries of the physical directory dir (of one tool when
-// tool is set): its records, refreshed, newest first, then with found the
-// conversations found in the agents' stores that no record knows. Errors
-// from discovery only ever cost speed and are returned beside the entries.
+// tool is set), newest first: its records and, with found, the
+// conversations found in the agents' stores that no record knows.
 func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
-	var recs []store.Record
-	if c.st != nil {
-		var err error
-		if recs, err = c.st.Dir(dir); err != nil {
-			return nil, []error{err}
-		}
+	x, err := c.index(dir)
+	if err != nil {
+		return nil, []error{err}
 	}
-	var out []Entry
-	for _, r := range recs {
-		if tool == "" || r.Tool == tool {
-			out = append(out, c.Refresh(r))
-		}
+	list, err := x.Dir(dir, tool)
+	if err != nil {
+		return nil, []error{err}
 	}
-	if !found {
-		return out, nil
-	}
-	list, errs := c.discover(dir, tool, c.skipped(recs))
-	for _, f := range list {
-		out = append(out, foundEntry(f))
-	}
-	return out, errs
-}
-
-// discover finds the conversations of the physical directory dir (of one
-// tool when tool is set), newest first, leaving out the ones known already.
-// The agents' stores are read at once.
-func (c *Catalog) discover(dir, tool string, known map[string]bool) ([]harness.Found, []error) {
-	var asked []harness.Agent
-	for _, a := range agents.All() {
-		if tool == "" || a.Name == tool {
-			asked = append(asked, a)
-		}
-	}
-	results := make([][]harness.Found, len(asked))
-	errs := make([]error, len(asked))
-	var wg sync.WaitGroup
-	for i, a := range asked {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = a.Discover(c.Home(a), dir, c.indexOf(a))
-		}()
-	}
-	wg.Wait()
-	var out []harness.Found
-	for _, list := range results {
-		for _, f := range list {
-			if !known[key(f.Tool, f.ID)] {
-				out = append(out, f)
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b harness.Found) int { return b.Modified.Compare(a.Modified) })
-	return out, slices.DeleteFunc(errs, func(e error) bool { return e == nil })
-}
-
-// indexOf is the folder an agent's discovery may keep its cache in.
-func (c *Catalog) indexOf(a harness.Agent) string {
-	if c.index == "" {
-		return ""
-	}
-	return filepath.Join(c.index, a.Name+"-index")
-}
-
-// key names a conversation across agents.
-func key(tool, id string) string { return tool + "-" + id }
-
-// skipped are the conversations discovery leaves out: those recorded
-// already, and those the user forgot.
-func (c *Catalog) skipped(recs []store.Record) map[string]bool {
-	out := knownKeys(recs)
-	if c.st != nil {
-		for k := range c.st.Forgotten() {
-			out[k] = true
-		}
-	}
-	return out
-}
-
-// knownKeys indexes records by conversation.
-func knownKeys(recs []store.Record) map[string]bool {
-	out := make(map[string]bool, len(recs))
-	for _, r := range recs {
-		out[key(r.Tool, r.ID)] = true
-	}
-	return out
-}
-
-// foundEntry presents a found conversation with the fields of a record; it
-// is not stored.
-func foundEntry(f harness.Found) Entry {
-	r := store.Record{Tool: f.Tool, ID: f.ID, Cwd: f.Cwd, Program: f.Tool, Source: "fs",
-		Started: f.Started, Resumable: true, Home: f.Home, Title: f.Title, Updated: f.Modified}
-	if r.Started.IsZero() {
-		r.Started = f.Modified
-	}
-	e := Entry{Record: r, Found: true}
-	if a, ok := agents.Named(f.Tool); ok {
-		e.Name = a.ConversationName(f.Home, f.Cwd, f.ID)
-	}
-	return e
+	return c.entries(list, found), nil
 }
 
 // prefixed keeps the entries whose ID begins with ref.

@@ -2,10 +2,12 @@ package catalog
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -38,7 +40,7 @@ func (h Holder) String() string {
 // id of agent a open, its files being paths (files, or folders and all
 // under them). unchecked says what could not be looked at on this system,
 // "" when everything was.
-func holders(a harness.Agent, home, id string, paths []string) (out []Holder, unchecked string) {
+func holders(a harness.Agent, home, id, cwd string, paths []string) (out []Holder, unchecked string) {
 	self := os.Getpid()
 	seen := map[int]bool{self: true}
 	for _, pid := range a.Holders(home, id) {
@@ -53,7 +55,12 @@ func holders(a harness.Agent, home, id string, paths []string) (out []Holder, un
 			phys = append(phys, r)
 		}
 	}
-	procs, unchecked := scanProcesses(phys, id, ancestors())
+	var in *inDir
+	if dh, ok := a.Behaviour.(harness.DirHolder); ok && cwd != "" {
+		programs, _ := dh.HeldInDir()
+		in = &inDir{dir: safe.PhysicalOf(cwd), programs: programs}
+	}
+	procs, unchecked := scanProcesses(phys, id, ancestors(), in)
 	for _, h := range procs {
 		if !seen[h.PID] {
 			seen[h.PID] = true
@@ -61,6 +68,29 @@ func holders(a harness.Agent, home, id string, paths []string) (out []Holder, un
 		}
 	}
 	return out, unchecked
+}
+
+// inDir asks for the processes of programs running in dir, for an agent
+// whose holders cannot be seen otherwise (harness.DirHolder).
+type inDir struct {
+	dir      string
+	programs []string
+}
+
+// runs reports whether argv is one of the programs: its first words (the
+// program, or the script an interpreter runs) named after one, or inside
+// its package ("gemini-cli").
+func (in *inDir) runs(argv []string) bool {
+	for _, w := range argv[:min(3, len(argv))] {
+		for _, part := range strings.Split(w, "/") {
+			for _, p := range in.programs {
+				if part == p || part == p+"-cli" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // ancestors are this process's parents, up to init: a wrapper that runs
@@ -127,4 +157,31 @@ func heldError(e Entry, what string, held []Holder) error {
 	}
 	return notFound(fmt.Sprintf("quit it (%s), then %s it again", proc, what),
 		"%s conversation %s is open in %s", e.Tool, e.ID, strings.Join(names, ", "))
+}
+
+// writtenLately refuses to move the conversation of an agent whose holders
+// cannot all be seen (harness.DirHolder) while one of its files is newer
+// than the agent's Recent: a CLI out of sight may still be writing it.
+func writtenLately(a harness.Agent, e Entry, files []string) error {
+	dh, ok := a.Behaviour.(harness.DirHolder)
+	if !ok {
+		return nil
+	}
+	_, recent := dh.HeldInDir()
+	var newest time.Time
+	for _, f := range files {
+		filepath.WalkDir(f, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil && fi.ModTime().After(newest) {
+					newest = fi.ModTime()
+				}
+			}
+			return nil
+		})
+	}
+	if ago := time.Since(newest); ago < recent {
+		return notFound(fmt.Sprintf("if %s is still open on it, quit it there; else move it again in %s", a.Display, (recent-ago).Round(time.Second)),
+			"%s conversation %s was written %s ago, and %s may still be writing it", e.Tool, e.ID, ago.Round(time.Second), a.Display)
+	}
+	return nil
 }

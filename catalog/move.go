@@ -209,9 +209,12 @@ func (c *Catalog) move(a harness.Agent, e Entry, dir string, keep bool) (Moved, 
 			return Moved{}, notFound("", "cannot move %s conversation %s: %s holds one already", e.Tool, e.ID, p.To)
 		}
 	}
-	held, unchecked := holders(a, home, e.ID, from)
+	held, unchecked := holders(a, home, e.ID, e.Cwd, from)
 	if len(held) > 0 {
 		return Moved{}, heldError(e, "move", held)
+	}
+	if err := writtenLately(a, e, from); err != nil {
+		return Moved{}, err
 	}
 	unclaim, err := claim(cr.Claims)
 	if err != nil {

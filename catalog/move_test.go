@@ -24,7 +24,7 @@ func twoMachines(t *testing.T) (src *Catalog, id string, dst *Catalog, dstHome, 
 		t.Fatal(err)
 	}
 	env := map[string]string{"CLAUDE_CONFIG_DIR": dstHome, "CODEX_HOME": filepath.Join(dstHome, "codex"), "HOME": dstHome}
-	dst = New(st, func(k string) string { return env[k] }, "", false)
+	dst = New(st, Config{Getenv: func(k string) string { return env[k] }})
 	dir, _ = filepath.EvalSymlinks(t.TempDir())
 	return src, f.ID, dst, dstHome, dir
 }

@@ -10,19 +10,32 @@ import (
 // directory's records. The name only selects an entry; the line is built
 // from the entry's ID like any other.
 
-// byName finds the one conversation named q.Ref. ok is false when no
+// byName finds the one conversation named q.Ref: of those the index knows
+// by that name (exactly, else ignoring case), the ones of the query's
+// directory first, then every directory's. ok is false when no
 // conversation has that name.
 func (c *Catalog) byName(q Query) (p Plan, ok bool, err error) {
-	here, _ := c.Dir(q.Dir, q.Tool, true)
+	x, err := c.index(q.Dir)
+	if err != nil {
+		return Plan{}, false, err
+	}
+	list, err := x.Named(q.Ref)
+	if err != nil {
+		return Plan{}, false, err
+	}
+	var all, here []Entry
+	for _, v := range list {
+		e, ok := c.entry(v, false)
+		if !ok || e.Name == "" || q.Tool != "" && e.Tool != q.Tool {
+			continue
+		}
+		all = append(all, e)
+		if e.Cwd == q.Dir {
+			here = append(here, e)
+		}
+	}
 	match := named(here, q.Ref)
 	if len(match) == 0 {
-		all, err := c.All()
-		if err != nil {
-			return Plan{}, false, err
-		}
-		if q.Tool != "" {
-			all = ofTool(all, q.Tool)
-		}
 		match = named(all, q.Ref)
 	}
 	switch len(match) {
@@ -56,15 +69,4 @@ func named(entries []Entry, name string) []Entry {
 		return exact
 	}
 	return folded
-}
-
-// ofTool keeps the entries of one tool.
-func ofTool(entries []Entry, tool string) []Entry {
-	var out []Entry
-	for _, e := range entries {
-		if e.Tool == tool {
-			out = append(out, e)
-		}
-	}
-	return out
 }

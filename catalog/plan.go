@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
@@ -77,22 +76,28 @@ func (c *Catalog) Resolve(q Query) (Plan, error) {
 	return p, nil
 }
 
-// byReference finds the one conversation a reference names.
+// byReference finds the one conversation a reference names: of every
+// conversation the index knows, recorded or found, in any directory, the
+// one whose ID begins with it; a full ID the index does not know (yet) is
+// also looked up in every agent's store.
 func (c *Catalog) byReference(q Query) (Plan, error) {
-	recs, err := c.st.Find(q.Ref)
+	x, err := c.index(q.Dir)
 	if err != nil {
 		return Plan{}, err
 	}
-	var all []Entry
-	for _, r := range recs {
-		all = append(all, c.Refresh(r))
+	list, err := x.Prefix(q.Ref)
+	if err != nil {
+		return Plan{}, err
 	}
-	found, _ := c.discover(q.Dir, "", c.skipped(recs))
-	for _, f := range found {
-		all = append(all, foundEntry(f))
+	full := agents.ValidIDOfAny(q.Ref)
+	var all []Entry
+	for _, v := range list {
+		if e, ok := c.entry(v, full && v.ID == q.Ref); ok {
+			all = append(all, e)
+		}
 	}
 	all = prefixed(all, q.Ref)
-	if len(all) == 0 && agents.ValidIDOfAny(q.Ref) {
+	if len(all) == 0 && full {
 		anywhere, err := c.lookupAnywhere(q.Tool, q.Ref)
 		if err != nil {
 			return Plan{}, err
@@ -122,49 +127,45 @@ func (c *Catalog) byReference(q Query) (Plan, error) {
 		return Plan{}, invalid("session %s belongs to %s, not %s", others[0].ID, others[0].Tool, q.Tool)
 	}
 	const hint = "run 'fleetcom list --all' to see the saved sessions"
-	if agents.ValidIDOfAny(q.Ref) {
+	if full {
 		return Plan{}, notFound(hint, "no recorded session matches %s, and no tool's store holds it", q.Ref)
 	}
-	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found for %s", q.Ref, q.Dir)
+	return Plan{}, notFound(hint, "no recorded session matches %s, nor does any conversation found on disk", q.Ref)
 }
 
-// newest is the default: of the directory's resumable records and the
-// conversations found there, the one whose last message is the latest, as
-// its agent's store dates it. The store is read only for this decision: a
-// record's conversation may have gone on outside fleetcom since it was
-// written. Found conversations are looked at newest file first, and no
-// further than a file older than the best last message so far (a file is
-// written at least as late as its last message). A tie goes to a record,
-// then to the order records keep (store.NewestFirst).
+// foundEntry presents a conversation found by a direct lookup in its
+// agent's store with the fields of a record; it is not stored.
+func foundEntry(f harness.Found) Entry {
+	r := store.Record{Tool: f.Tool, ID: f.ID, Cwd: f.Cwd, Program: f.Tool, Source: "fs",
+		Started: f.Started, Resumable: true, Home: f.Home, Title: f.Title, Updated: f.Modified}
+	if r.Started.IsZero() {
+		r.Started = f.Modified
+	}
+	e := Entry{Record: r, Found: true}
+	if a, ok := agents.Named(f.Tool); ok {
+		e.Name = a.ConversationName(f.Home, f.Cwd, f.ID)
+	}
+	return e
+}
+
+// newest is the default: of the directory's resumable conversations,
+// recorded or found, the one whose last message is the latest, as its
+// agent's store dates it (the index's order). A tie goes to a record, then
+// to the order records keep (store.NewestFirst). An empty conversation (no
+// turn) is never the newest.
 func (c *Catalog) newest(q Query) (Plan, error) {
-	entries, _ := c.Dir(q.Dir, q.Tool, false)
-	var best Entry
-	var bestAt time.Time
-	var recs []store.Record
-	have := false
+	entries, errs := c.Dir(q.Dir, q.Tool, true)
+	if len(errs) > 0 {
+		return Plan{}, errs[0]
+	}
+	recorded := false
 	for _, e := range entries {
-		recs = append(recs, e.Record)
-		if !e.Resumable {
-			continue
-		}
-		at := c.lastActive(e)
-		if !have || at.After(bestAt) {
-			best, bestAt, have = e, at, true
-		}
+		recorded = recorded || !e.Found && e.Resumable
 	}
-	recorded := have
-	found, _ := c.discover(q.Dir, q.Tool, c.skipped(recs))
-	for _, f := range found {
-		if have && f.Modified.Before(bestAt) {
-			break
+	for _, e := range entries {
+		if e.Resumable {
+			return Plan{Entry: e, Fallback: e.Found, Recorded: recorded}, nil
 		}
-		e := foundEntry(f)
-		if at := c.lastActive(e); !have || at.After(bestAt) {
-			best, bestAt, have = e, at, true
-		}
-	}
-	if have {
-		return Plan{Entry: best, Fallback: best.Found, Recorded: recorded}, nil
 	}
 	what := "session"
 	if q.Tool != "" {
@@ -172,17 +173,6 @@ func (c *Catalog) newest(q Query) (Plan, error) {
 	}
 	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", agents.Names()[0]),
 		"no resumable %s recorded or found for %s", what, q.Dir)
-}
-
-// lastActive is when an entry's conversation last had a message, by its
-// agent's store; what the entry says when the store cannot tell.
-func (c *Catalog) lastActive(e Entry) time.Time {
-	if a, ok := agents.Named(e.Tool); ok {
-		if at := harness.LastActive(a, c.entryHome(a, e), e.Cwd, e.ID); !at.IsZero() {
-			return at
-		}
-	}
-	return e.Activity()
 }
 
 // describe is one line naming an entry in a list of candidates.

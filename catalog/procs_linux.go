@@ -12,8 +12,8 @@ import (
 // scanProcesses reads /proc: the processes (of this user: others' are not
 // readable, and cannot write to this user's files anyway) with a descriptor
 // open on one of paths, or, unless they are ancestors, a command line that
-// names id.
-func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder, string) {
+// names id, or, with in, one of its programs running in its directory.
+func scanProcesses(paths []string, id string, ancestors map[int]bool, in *inDir) ([]Holder, string) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, "which processes have it open (no /proc)"
@@ -26,11 +26,20 @@ func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder,
 			continue
 		}
 		argv := readArgv(pid)
-		if (!ancestors[pid] && namesID(argv, id)) || holdsOpen(pid, paths) {
+		if (!ancestors[pid] && namesID(argv, id)) || holdsOpen(pid, paths) || runsIn(pid, argv, in) {
 			out = append(out, Holder{PID: pid, Command: commandLine(argv)})
 		}
 	}
 	return out, ""
+}
+
+// runsIn reports that pid is one of in's programs, in its directory.
+func runsIn(pid int, argv []string, in *inDir) bool {
+	if in == nil || !in.runs(argv) {
+		return false
+	}
+	cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	return err == nil && cwd == in.dir
 }
 
 // holdsOpen reports a descriptor of pid open on one of paths.

@@ -18,8 +18,9 @@ import (
 
 // scanProcesses asks what the system offers where there is no /proc:
 // lsof for the processes with one of paths open, ps for command lines that
-// name id (not this process's ancestors').
-func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder, string) {
+// name id (not this process's ancestors'), or, with in, that run one of its
+// programs: in any directory, as ps does not say which.
+func scanProcesses(paths []string, id string, ancestors map[int]bool, in *inDir) ([]Holder, string) {
 	cmds, ok := psCommands()
 	var out []Holder
 	var unchecked []string
@@ -28,7 +29,7 @@ func scanProcesses(paths []string, id string, ancestors map[int]bool) ([]Holder,
 	}
 	self := os.Getpid()
 	for pid, cmd := range cmds {
-		if pid != self && !ancestors[pid] && namesID(strings.Fields(cmd), id) {
+		if pid != self && !ancestors[pid] && (namesID(strings.Fields(cmd), id) || in != nil && in.runs(strings.Fields(cmd))) {
 			out = append(out, Holder{PID: pid, Command: commandLine(strings.Fields(cmd))})
 		}
 	}

@@ -11,21 +11,19 @@ import (
 // have been the same project as dir is returned: a directory with dir's
 // name (moved elsewhere) or beside it (renamed in place).
 func (c *Catalog) Vanished(dir string) []string {
-	if c.st == nil {
-		return nil
-	}
-	recs, err := c.st.All()
+	x, err := c.index(dir)
 	if err != nil {
 		return nil
 	}
-	seen := map[string]bool{}
+	dirs, err := x.RecordDirs()
+	if err != nil {
+		return nil
+	}
 	var out []string
-	for _, r := range recs {
-		old := r.Cwd
-		if seen[old] || old == dir || !filepath.IsAbs(old) {
+	for _, old := range dirs {
+		if old == dir || !filepath.IsAbs(old) {
 			continue
 		}
-		seen[old] = true
 		if filepath.Base(old) != filepath.Base(dir) && filepath.Dir(old) != filepath.Dir(dir) {
 			continue
 		}

@@ -25,6 +25,9 @@
 //	[status]
 //	hosts = ["box1", "me@box2"]  # also asked by `fleetcom status`
 //
+//	[index]
+//	text = true       # false: the index keeps no text, only metadata
+//
 //	[restore]         # how `restore --exec` starts agents again (restore.go)
 //	gap = 5           # seconds between two starts
 //	jitter = 20       # percent: each pause is gap ± this much of it
@@ -69,7 +72,10 @@ type Config struct {
 	// Notify is the [notify] table: how changes of state are told.
 	Notify Notify
 	// Hosts are the machines `fleetcom status` also asks ([status] hosts).
-	Hosts   []string
+	Hosts []string
+	// TextOff keeps what was said in conversations out of the index
+	// ([index] text = false): their metadata only.
+	TextOff bool
 	bins    map[string]string
 	hooks   map[string]harness.HookPolicy
 	restore *Restore // nil: DefaultRestore
@@ -221,6 +227,10 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.status(table); err != nil {
 				return Config{}, err
 			}
+		case key == "index" && ok:
+			if err := c.index(table); err != nil {
+				return Config{}, err
+			}
 		case key == "restore" && ok:
 			if err := c.restoreTable(table); err != nil {
 				return Config{}, err
@@ -229,7 +239,7 @@ func decodeDoc(data []byte) (Config, error) {
 			if err := c.agent(key, table); err != nil {
 				return Config{}, err
 			}
-		case key == "capture" || key == "notify" || key == "status" || key == "restore" || slices.Contains(agents.Names(), key):
+		case key == "capture" || key == "notify" || key == "status" || key == "index" || key == "restore" || slices.Contains(agents.Names(), key):
 			return Config{}, refuse("", key, fmt.Errorf("%s must be a table", key))
 		default:
 			return Config{}, refuse("", key, fmt.Errorf("unknown setting %s", key))
@@ -255,6 +265,22 @@ func (c *Config) capture(t map[string]any) error {
 			c.Tail = int(n)
 		default:
 			return refuse("capture", k, fmt.Errorf("unknown setting capture.%s", k))
+		}
+	}
+	return nil
+}
+
+func (c *Config) index(t map[string]any) error {
+	for _, k := range sortedKeys(t) {
+		switch v := t[k]; k {
+		case "text":
+			b, ok := v.(bool)
+			if !ok {
+				return refuse("index", k, errors.New("index.text must be true or false"))
+			}
+			c.TextOff = !b
+		default:
+			return refuse("index", k, fmt.Errorf("unknown setting index.%s", k))
 		}
 	}
 	return nil

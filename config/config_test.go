@@ -38,8 +38,14 @@ func TestLoad(t *testing.T) {
 	if bin, err := Bin(filepath.Join(file, "below"), "claude"); err == nil {
 		t.Errorf("Bin of a path below a file = %q, want the error Load gives", bin)
 	}
-	if c, err := Load(filepath.Join(t.TempDir(), "none.toml")); err != nil || c.Options || c.Bin("claude") != "" {
+	if c, err := Load(filepath.Join(t.TempDir(), "none.toml")); err != nil || c.Options || c.Bin("claude") != "" || c.TextOff {
 		t.Errorf("missing file: %+v, %v", c, err)
+	}
+	if c, err := Load(write(t, "[index]\ntext = false\n")); err != nil || !c.TextOff {
+		t.Errorf("[index] text = false: %+v, %v", c, err)
+	}
+	if c, err := Load(write(t, "[index]\ntext = true\n")); err != nil || c.TextOff {
+		t.Errorf("[index] text = true: %+v, %v", c, err)
 	}
 }
 
@@ -69,6 +75,9 @@ func TestRejects(t *testing.T) {
 		"[capture]\noptions = \"yes\"":    "capture.options",
 		"claude = 3":                      "claude must be a table",
 		"[claude]\nbin = 3":               "claude.bin must be a string",
+		"[index]\ntext = 1":               "index.text must be true or false",
+		"[index]\ntexts = false":          "unknown setting index.texts",
+		"index = 1":                       "index must be a table",
 		"x = " + strings.Repeat("[", 1e6): "deeper",
 		"[claude\nbin = 1":                "",
 	} {

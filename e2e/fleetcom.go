@@ -32,22 +32,32 @@ func ModuleRoot() (string, error) {
 	}
 }
 
-// BuildFleetcom builds ./cmd/fleetcom as a static binary at out.
+// BuildFleetcom builds ./cmd/fleetcom as a static binary at out, and
+// ./cmd/fleetcom-shim beside it, as an install has them: the shims
+// `fleetcom shims install` makes then link to fleetcom-shim.
 func BuildFleetcom(out string) error {
 	root, err := ModuleRoot()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/fleetcom")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/fleetcom: %v\n%s", err, b)
+	for pkg, bin := range map[string]string{"./cmd/fleetcom": out, "./cmd/fleetcom-shim": ShimBinary(out)} {
+		cmd := exec.Command("go", "build", "-o", bin, pkg)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+		}
 	}
 	return nil
 }
 
-// Record is one entry of "fleetcom list --json" (CONTRACT.md §4).
+// ShimBinary is the fleetcom-shim BuildFleetcom puts beside the fleetcom
+// at fc.
+func ShimBinary(fc string) string {
+	return filepath.Join(filepath.Dir(fc), "fleetcom-shim")
+}
+
+// Record is one entry of "fleetcom list --json" (the README's list --json).
 type Record struct {
 	Tool      string  `json:"tool"`
 	ID        string  `json:"id"`

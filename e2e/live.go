@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Status is one object of `fleetcom status --json` (CONTRACT.md §5).
+// Status is one object of `fleetcom status --json` (the README's status --json).
 type Status struct {
 	Tool    string `json:"tool"`
 	ID      string `json:"id"`

@@ -96,5 +96,36 @@ func liveCodex(t *testing.T, r Real) {
 		WaitState(t, w, fc, "codex", "waiting")
 		QuitCodex(p)
 	})
+
+	// Opened and quit before any prompt, three times, with fleetcom's
+	// hooks: Codex may still leave a session and print its resume line.
+	// A conversation with no turn is never the newest, and list leaves it
+	// out (issue 29, item 2).
+	t.Run("quit-before-prompt", func(t *testing.T) {
+		w.FleetcomConfig("[codex]\nhooks = true\n")
+		rows := func() int {
+			r := w.Fleetcom(t, fc, proj, "list")
+			return strings.Count("\n"+r.Stdout, "\ncodex\t")
+		}
+		before, newest := rows(), Newest(t, w.List(t, fc, proj), "codex")
+		for range 3 {
+			p := x.Start(t, proj, "codex")
+			WaitCodex(p)
+			if status, screen := QuitCodex(p); status != 0 {
+				t.Fatalf("exit %d; screen:\n%s", status, screen)
+			}
+		}
+		wantResume(t, w, fc, proj, "codex resume '"+newest.ID+"'")
+		// Nothing was said, so the capture owed nothing: no drift.
+		if got := lastDrift(t, w, "codex"); strings.Contains(got, "silent") || strings.Contains(got, "disagreed") {
+			t.Errorf("drift tally after an empty run: %q", got)
+			for id, r := range CodexRollouts(w.CodexHome()) {
+				t.Logf("DEBUG rollout %s (%d lines):\n%.3000s", id, r.Lines, r.Text)
+			}
+		}
+		if after := rows(); after != before {
+			t.Errorf("list shows %d codex rows after three empty runs, %d before", after, before)
+		}
+	})
 	logRequests(t, w)
 }

@@ -203,3 +203,14 @@ func fleetcom(t *testing.T) string {
 	}
 	return fleetBin
 }
+
+// pinnedVersion runs fn once, at the named CLI's pinned version, whatever
+// versions the run selected: for checks the rest of the suite already makes
+// at the newest.
+func pinnedVersion(t *testing.T, name string, fn func(t *testing.T, r Real)) {
+	t.Helper()
+	gate(t)
+	c := cliNamed(name)
+	p := pick{version: c.Pinned, label: "pinned"}
+	t.Run(p.name(), func(t *testing.T) { fn(t, installed(t, c, p)) })
+}

@@ -100,6 +100,9 @@ func moveHeld(t *testing.T, r Real, d Agent) {
 	if status != 0 || id != m[1] {
 		t.Fatalf("exit %d, hint %q, the refusal named %s; screen:\n%s", status, id, m[1], screen)
 	}
+	if d.CLI.Name == "gemini" {
+		w.SettleGemini()
+	}
 	res = w.Fleetcom(t, fc, proj, "move", "--from", proj, "--to", dest)
 	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.CLI.Name+" "+id+" ") {
 		t.Fatalf("move once %s quit: exit %d, stdout %q, stderr %q", d.CLI.Name, res.Code, res.Stdout, res.Stderr)

@@ -114,6 +114,9 @@ func carry(t *testing.T, r Real, d Agent) {
 			t.Fatal(err)
 		}
 		renamed = w.Project("new name") // trusted, like the old one
+		if d.CLI.Name == "gemini" {
+			w.SettleGemini()
+		}
 		res := w.Fleetcom(t, fc, renamed, "move", "--from", proj, "--to", renamed)
 		if res.Code != 0 || !strings.HasPrefix(res.Stdout, "moved "+d.CLI.Name+" "+id+" ") {
 			t.Fatalf("move: exit %d, stdout %q: %s", res.Code, res.Stdout, res.Stderr)

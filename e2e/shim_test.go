@@ -32,14 +32,15 @@ func shimWorldOf(t *testing.T, reals ...Real) (*World, string) {
 	if r := w.Fleetcom(t, fc, w.Root, "shims", "install", "--dir", shims); r.Code != 0 {
 		t.Fatalf("fleetcom shims install: exit %d: %s", r.Code, r.Stderr)
 	}
-	want, err := os.Stat(fc)
+	// The shims run fleetcom-shim, built beside fleetcom, as installed.
+	want, err := os.Stat(ShimBinary(fc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range AgentNames() {
 		got, err := os.Stat(filepath.Join(shims, name))
 		if err != nil || !os.SameFile(got, want) {
-			t.Fatalf("shim %s is not fleetcom: %v", name, err)
+			t.Fatalf("shim %s is not fleetcom-shim: %v", name, err)
 		}
 	}
 	w.PrependPath(shims)

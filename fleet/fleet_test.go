@@ -279,16 +279,23 @@ func TestStatuses(t *testing.T) {
 	runs := []Run{
 		{Tool: tool, Cwd: "/p", State: harness.Working, Proc: Proc{PID: 7}, TTY: "/dev/pts/3",
 			Tmux: &Tmux{Socket: "/s", Pane: "%3"}},
-		{Tool: otherTool, Cwd: "/q", State: harness.Waiting, Proc: Proc{PID: 8}},
+		{Tool: otherTool, ID: uid, Cwd: "/q", State: harness.Waiting, Proc: Proc{PID: 8}},
 		// Another run on the same server: asked once for both (under -race,
 		// this once found the loop reading what the question wrote).
 		{Tool: otherTool, Cwd: "/r", State: harness.Waiting, Proc: Proc{PID: 9}, Tmux: &Tmux{Socket: "/s", Pane: "%4"}},
 	}
 	calls := 0
+	titled := 0
 	got := Statuses(runs, func(socket string) (map[string]string, error) {
 		calls++
 		return map[string]string{"%3": "main:1.0", "%4": "main:2.0"}, nil
+	}, func(r Run) string {
+		titled++
+		return "title of " + r.ID
 	})
+	if titled != 1 || got[1].Title != "title of "+uid || got[0].Title != "" {
+		t.Errorf("titles asked %d times: %q, %q; want only the run with an ID's", titled, got[0].Title, got[1].Title)
+	}
 	if calls != 1 || got[0].Tmux.Target != "main:1.0" || got[1].Tmux != nil || got[0].TTY != "/dev/pts/3" || runs[0].Tmux.Target != "" ||
 		got[2].Tmux.Target != "main:2.0" {
 		t.Errorf("statuses %+v (%d calls)", got, calls)

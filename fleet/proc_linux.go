@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fleetcom/fleetcom/internal/own"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -68,11 +69,12 @@ func image(pid int) (string, bool) {
 }
 
 // fleetcomImage reports a program that is fleetcom: of the name this one
-// has (the same binary, or another install of it), or of fleetcom's own
-// name.
+// has (the same binary, or another install of it), or of the name of one
+// of fleetcom's programs (fleetcom, or fleetcom-shim, which the shims link
+// to when it is installed).
 func fleetcomImage(exe string) bool {
 	name := filepath.Base(exe)
-	return name == "fleetcom" || name == selfName()
+	return own.Name(name) || name == selfName()
 }
 
 // selfName is the base name of this program's file.

@@ -11,7 +11,7 @@ import (
 )
 
 // Status is one running conversation, as `fleetcom status --json` prints
-// it (CONTRACT.md §5): exactly these fields.
+// it (the README's status --json): exactly these fields.
 type Status struct {
 	Tool    string        `json:"tool"`
 	ID      string        `json:"id"`
@@ -86,28 +86,30 @@ func Order(runs []Run) {
 	})
 }
 
-// Statuses turns runs into status objects: their titles read from the
-// agents' stores, their tmux targets resolved through panes (one call per
-// server).
-func Statuses(runs []Run, panes Panes) []Status {
+// Statuses turns runs into status objects: their titles from title (nil
+// for none; it is asked once per run with an ID, from one goroutine),
+// their tmux targets resolved through panes (one call per server), the
+// two at once.
+func Statuses(runs []Run, panes Panes, title func(Run) string) []Status {
 	out := make([]Status, len(runs))
-	var wg sync.WaitGroup
 	for i, r := range runs {
 		out[i] = Status{Tool: r.Tool, ID: r.ID, Cwd: r.Cwd, State: r.State, Since: r.Since,
 			Started: r.Started, PID: r.PID, TTY: r.TTY}
-		if r.ID == "" {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if a, ok := agents.Named(r.Tool); ok {
-				out[i].Title = a.Title(r.Home, r.Cwd, r.ID)
-			}
-		}()
 	}
-	// The tmux servers are asked while the titles are read.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if title == nil {
+			return
+		}
+		for i, r := range runs {
+			if r.ID != "" {
+				out[i].Title = title(r)
+			}
+		}
+	}()
 	targets := resolve(runs, panes)
+	<-done
 	for i, r := range runs {
 		if r.Tmux != nil {
 			t := *r.Tmux
@@ -115,7 +117,6 @@ func Statuses(runs []Run, panes Panes) []Status {
 			out[i].Tmux = &t
 		}
 	}
-	wg.Wait()
 	return out
 }
 

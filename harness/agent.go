@@ -45,6 +45,12 @@ type Spec struct {
 	// Dropped are the launch options that select a conversation or a
 	// one-shot run: they never survive into a resume line.
 	Dropped []string
+	// Commands are the launch options whose value can make the CLI run a
+	// command (hooks, a notifier, an MCP server): a run may give them, but
+	// they are never remembered, and never replayed whatever a record says.
+	// An entry is an option ("--settings"), or an option and the key its
+	// value sets ("-c notify").
+	Commands []string
 	// Assets are the files a run of this agent needs in its private capture
 	// namespace; nothing else is written there.
 	Assets []Asset
@@ -56,6 +62,10 @@ type Spec struct {
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
+	// CapturesNewOnly says that the capture channel names the conversations
+	// a run creates, never one it resumes (opencode's session.created): a
+	// resumed run owes it nothing, and its silence then is no drift.
+	CapturesNewOnly bool
 	// Live, when set, names the file where the agent itself keeps the
 	// session its running processes have open: one file of its home, of the
 	// run's project or of the pinned session. It is asked once, at spawn

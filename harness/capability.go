@@ -47,6 +47,17 @@ type Holder interface {
 	Holders(home, id string) []int
 }
 
+// DirHolder is implemented by agents whose processes cannot be seen
+// holding a conversation: the CLI appends to its file and closes it, keeps
+// no record of which process runs which conversation, and names the ID on
+// its command line only when fleetcom pinned it (Gemini CLI). Any process
+// of the agent's Programs running in the conversation's directory may hold
+// it, and so may one out of sight (another machine, a container) when the
+// conversation was written within Recent.
+type DirHolder interface {
+	HeldInDir() (programs []string, recent time.Duration)
+}
+
 // ParseCapture is the agent's Capturer, or "".
 func (a Agent) ParseCapture(data []byte, c Capture) string {
 	if x, ok := a.Behaviour.(Capturer); ok {

@@ -96,3 +96,17 @@ func ModTime(path string) time.Time {
 	}
 	return fi.ModTime()
 }
+
+// NearLookup is a Finder whose Lookup searches the whole store for an ID,
+// and which can look in a directory's own folders first.
+type NearLookup interface {
+	LookupIn(home, dir, id string) (Found, error)
+}
+
+// LookupIn is a's Lookup of id, in dir's own folders first when a can.
+func LookupIn(a Agent, home, dir, id string) (Found, error) {
+	if n, ok := a.Behaviour.(NearLookup); ok {
+		return n.LookupIn(home, dir, id)
+	}
+	return a.Lookup(home, id)
+}

@@ -13,7 +13,9 @@ import (
 //
 // Two rules decide what survives, with no table of option arities:
 //   - options that select a conversation or a one-shot run are dropped,
-//     per agent (Spec.Dropped);
+//     per agent (Spec.Dropped), and so are those that can make the CLI
+//     run a command (Spec.Commands): a line fleetcom prints or runs never
+//     carries a command it did not write;
 //   - a bare word survives only directly after a kept option, as its value.
 //
 // The value of a dropped option disappears by the second rule, options this
@@ -62,28 +64,56 @@ func OptionsOnly(a Agent, args []string) bool {
 	return true
 }
 
-// Surviving returns the options of args that a resume of a replays.
+// Surviving returns the options of args that a resume of a replays: it
+// is applied when options are remembered and again when they are replayed.
 func Surviving(a Agent, args []string) []string {
-	dropped := a.Dropped
 	var out []string
-	valueNext := false
-	for _, arg := range args {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
 		switch {
 		case arg == "--":
 			return out
-		case isOption(arg):
-			if slices.Contains(dropped, optionName(arg)) {
-				valueNext = false
-				continue
+		case !isOption(arg):
+			continue // a prompt or a subcommand; a kept option's value is taken below
+		}
+		name, value, attached := strings.Cut(arg, "=")
+		if !attached && i+1 < len(args) && !isOption(args[i+1]) && args[i+1] != "--" {
+			value = args[i+1]
+		}
+		if slices.Contains(a.Dropped, name) || runsCommand(a, name, value) {
+			if !attached && i+1 < len(args) && !isOption(args[i+1]) && args[i+1] != "--" {
+				i++ // its value goes with it
 			}
-			out = append(out, arg)
-			valueNext = !strings.Contains(arg, "=")
-		case valueNext:
-			out = append(out, arg)
-			valueNext = false
+			continue
+		}
+		out = append(out, arg)
+		if !attached && i+1 < len(args) && !isOption(args[i+1]) && args[i+1] != "--" {
+			out = append(out, args[i+1])
+			i++
 		}
 	}
 	return out
+}
+
+// runsCommand reports an option (with its value) that Spec.Commands names:
+// the option alone ("--settings"), or the option with a value whose key
+// begins as given ("-c notify": -c notify=[...], -c notify.x=...).
+func runsCommand(a Agent, name, value string) bool {
+	for _, c := range a.Commands {
+		opt, key, keyed := strings.Cut(c, " ")
+		if opt != name {
+			continue
+		}
+		if !keyed {
+			return true
+		}
+		k, _, _ := strings.Cut(value, "=")
+		k = strings.TrimSpace(k)
+		if k == key || strings.HasPrefix(k, key+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // HasOption reports whether args give one of the named options.

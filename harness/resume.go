@@ -9,7 +9,8 @@ import (
 
 // ResumeLine builds the canonical line that resumes id with agent a: the
 // program word as typed, the agent's resume spelling with the quoted ID,
-// then any remembered options, each quoted. The ID and the program word are
+// then any remembered options that may be replayed (Surviving), each
+// quoted. The ID and the program word are
 // checked again here, so no caller can put an unchecked value on a command
 // line, and every word is quoted for bash, zsh, dash and fish alike.
 func ResumeLine(a Agent, program, id string, options []string) (string, error) {
@@ -41,7 +42,7 @@ func ResumeLine(a Agent, program, id string, options []string) (string, error) {
 			b.WriteString(safe.Quote(arg))
 		}
 	}
-	for _, o := range options {
+	for _, o := range Surviving(a, options) {
 		b.WriteByte(' ')
 		b.WriteString(safe.Quote(o))
 	}

@@ -9,7 +9,7 @@ import "time"
 // State is what a run is doing now.
 type State string
 
-// The states, in CONTRACT.md's words.
+// The states, as status shows them.
 const (
 	// Starting: the CLI is coming up.
 	Starting State = "starting"

@@ -15,8 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The PTY benchmarks pair Spawn with script(1), the anchor PERF.md measures
-// against, alternating run by run inside one benchmark (the shared machine
+// The PTY benchmarks pair Spawn with script(1), the anchor of the PTY
+// figures (bench/README.md), alternating run by run inside one benchmark (the shared machine
 // drifts by 10-30% between runs), and report each side and the ratio as
 // metrics. bench/run.sh does the same for whole commands.
 

@@ -9,6 +9,7 @@ import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/own"
 )
 
 // RunCommand is `fleetcom run`: the command string goes through $SHELL -c
@@ -71,7 +72,7 @@ func Resume(a harness.Agent, program, id, dir string, options []string, o Option
 		a:     a,
 		form:  harness.Form{Tool: a.Name, Program: program, Resume: id},
 		argv:  append([]string{program}, args...),
-		extra: options,
+		extra: harness.Surviving(a, options),
 		real:  real,
 		hop:   next,
 		cfg:   cfg,
@@ -90,7 +91,7 @@ func resolveProgram(a harness.Agent, program, dir string, cfg config.Config, o O
 		}
 		fi, err := os.Stat(p)
 		if err == nil && executable(fi) {
-			if self := selfInfo(); self == nil || !os.SameFile(fi, self) {
+			if !own.Is(own.Files(), fi) {
 				return p, nil
 			}
 		} else if err == nil {

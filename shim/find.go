@@ -11,12 +11,14 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fleetcom/fleetcom/internal/own"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
 // A shim finds the real CLI by what the files are, never by editing PATH:
-// the first <tool> on PATH that is neither this executable nor inside the
-// shim directory. A hop record in the environment carries what a run already
+// the first <tool> on PATH that is neither one of fleetcom's programs (this
+// executable, or fleetcom and fleetcom-shim beside it: package own) nor
+// inside the shim directory. A hop record in the environment carries what a run already
 // went through, so a user's own wrapper named like the tool, which calls the
 // tool again, reaches the real CLI behind it; a depth counter turns a
 // genuine loop into an error instead of a hang.
@@ -124,7 +126,7 @@ type finder struct {
 // find returns the real binary and whether it came from PATH (only PATH
 // candidates go into a hop's skip list).
 func (f *finder) find() (string, bool, error) {
-	self := selfInfo()
+	self := own.Files()
 	if f.override != "" {
 		fi, err := os.Stat(f.override)
 		from := f.source
@@ -136,7 +138,7 @@ func (f *finder) find() (string, bool, error) {
 			return "", false, fmt.Errorf("%s is set to %s: %w", from, f.override, err)
 		case !executable(fi):
 			return "", false, fmt.Errorf("%s is set to %s, which is not an executable file", from, f.override)
-		case self != nil && os.SameFile(fi, self):
+		case own.Is(self, fi):
 			return "", false, fmt.Errorf("%s is set to %s, which is fleetcom itself", from, f.override)
 		}
 		return f.override, false, nil
@@ -155,7 +157,7 @@ func (f *finder) find() (string, bool, error) {
 		if err != nil || !executable(fi) {
 			continue
 		}
-		if self != nil && os.SameFile(fi, self) {
+		if own.Is(self, fi) {
 			continue
 		}
 		if shimDir != nil {
@@ -218,20 +220,6 @@ func runnable(name string) bool {
 
 // xOK is access(2)'s X_OK, which package syscall does not name.
 const xOK = 1
-
-// selfInfo describes the running executable, so a symlink to it anywhere
-// on PATH is recognised.
-func selfInfo() os.FileInfo {
-	fi, err := os.Stat("/proc/self/exe")
-	if err != nil {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil
-		}
-		fi, _ = os.Stat(exe)
-	}
-	return fi
-}
 
 // execReal replaces this process with the real binary. A file the kernel
 // does not take as a program (ENOEXEC: a script without "#!") is run by

@@ -32,12 +32,11 @@ const (
 
 // jobShell is the test's end of a job shell.
 type jobShell struct {
-	cmd     *exec.Cmd
-	orders  *os.File
-	reports *bufio.Scanner
-	lines   chan string
-	shim    *shimProc // only for its result file
-	pid     int       // the shim's
+	cmd    *exec.Cmd
+	orders *os.File
+	lines  chan string
+	shim   *shimProc // only for its result file
+	pid    int       // the shim's
 }
 
 // startJobs starts a job shell on u's terminal, running the shim role as its

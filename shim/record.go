@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -220,7 +221,7 @@ func (r *recorder) finished(tail []byte, st Status, version string) string {
 		return id
 	}
 	run := store.Run{Time: now, Version: version, Hint: ev.hintOutcome(id), Capture: store.NotExpected}
-	if r.instrumented {
+	if r.instrumented && !(r.targeted && r.a.CapturesNewOnly && ev.captured == "") {
 		run.Capture = ev.captureOutcome(id, resumable && (ev.captured != "" || r.turned(id)))
 	}
 	if err := r.st.NoteRun(r.a.Name, run); err != nil && !r.warned {
@@ -238,8 +239,13 @@ func (r *recorder) finished(tail []byte, st Status, version string) string {
 // its transcript as it was. When the files cannot tell, the run counts as
 // one with a turn.
 func (r *recorder) turned(id string) bool {
-	f, err := r.a.Lookup(r.base.Home, id)
-	if err != nil || f.Modified.IsZero() {
+	f, err := harness.LookupIn(r.a, r.base.Home, r.base.Cwd, id)
+	switch {
+	case errors.Is(err, harness.ErrNoConversation) || errors.Is(err, harness.ErrEmptyConversation):
+		// Nothing was said: Codex quit before a prompt prints its resume
+		// line and, with hooks, may leave a rollout without a message.
+		return false
+	case err != nil || f.Modified.IsZero():
 		return true
 	}
 	return !f.Modified.Before(r.base.Started)

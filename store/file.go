@@ -122,6 +122,7 @@ func (s *Store) writeRecord(r Record) error {
 		if err != nil {
 			return fmt.Errorf("write session record: %w", err)
 		}
+		s.noteChange(r.Tool, r.ID)
 		return s.syncDir(dir)
 	}
 }

@@ -30,7 +30,11 @@ func (s *Store) tombstone(tool, id string) error {
 		return err
 	}
 	// A FIFO in the tombstone's place is refused, never waited on.
-	return safe.Touch(filepath.Join(dir, markerName(tool, id)), 0o600)
+	if err := safe.Touch(filepath.Join(dir, markerName(tool, id)), 0o600); err != nil {
+		return err
+	}
+	s.noteChange(tool, id)
+	return nil
 }
 
 // Forgotten returns the conversations forgotten in this store, as
@@ -49,7 +53,7 @@ func (s *Store) Forgotten() map[string]bool {
 // Remember undoes Forget's tombstone for a conversation the user asked for
 // by its full ID.
 func (s *Store) Remember(tool, id string) {
-	if s.checkKey(tool, id) == nil {
-		os.Remove(filepath.Join(s.dir, "forgotten", markerName(tool, id)))
+	if s.checkKey(tool, id) == nil && os.Remove(filepath.Join(s.dir, "forgotten", markerName(tool, id))) == nil {
+		s.noteChange(tool, id)
 	}
 }

@@ -188,6 +188,7 @@ func (s *Store) Forget(tool, id string) error {
 	if err := os.Remove(p); err != nil {
 		return fmt.Errorf("forget session: %w", err)
 	}
+	s.noteChange(tool, id)
 	if cwd != "" {
 		m := filepath.Join(s.dir, "dirs", safe.PathKey(cwd), markerName(tool, id))
 		if err := os.Remove(m); err != nil && !errors.Is(err, fs.ErrNotExist) {

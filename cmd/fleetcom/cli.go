@@ -13,8 +13,8 @@ import (
 	"github.com/fleetcom/fleetcom/shim"
 )
 
-// Exit statuses (CONTRACT.md §5). A command that runs a child exits with
-// the child's status instead.
+// Exit statuses (the README's "Exit status"). A command that runs a child
+// exits with the child's status instead.
 const (
 	exitOK       = 0
 	exitNotFound = 1 // nothing found, or a precondition failed
@@ -154,6 +154,7 @@ func dispatch(args []string) int {
 	if err == nil {
 		err = cmd.run(in)
 	}
+	afterCatalogs()
 	code := exitCode(err)
 	var st exitStatus
 	if err != nil && !errors.As(err, &st) {

@@ -84,6 +84,9 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
   eval "$(fleetcom pick)"
 `,
 			flags: pickFlags, run: cmdPick},
+		{name: "search", args: "QUERY...",
+			summary: "find conversations by what was said in them",
+			help:    searchHelp, flags: searchFlags, run: cmdSearch},
 		{name: "status", summary: "show the conversations running now, and which need you",
 			help: statusHelp, flags: statusFlags, run: cmdStatus},
 		{name: "ps", summary: "the same as status",
@@ -93,12 +96,11 @@ status); 1 when there is nothing to pick, or nothing matched the filter;
 		{name: "list",
 			summary: "list saved conversations, newest first",
 			help: `List the conversations of DIR (default: the current directory), newest
-first: the saved ones, then the ones found in the tools' own stores that no
+first: the saved ones, and the ones found in the tools' own stores that no
 record knows (in JSON: "discovered": true, "source": "fs"). A saved one that
 is no longer in its tool's store is shown as gone. --all lists every
-directory's records, but not conversations found on disk: finding those
-would mean reading every tool's whole store. A conversation's title is its
-name when it was given one (JSON: "name").
+directory's. A conversation's title is its name when it was given one
+(JSON: "name").
 
 Runs quit before their first prompt hold nothing to resume: they are left
 out unless --empty is given ('fleetcom prune' drops their records); --json
@@ -210,6 +212,8 @@ completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 				return []candidate{{"install", "create or repair the shims"}, {"remove", "remove the shims"}}
 			}),
 			run: cmdShims},
+		{name: "index", summary: "bring the index of every conversation up to date, or say what it holds",
+			help: indexHelp, flags: indexFlags, run: cmdIndex},
 		{name: "doctor",
 			summary: "check shims, PATH, store and runtime directory",
 			help: `Check the shims, the real CLIs, the store and the runtime directory. Exits 0
@@ -230,6 +234,7 @@ set.
 		{name: "__man", hidden: true, run: cmdMan},
 		{name: "__paths", hidden: true, run: cmdPaths},
 		{name: "__ahead", hidden: true, run: cmdAhead},
+		{name: "__sweep", hidden: true, run: cmdSweep},
 		{name: "__reopen", hidden: true, run: cmdReopen},
 	}
 }

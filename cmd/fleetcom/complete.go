@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -217,7 +216,7 @@ func savedIDs(dir, tool string, found, names bool) []candidate {
 	if storeDir := resolvePaths().StoreDir; fileExists(storeDir) {
 		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
-	cat := catalog.New(st, os.Getenv, indexDir(), false)
+	cat := newCatalog(st)
 	entries, _ := cat.Dir(phys, tool, found)
 	words := sessionWords(entries, time.Now())
 	if names {

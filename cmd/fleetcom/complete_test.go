@@ -62,7 +62,9 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"resume", "pick", "status", "ps", "restore", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "doctor", "version", "help"}},
+		{[]string{""}, []string{"resume", "pick", "search", "status", "ps", "restore", "list", "forget", "prune", "export", "import", "move", "run", "init", "completion", "shims", "index", "doctor", "version", "help"}},
+		{[]string{"search", "-"}, []string{"--tool", "-C", "--since", "--limit", "--json", "-i", "--exec", "--force", "--switch"}},
+		{[]string{"index", "-"}, []string{"--status", "--rebuild", "--purge"}},
 		{[]string{"re"}, []string{"resume", "restore"}},
 		{[]string{"resu"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},

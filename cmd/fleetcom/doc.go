@@ -28,18 +28,24 @@
 // already, and hints.go suggests `move` for a directory whose records
 // belong to one that is gone.
 //
-// The shim mode. shimmode.go hands the agent to shim.Run and turns how the
-// run ended into the exit status, re-raising a child's fatal signal once
-// the terminal is restored. Nothing else of this package runs then.
+// The shim mode. shimmode.go hands the agent to shim.Run (through
+// internal/shimenv, as cmd/fleetcom-shim does) and turns how the run ended
+// into the exit status, re-raising a child's fatal signal once the
+// terminal is restored. Nothing else of this package runs then. The shims
+// `fleetcom shims install` makes link to fleetcom-shim when it sits beside
+// this binary, so that their start does not load what only the commands
+// need (the index's SQLite); shim mode here serves shims linked to
+// fleetcom itself.
 //
-// Environment and paths. env.go is the only place that reads the
-// environment for locations (the XDG directories, the runtime root, the
-// shim directory): it resolves them once into shim.Paths, and the other
-// packages get plain paths. It also opens the store and the catalog, and
-// makes the shim runtime's options, for every command that needs them.
+// Environment and paths. The locations (the XDG directories, the runtime
+// root, the shim directory) come from the environment through
+// internal/shimenv, which fleetcom-shim shares: they are resolved once into
+// shim.Paths, and the other packages get plain paths. env.go also opens
+// the store and the catalog, and makes the shim runtime's options, for
+// every command that needs them.
 //
 // Output and messages. Results go to stdout, and nothing else does. Every
-// message goes through msg.go, as "fleetcom: error: …", "warning: …" or
+// message goes through msg.go (internal/msg), as "fleetcom: error: …", "warning: …" or
 // "hint: …" on stderr, with the control characters of text read from files
 // escaped. colour.go decides when colour is wanted (a terminal, no
 // NO_COLOR); writeJSON in cli.go writes every --json answer.

@@ -15,6 +15,7 @@ import (
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/own"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/shim"
 )
@@ -103,12 +104,14 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	rep := doctorReport{Version: version, Executable: exe, ShimDir: shimDir,
 		StoreDir: p.StoreDir, RuntimeDir: p.Runtime.Dir, ConfigFile: p.ConfigFile}
 	self, _ := os.Stat(exe)
+	shimBin, shimFile := shimBeside(exe)
+	ours := []os.FileInfo{self, shimFile}
 	me := commandName(exe, self)
 	add := func(c doctorCheck) { rep.Checks = append(rep.Checks, c) }
 
 	add(doctorCheck{Name: "fleetcom", Status: statusOK, Detail: fleetcomVersion() + " at " + exe, Path: exe})
 	cfg, cfgCheck := checkConfig(p.ConfigFile)
-	add(checkShims(shimDir, self, me))
+	add(checkShims(shimDir, self, shimFile, shimBin, me))
 	add(checkFleetcomOnPath(shimDir, self, exe, me))
 	// With no CLI at all, one note and hint stand for the three.
 	var reals []doctorCheck
@@ -122,7 +125,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 	}
 	none := missing == len(reals)
 	for i, a := range agents.All() {
-		add(checkOnPath(a.Name, self, exe, shimDir))
+		add(checkOnPath(a.Name, ours, exe, shimDir))
 		if none {
 			reals[i].Hint = ""
 		}
@@ -181,11 +184,28 @@ func commandName(exe string, self os.FileInfo) string {
 	return safe.Quote(exe)
 }
 
-// checkShims wants one symlink per tool in dir, each leading to self.
-func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
-	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir,
-		Detail: toolList() + " in " + dir + " lead to this fleetcom"}
-	var bad []string
+// shimBeside is the fleetcom-shim beside the fleetcom at exe, which the
+// shims link to when it is there; nil when it is not.
+func shimBeside(exe string) (string, os.FileInfo) {
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	p, ok := own.ShimBeside(exe)
+	if !ok {
+		return "", nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", nil
+	}
+	return p, fi
+}
+
+// checkShims wants one symlink per tool in dir, each leading to self or
+// to the fleetcom-shim beside it (shimFile, at shimBin), and says which.
+func checkShims(dir string, self, shimFile os.FileInfo, shimBin, me string) doctorCheck {
+	c := doctorCheck{Name: "shims", Status: statusOK, Path: dir}
+	var bad, toSelf, toShim []string
 	for _, a := range agents.All() {
 		link := filepath.Join(dir, a.Name)
 		lfi, err := os.Lstat(link)
@@ -197,17 +217,30 @@ func checkShims(dir string, self os.FileInfo, me string) doctorCheck {
 			c.Hint = "move " + safe.Quote(link) + " aside, then run: " + me + " shims install"
 		default:
 			fi, err := os.Stat(link)
-			if err != nil || self == nil || !os.SameFile(fi, self) {
+			switch {
+			case err == nil && self != nil && os.SameFile(fi, self):
+				toSelf = append(toSelf, a.Name)
+			case err == nil && shimFile != nil && os.SameFile(fi, shimFile):
+				toShim = append(toShim, a.Name)
+			default:
 				target, _ := os.Readlink(link)
 				bad = append(bad, a.Name+" leads to "+target+", not this fleetcom")
 			}
 		}
 	}
-	if len(bad) > 0 {
+	switch {
+	case len(bad) > 0:
 		c.Status, c.Detail = statusProblem, "in "+dir+": "+strings.Join(bad, ", ")
 		if c.Hint == "" {
 			c.Hint = me + " shims install"
 		}
+	case len(toShim) == 0:
+		c.Detail = toolList() + " in " + dir + " lead to this fleetcom"
+	case len(toSelf) == 0:
+		c.Detail = toolList() + " in " + dir + " lead to this fleetcom's shim binary, " + shimBin
+	default:
+		c.Detail = toolList() + " in " + dir + " lead to this fleetcom: " + strings.Join(toShim, ", ") +
+			" through its shim binary " + shimBin + ", " + strings.Join(toSelf, ", ") + " to fleetcom itself"
 	}
 	return c
 }

@@ -13,9 +13,10 @@ import (
 // directory comes before the shims, which line of the startup files put it
 // there and what fixes it.
 
-// checkOnPath wants the first tool on PATH to be this fleetcom, as a shell
-// would pick it.
-func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck {
+// checkOnPath wants the first tool on PATH to be this fleetcom (for an
+// agent, a shim: a link to one of ours, this fleetcom or the fleetcom-shim
+// beside it), as a shell would pick it.
+func checkOnPath(tool string, ours []os.FileInfo, exe, shimDir string) doctorCheck {
 	c := doctorCheck{Name: tool + ".path", Status: statusProblem}
 	first := ""
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
@@ -25,7 +26,7 @@ func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck
 		cand := filepath.Join(dir, tool)
 		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
 			first = cand
-			if self != nil && os.SameFile(fi, self) {
+			if isOurs(ours, fi) {
 				c.Status, c.Path, c.Detail = statusOK, cand, "the shim comes first on PATH ("+cand+")"
 				if tool == "fleetcom" {
 					c.Detail = "fleetcom runs this binary (" + cand + ")"
@@ -57,7 +58,7 @@ func checkOnPath(tool string, self os.FileInfo, exe, shimDir string) doctorCheck
 // directory on PATH without it (an install older than the link) needs the
 // shims installed again rather than another rc line.
 func checkFleetcomOnPath(shimDir string, self os.FileInfo, exe, me string) doctorCheck {
-	c := checkOnPath("fleetcom", self, exe, shimDir)
+	c := checkOnPath("fleetcom", []os.FileInfo{self}, exe, shimDir)
 	if c.Status == statusOK {
 		return c
 	}
@@ -169,4 +170,14 @@ func initHint(exe string) string {
 		return "add this line to ~/.config/fish/config.fish and open a new shell: " + safe.Quote(exe) + " init fish | source"
 	}
 	return `add this line to ~/.bashrc and open a new shell: eval "$(` + safe.Quote(exe) + ` init bash)"`
+}
+
+// isOurs reports whether fi is one of ours (nil entries are none).
+func isOurs(ours []os.FileInfo, fi os.FileInfo) bool {
+	for _, o := range ours {
+		if o != nil && os.SameFile(o, fi) {
+			return true
+		}
+	}
+	return false
 }

@@ -25,7 +25,7 @@ func init() {
 		pkg: fakePackage{"@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"}})
 }
 
-// fakeClaude behaves like Claude Code 2.1.197 as CLI-FACTS.md records it,
+// fakeClaude behaves like Claude Code 2.1.197 as it was measured (e2e/ checks the same against the real one),
 // or like 2.1.332 with FAKE_CLAUDE_VERSION=2.1.332 (e2e/README.md has the
 // measurements): its exit hint repeats launch options by the rule
 // claudeEcho follows, and --resume continues a conversation from any

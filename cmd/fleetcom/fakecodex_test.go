@@ -19,7 +19,7 @@ func init() {
 		pkg: fakePackage{"@openai/codex", "0.171.0", "bin/codex.js"}})
 }
 
-// fakeCodex behaves like Codex CLI 0.171.0 as CLI-FACTS.md records it.
+// fakeCodex behaves like Codex CLI 0.171.0 as it was measured (e2e/ checks the same against the real one).
 func fakeCodex() int {
 	if printVersion("codex-cli 0.171.0") {
 		return 0

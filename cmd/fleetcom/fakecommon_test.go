@@ -1,6 +1,6 @@
 package main
 
-// Faithful fakes of the agent CLIs (see ../shared/CLI-FACTS.md), played by
+// Faithful fakes of the agent CLIs (as measured; e2e/ drives the real ones), played by
 // the test binary under the names each fake registers (fake-<agent>, and
 // others such as a community build of the same name). Tests put small
 // "real CLI" scripts named after the agents later on PATH that exec them,

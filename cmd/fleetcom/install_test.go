@@ -62,6 +62,7 @@ func TestInstallScript(t *testing.T) {
 	env := installEnv(t, tmp)
 	prefix := filepath.Join(tmp, "pre fix")
 	bin := filepath.Join(prefix, "bin", "fleetcom")
+	shimBin := filepath.Join(prefix, "bin", "fleetcom-shim")
 	shims := filepath.Join(tmp, "home", ".local", "share", "fleetcom", "shims")
 
 	install := func(argv ...string) string {
@@ -79,7 +80,8 @@ func TestInstallScript(t *testing.T) {
 	}
 	out := install()
 	for _, want := range []string{
-		"installed " + bin,
+		"installed " + bin + "\n",
+		"installed " + shimBin + "\n",
 		`eval "$('` + bin + `' init bash)"`,
 		"none of " + strings.Join(agents.Names(), ", ") + " is installed yet",
 		"ok       claude.path: the shim comes first on PATH",
@@ -88,20 +90,27 @@ func TestInstallScript(t *testing.T) {
 			t.Errorf("install.sh output lacks %q:\n%s", want, out)
 		}
 	}
+	// The agents' shims lead to fleetcom-shim, the fleetcom link to fleetcom.
 	links := map[string]os.FileInfo{}
-	for _, tool := range agents.Names() {
-		link := filepath.Join(shims, tool)
-		if target, err := os.Readlink(link); err != nil || target != bin {
-			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, bin)
+	for _, tool := range append(agents.Names(), "fleetcom") {
+		link, want := filepath.Join(shims, tool), shimBin
+		if tool == "fleetcom" {
+			want = bin
+		}
+		if target, err := os.Readlink(link); err != nil || target != want {
+			t.Fatalf("shim %s: %q, %v; want a link to %s", tool, target, err, want)
 		}
 		links[tool], _ = os.Lstat(link)
 	}
-	if f, err := elf.Open(bin); err != nil {
-		t.Error(err)
-	} else {
+	for _, b := range []string{bin, shimBin} {
+		f, err := elf.Open(b)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
 		for _, p := range f.Progs {
 			if p.Type == elf.PT_INTERP {
-				t.Errorf("%s is dynamically linked", bin)
+				t.Errorf("%s is dynamically linked", b)
 			}
 		}
 		f.Close()
@@ -249,7 +258,7 @@ func TestInstallScript(t *testing.T) {
 		return string(out)
 	}
 	out = uninstall()
-	for _, gone := range []string{bin, filepath.Join(shims, "claude"), filepath.Join(shims, "fleetcom"), filepath.Join(prefix, "share", "man", "man1", "fleetcom.1")} {
+	for _, gone := range []string{bin, shimBin, filepath.Join(shims, "claude"), filepath.Join(shims, "fleetcom"), filepath.Join(prefix, "share", "man", "man1", "fleetcom.1")} {
 		if _, err := os.Lstat(gone); err == nil {
 			t.Errorf("%s is still there after --uninstall", gone)
 		}

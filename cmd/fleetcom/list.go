@@ -45,8 +45,7 @@ func cmdList(in input) error {
 	var entries []catalog.Entry
 	dir := ""
 	if all {
-		// Records only (the help says so).
-		if entries, err = cat.All(); err != nil {
+		if entries, err = cat.All(true); err != nil {
 			return err
 		}
 	} else {

@@ -71,7 +71,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		Setup:               setupScript,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"pty": cmdPTY, "until": cmdUntil},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"pty": cmdPTY, "until": cmdUntil, "records": cmdRecords},
 		RequireExplicitExec: true,
 	})
 }
@@ -208,4 +208,21 @@ func linkShims(dir string, path ...string) error {
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// cmdRecords is the testscript command `records N`: the store holds exactly
+// N records. Found conversations are listed beside records, so a script
+// that means "nothing was recorded" counts the store's files instead.
+func cmdRecords(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: records N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("records: %v", err)
+	}
+	names, _ := filepath.Glob(filepath.Join(ts.Getenv("XDG_STATE_HOME"), "fleetcom", "records", "*.json"))
+	if len(names) != want {
+		ts.Fatalf("records: the store holds %d, want %d: %v", len(names), want, names)
+	}
 }

@@ -47,7 +47,7 @@ func pickAndResume(in input) error {
 	}
 	var entries []catalog.Entry
 	if in.has("--all") {
-		if entries, err = cat.All(); err != nil {
+		if entries, err = cat.All(true); err != nil {
 			return err
 		}
 	} else {
@@ -75,6 +75,13 @@ func pickAndResume(in input) error {
 	if len(in.args) == 1 {
 		query = in.args[0]
 	}
+	return pickAmong(cat, offer, nil, query, in)
+}
+
+// pickAmong opens the picker over entries, newest first, typed query in its
+// filter, and resumes the one chosen as resume does. titles, when given,
+// replace the entries' titles in the picker (search shows what matched).
+func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, query string, in input) error {
 	exe, err := selfPath()
 	if err != nil {
 		return err
@@ -83,6 +90,9 @@ func pickAndResume(in input) error {
 	rows := make([]picker.Row, len(offer))
 	for i, e := range offer {
 		title := e.Shown()
+		if titles != nil {
+			title = titles[i]
+		}
 		if e.Found {
 			title = strings.TrimSpace("(found) " + title)
 		}

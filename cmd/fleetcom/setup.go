@@ -76,10 +76,12 @@ func cmdAhead(in input) error {
 // each chain of startup files where one does.
 func aheadWarning(shell string, h rcfile.Home, exe string) string {
 	self, _ := os.Stat(exe)
+	_, shimFile := shimBeside(exe)
+	ours := []os.FileInfo{self, shimFile}
 	var lines, files []string
 	last := map[int]rcfile.Line{}
 	for _, p := range rcfile.Ahead(shell, h, rcfile.Of(shell, h)) {
-		if tools := agentsIn(p.Dir, self); len(tools) > 0 {
+		if tools := agentsIn(p.Dir, ours); len(tools) > 0 {
 			line := "    " + p.Where() + " puts " + p.Dir + " in front of the shims after the init line: " + strings.Join(tools, ", ")
 			if !slices.Contains(lines, line) { // read in both of bash's chains
 				lines = append(lines, line)
@@ -114,12 +116,12 @@ func aheadWarning(shell string, h rcfile.Home, exe string) string {
 }
 
 // agentsIn names the agents whose program is in dir: an executable file
-// that is not this fleetcom (a shim).
-func agentsIn(dir string, self os.FileInfo) []string {
+// that is not one of ours (a shim).
+func agentsIn(dir string, ours []os.FileInfo) []string {
 	var out []string
 	for _, name := range agents.Names() {
 		fi, err := os.Stat(filepath.Join(dir, name))
-		if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && (self == nil || !os.SameFile(fi, self)) {
+		if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && !isOurs(ours, fi) {
 			out = append(out, name)
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/internal/shimenv"
 	"github.com/fleetcom/fleetcom/shim"
 )
 
@@ -9,21 +10,11 @@ import (
 // child that died of a signal is re-raised on this process once the
 // terminal is restored, so the parent shell sees the same death.
 func shimMode(a harness.Agent, args []string) int {
-	o := shimOptions()
-	st, err := shim.Run(a, args, &o)
-	return finish(st, err)
+	return shimenv.Run(a, args, warning, report)
 }
 
-// finish turns a run's outcome into the exit status.
-func finish(st shim.Status, err error) int {
-	if err != nil {
-		report(err)
-	}
-	if st.Signal != 0 {
-		shim.Reraise(st.Signal)
-	}
-	return st.Code
-}
+// finish turns a run's outcome into the exit status (shimenv.Finish).
+func finish(st shim.Status, err error) int { return shimenv.Finish(st, err, report) }
 
 // runStatus is a command's error for a run that finished: nil for status 0,
 // else the status to exit with.

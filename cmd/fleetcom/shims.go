@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/own"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -81,20 +82,20 @@ const manMark = ".\\\" fleetcom's manual page, written by fleetcom shims install
 // The shim directory may be shared with other programs (a user may point
 // --dir at ~/.local/bin, where Claude's native installer keeps its own
 // claude link), so fleetcom only ever creates, replaces or removes links
-// that lead to fleetcom. Anything else is refused, saying what is there.
+// that lead to fleetcom or fleetcom-shim (package own). Anything else is refused, saying what is there.
 
 // linkNames are the links a shim directory holds: one per agent, and
 // fleetcom itself, so that the one line of `fleetcom init` that puts the
 // shim directory first on PATH also puts fleetcom on it.
-func linkNames() []string { return append(agents.Names(), "fleetcom") }
+func linkNames() []string { return append(agents.Names(), own.Command) }
 
 // entry is what a shim directory holds under one name.
 type entry int
 
 const (
 	missing   entry = iota
-	ourLink         // a symlink to fleetcom: ours to replace or remove
-	selfFile        // fleetcom's binary itself (the directory is its bin dir)
+	ourLink         // a symlink to fleetcom or fleetcom-shim: ours to replace or remove
+	selfFile        // fleetcom's binary itself, or fleetcom-shim beside it (the directory is its bin dir)
 	otherLink       // a symlink to something else
 	otherFile       // anything else
 )
@@ -108,9 +109,9 @@ func inspect(link string) (entry, string, error) {
 	if err != nil {
 		return otherFile, "", err
 	}
-	self, serr := os.Stat("/proc/self/exe")
+	ours := own.Files()
 	if fi.Mode()&os.ModeSymlink == 0 {
-		if serr == nil && os.SameFile(fi, self) {
+		if own.Is(ours, fi) {
 			return selfFile, "", nil
 		}
 		return otherFile, "", nil
@@ -119,18 +120,20 @@ func inspect(link string) (entry, string, error) {
 	if err != nil {
 		return otherFile, "", err
 	}
-	if filepath.Base(target) == "fleetcom" {
+	if own.Name(filepath.Base(target)) {
 		return ourLink, target, nil
 	}
-	if ti, err := os.Stat(link); err == nil && serr == nil && os.SameFile(ti, self) {
+	if ti, err := os.Stat(link); err == nil && own.Is(ours, ti) {
 		return ourLink, target, nil
 	}
 	return otherLink, target, nil
 }
 
-// installShims makes dir hold one symlink per agent, and one named
-// fleetcom, pointing at this executable. Re-running it repairs or updates fleetcom's links and touches
-// nothing else in dir.
+// installShims makes dir hold one symlink per agent, pointing at
+// fleetcom-shim when it sits beside this executable (else at this
+// executable), and one named fleetcom, pointing at this executable.
+// Re-running it repairs or updates fleetcom's links and touches nothing
+// else in dir.
 func installShims(dir string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -138,6 +141,10 @@ func installShims(dir string) error {
 	}
 	if exe, err = filepath.EvalSymlinks(exe); err != nil {
 		return fmt.Errorf("find fleetcom's own path: %w", err)
+	}
+	shimExe := exe
+	if p, ok := own.ShimBeside(exe); ok {
+		shimExe = p
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create shim directory: %w", err)
@@ -160,12 +167,16 @@ func installShims(dir string) error {
 		if kind, _, _ := inspect(link); kind == selfFile {
 			continue
 		}
-		if target, err := os.Readlink(link); err == nil && target == exe {
+		want := shimExe
+		if name == own.Command {
+			want = exe
+		}
+		if target, err := os.Readlink(link); err == nil && target == want {
 			continue
 		}
 		tmp := link + ".fleetcom-new"
 		os.Remove(tmp)
-		if err := os.Symlink(exe, tmp); err != nil {
+		if err := os.Symlink(want, tmp); err != nil {
 			return fmt.Errorf("create shim: %w", err)
 		}
 		if err := os.Rename(tmp, link); err != nil {

@@ -15,10 +15,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/index"
 )
 
 var statusFlags = []flag{
@@ -147,7 +149,51 @@ type hostError struct{ host, err string }
 // ctx.
 func localRuns(ctx context.Context, live fleet.Dir) []fleet.Status {
 	panes := func(socket string) (map[string]string, error) { return fleet.ListPanes(ctx, socket) }
-	return fleet.Statuses(live.Running(), panes)
+	runs := live.Running()
+	return fleet.Statuses(runs, panes, runTitles(runs))
+}
+
+// statusIndex is the index status reads titles from, opened once: --watch
+// asks it again at every redraw.
+var statusIndex = sync.OnceValue(func() *index.Index {
+	st, err := openStore()
+	if err != nil {
+		return nil
+	}
+	return openIndex(st)
+})
+
+// runTitles is what the running conversations are called, from the index,
+// brought up to date for their files first: each costs what was appended
+// since, never a reading of the transcript from its start. A name the user
+// gave wins.
+func runTitles(runs []fleet.Run) func(fleet.Run) string {
+	x := statusIndex()
+	if x == nil {
+		return nil
+	}
+	var hot []index.Key
+	for _, r := range runs {
+		if r.ID != "" {
+			hot = append(hot, index.Key{Tool: r.Tool, ID: r.ID})
+		}
+	}
+	if len(hot) == 0 {
+		return nil
+	}
+	if _, err := x.Refresh(index.Scope{Hot: hot}); err != nil {
+		indexWarn("index: " + err.Error())
+	}
+	return func(r fleet.Run) string {
+		v, ok, err := x.Get(r.Tool, r.ID)
+		if err != nil || !ok {
+			return ""
+		}
+		if v.Name != "" {
+			return v.Name
+		}
+		return catalog.TitleOf(v)
+	}
 }
 
 // gather reads this machine's live runs and asks each host for its own, at

@@ -285,7 +285,8 @@ func testUninstallFullDisk(t *testing.T, built string) {
 
 // testUninstallNotFleetcom: a PREFIX/bin/fleetcom that is not fleetcom's
 // binary is neither run nor removed; the shims still go (the links that
-// lead to a file named fleetcom, and nothing else in their directory).
+// lead to a file named fleetcom or fleetcom-shim, and nothing else in their
+// directory).
 func testUninstallNotFleetcom(t *testing.T, built string) {
 	w := newUninstallWorld(t, built)
 	ran := filepath.Join(t.TempDir(), "ran")
@@ -297,7 +298,23 @@ func testUninstallNotFleetcom(t *testing.T, built string) {
 	if err := os.Symlink("/usr/bin/env", mine); err != nil {
 		t.Fatal(err)
 	}
+	// A shim that leads to a fleetcom-shim goes too; a fleetcom-shim that
+	// is not fleetcom's stays.
+	shimBin := filepath.Join(filepath.Dir(w.bin), "fleetcom-shim")
+	if err := testexec.WriteFile(shimBin, []byte(impostor), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(w.shims, "claude"))
+	if err := os.Symlink(shimBin, filepath.Join(w.shims, "claude")); err != nil {
+		t.Fatal(err)
+	}
 	out, code := w.uninstall(t, "", nil)
+	if want := shimBin + " is not fleetcom's shim binary: left in place"; !strings.Contains(out, want) {
+		t.Errorf("--uninstall output lacks %q:\n%s", want, out)
+	}
+	if got, err := os.ReadFile(shimBin); err != nil || string(got) != impostor {
+		t.Errorf("--uninstall removed or changed %s: %v", shimBin, err)
+	}
 	if code != 0 {
 		t.Errorf("--uninstall exited %d:\n%s", code, out)
 	}

@@ -72,6 +72,10 @@ func TestResumeLine(t *testing.T) {
 		{mustNamed("claude"), "x=1/claude", nil, "'x=1/claude' --resume '" + uid + "'"},
 		{mustNamed("claude"), "claude", []string{"--model", "opus", "--append-system-prompt", "it's $HOME"},
 			"claude --resume '" + uid + "' --model opus --append-system-prompt 'it'\"'\"'s $HOME'"},
+		// A record that carries settings (written by hand, or by a fleetcom
+		// before they were left out) replays none: they may hold hooks.
+		{mustNamed("claude"), "claude", []string{"--settings", `{"hooks":{"SessionStart":[]}}`, "--model", "opus"},
+			"claude --resume '" + uid + "' --model opus"},
 	}
 	for _, c := range cases {
 		got, err := harness.ResumeLine(c.h, c.program, uid, c.opts)
@@ -114,6 +118,14 @@ func TestSurviving(t *testing.T) {
 		{"unknown options survive", mustNamed("claude"), []string{"--from-a-future-release", "v"}, []string{"--from-a-future-release", "v"}},
 		{"codex resume subcommand and id dropped", mustNamed("codex"), []string{"resume", uid, "--full-auto"}, []string{"--full-auto"}},
 		{"codex -c survives", mustNamed("codex"), []string{"-c", "model=\"o3\"", "exec", "hi"}, []string{"-c", "model=\"o3\""}},
+		// Options that can make the CLI run a command are never replayed
+		// (issue 29, item 16): hooks in settings, a notifier, MCP servers.
+		{"claude settings dropped", mustNamed("claude"), []string{"--settings", `{"hooks":{}}`, "--model", "opus", "--mcp-config=x.json"},
+			[]string{"--model", "opus"}},
+		{"codex notify and mcp dropped", mustNamed("codex"), []string{"-c", `notify=["sh","-c","x"]`, "-c", "model=o3",
+			"--config=mcp_servers.x.command=\"sh\"", "-c", " hooks.y=1"}, []string{"-c", "model=o3"}},
+		{"copilot mcp config dropped", mustNamed("copilot"), []string{"--additional-mcp-config", "@x.json", "--model", "m"},
+			[]string{"--model", "m"}},
 		{"grok resume dropped", mustNamed("grok"), []string{"--resume", uid, "-m", "grok-4"}, []string{"-m", "grok-4"}},
 		{"unicode and quotes", mustNamed("claude"), []string{"--append-system-prompt", "réponds « vite », it's $HOME `now`"},
 			[]string{"--append-system-prompt", "réponds « vite », it's $HOME `now`"}},

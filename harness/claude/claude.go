@@ -31,9 +31,12 @@ var spec = harness.Spec{
 	ID:      &harness.UUID,
 	Resume:  harness.Spelling{Words: []string{"--resume"}},
 	Dropped: []string{"--resume", "-r", "--continue", "-c", "--session-id", "--fork-session", "-p", "--print", "--name", "-n"},
-	Proven:  []string{"2.1.197", "2.1.332"},
-	Banners: []string{"Resume this session with:"},
-	Naming:  "Claude Code's /rename or --name",
+	// Settings hold hooks and a status line command, an MCP config its
+	// servers' commands, a plugin directory its hooks.
+	Commands: []string{"--settings", "--mcp-config", "--plugin-dir"},
+	Proven:   []string{"2.1.197", "2.1.332"},
+	Banners:  []string{"Resume this session with:"},
+	Naming:   "Claude Code's /rename or --name",
 }
 
 // Agent is Anthropic's Claude Code.
@@ -54,6 +57,7 @@ var _ interface {
 	harness.Mover
 	harness.Namer
 	harness.HintNamer
+	harness.Indexer
 } = claude{}
 
 // Instrument implements Behaviour. The settings go inline, as JSON, not as
@@ -249,12 +253,7 @@ func (claude) Title(home, cwd, id string) string {
 	if !ok {
 		return ""
 	}
-	title := ""
-	harness.EachLine(p, func(line []byte) bool {
-		title = userPrompt(line)
-		return title == ""
-	})
-	return title
+	return readHead(p).title
 }
 
 // userPrompt returns the title a transcript line gives when it is a user

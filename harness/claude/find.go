@@ -58,9 +58,23 @@ type transcriptHead struct {
 	title string
 }
 
+// headLimit bounds readHead: past it, a transcript's head holds sub-agents'
+// and tools' lines, not the user's first words.
+const headLimit = 16 << 20
+
+// readHead reads the top of a transcript, at most headLimit bytes. Lines of
+// sub-agents and tool results (megabytes of them open some transcripts) are
+// skipped before anything is decoded.
 func readHead(path string) transcriptHead {
 	var h transcriptHead
+	read := 0
 	harness.EachLine(path, func(line []byte) bool {
+		if read += len(line) + 1; read > headLimit {
+			return false
+		}
+		if bytes.Contains(line, []byte(`"isSidechain":true`)) || bytes.Contains(line, []byte(`"type":"tool_result"`)) {
+			return true
+		}
 		if !h.ok && (bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`))) {
 			var l transcriptLine
 			if json.Unmarshal(line, &l) == nil && l.isConversation() {
@@ -108,16 +122,35 @@ func (claude) Discover(home, cwd, _ string) ([]harness.Found, error) {
 	return out, nil
 }
 
+// LookupIn implements harness.NearLookup: Lookup, trying dir's own project
+// folders first, where a run's conversation is, before every folder.
+func (c claude) LookupIn(home, dir, id string) (harness.Found, error) {
+	if err := spec.ValidateID(id); err != nil {
+		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
+	}
+	for _, folder := range projectFolders(home, dir) {
+		if path := filepath.Join(folder, id+".jsonl"); regular(path) {
+			return c.found(home, id, path)
+		}
+	}
+	return c.Lookup(home, id)
+}
+
+func regular(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // Lookup implements Finder: the single projects/*/<id>.jsonl, which must hold
 // a conversation whose recorded cwd is a directory of that project folder.
-func (claude) Lookup(home, id string) (harness.Found, error) {
+func (c claude) Lookup(home, id string) (harness.Found, error) {
 	if err := spec.ValidateID(id); err != nil {
 		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, "projects", "*", id+".jsonl"))
 	var paths []string
 	for _, m := range matches {
-		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() {
+		if regular(m) {
 			paths = append(paths, m)
 		}
 	}
@@ -127,7 +160,12 @@ func (claude) Lookup(home, id string) (harness.Found, error) {
 	case len(paths) > 1:
 		return harness.Found{}, harness.Refuse(harness.ErrElsewhere, "claude conversation %s has transcripts in %d project folders", id, len(paths))
 	}
-	path := paths[0]
+	return c.found(home, id, paths[0])
+}
+
+// found is the conversation of transcript path, which must hold a message
+// and sit in the project folder of the directory it records.
+func (claude) found(home, id, path string) (harness.Found, error) {
 	h := readHead(path)
 	if !h.ok {
 		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "claude transcript %s holds no message (quit before the first prompt)", path)

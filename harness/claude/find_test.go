@@ -193,3 +193,31 @@ func TestHolders(t *testing.T) {
 		}
 	}
 }
+
+// The shim's exit looks its conversation up in its own directory's project
+// folder first (the glob over every folder costs a millisecond per
+// thousand transcripts), and a head of sub-agent lines is skipped, not
+// decoded, on the way to the first prompt.
+func TestLookupInOwnFolderFirst(t *testing.T) {
+	home := t.TempDir()
+	id := harnesstest.UUID(t)
+	path := writeTranscript(t, home, "/w/mine", id, "my task")
+	// A copy in another directory's folder makes the global lookup
+	// ambiguous; the run's own folder answers first.
+	writeTranscript(t, home, "/w/other", id, "a copy")
+	if _, err := Agent.Lookup(home, id); !errors.Is(err, harness.ErrElsewhere) {
+		t.Fatalf("Lookup of an ID in two folders: %v, want ErrElsewhere", err)
+	}
+	f, err := harness.LookupIn(Agent, home, "/w/mine", id)
+	if err != nil || f.Cwd != "/w/mine" || f.Title != "my task" {
+		t.Fatalf("LookupIn its own directory: %+v, %v", f, err)
+	}
+
+	// Sub-agent lines first: the title is the user's prompt after them.
+	side := `{"type":"user","isSidechain":true,"cwd":"/w/mine","message":{"role":"user","content":"a sub-agent's task"}}` + "\n"
+	data, _ := os.ReadFile(path)
+	harnesstest.WriteFile(t, path, strings.Repeat(side, 1000)+string(data))
+	if f, err := harness.LookupIn(Agent, home, "/w/mine", id); err != nil || f.Title != "my task" {
+		t.Errorf("LookupIn past sub-agent lines: %+v, %v", f, err)
+	}
+}

@@ -30,6 +30,10 @@ var spec = harness.Spec{
 	// resume, fork and exec are subcommands: bare words, which the second
 	// survival rule drops with the ID or prompt after them.
 	Dropped: []string{"--last"},
+	// A config override can set a notifier, hooks, an MCP server's command
+	// or the shell's environment.
+	Commands: []string{"-c notify", "-c hooks", "-c mcp_servers", "-c shell_environment_policy", "-c profiles",
+		"--config notify", "--config hooks", "--config mcp_servers", "--config shell_environment_policy", "--config profiles"},
 	// Stable: Codex may start the notifier for a turn that ends just as the
 	// user quits, after the shim has removed the run's namespace.
 	Assets:  []harness.Asset{{Name: notifyAsset, Mode: 0o700, Data: []byte(notifyScript), Stable: true}},
@@ -55,6 +59,7 @@ var _ interface {
 	harness.Mover
 	harness.Diagnoser
 	harness.Namer
+	harness.Indexer
 } = codex{}
 
 // notifyAsset is the notifier's file name in a capture namespace.

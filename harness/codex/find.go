@@ -92,6 +92,11 @@ func (codex) Lookup(home, id string) (harness.Found, error) {
 	if !ok {
 		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "codex rollout %s is gone", p)
 	}
+	if f.Title == "" {
+		// Opened and quit before a prompt: with hooks, Codex keeps such a
+		// rollout, and it holds nothing to resume.
+		return harness.Found{}, harness.Refuse(harness.ErrEmptyConversation, "codex rollout %s holds no prompt", p)
+	}
 	return f, nil
 }
 

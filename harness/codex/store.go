@@ -208,10 +208,20 @@ func (codex) Title(home, _ string, id string) string {
 	return readTitle(path)
 }
 
-// readTitle reads the title of the rollout at path.
+// titleLimit bounds readTitle: a rollout whose first user_message is not in
+// its first bytes (one with none reads to its end otherwise) is titled by
+// the index, which reads it once.
+const titleLimit = 16 << 20
+
+// readTitle reads the title of the rollout at path, in its first
+// titleLimit bytes.
 func readTitle(path string) string {
 	fallback, title := "", ""
+	read := 0
 	harness.EachLine(path, func(line []byte) bool {
+		if read += len(line) + 1; read > titleLimit {
+			return false
+		}
 		if !bytes.Contains(line, []byte(`"user`)) {
 			return true
 		}

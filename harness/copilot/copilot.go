@@ -32,6 +32,9 @@ var spec = harness.Spec{
 	Resume: harness.Spelling{Words: []string{"--resume"}, Joined: true},
 	Dropped: []string{"--resume", "-r", "--continue", "--session-id", "-p", "--prompt", "-i", "--interactive",
 		"--name", "-n", "--connect", "-C"},
+	// An MCP config names its servers' commands; a plugin directory brings
+	// its hooks.
+	Commands: []string{"--additional-mcp-config", "--plugin-dir"},
 	// Stable: the folder's path is where Copilot keeps the plugin's data
 	// (~/.copilot/plugin-data/_direct/<hash of it>), so it stays the same
 	// from run to run.

@@ -60,6 +60,7 @@ var _ interface {
 	harness.Activer
 	harness.Mover
 	harness.Diagnoser
+	harness.Indexer
 } = gemini{}
 
 // Instrument implements Behaviour: a fresh pinned ID for a bare command.
@@ -155,4 +156,13 @@ func (gemini) Active(home, cwd, id string) time.Time {
 	}
 	c, _ := readSession(p, false)
 	return c.active()
+}
+
+// HeldInDir implements harness.DirHolder: Gemini CLI appends each message
+// to its session file and closes it, and keeps no record of which process
+// runs which session, so a gemini running in the conversation's directory
+// may hold it (its node process names the gemini script; fleetcom's shim
+// is named gemini), and so may one out of sight that wrote it lately.
+func (gemini) HeldInDir() ([]string, time.Duration) {
+	return []string{"gemini"}, 2 * time.Minute
 }

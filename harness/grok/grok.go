@@ -57,6 +57,7 @@ var _ interface {
 	harness.Holder
 	harness.Mover
 	harness.Namer
+	harness.Indexer
 } = grok{}
 
 // Instrument implements Behaviour.

@@ -97,3 +97,30 @@ func IDs(list any) []string {
 	}
 	return out
 }
+
+// CutPoints are where to cut a file of lines in two: at its ends, around
+// each newline, and in the middle of each line.
+func CutPoints(data []byte) []int {
+	cuts := []int{0, len(data)}
+	start := 0
+	for i, b := range data {
+		if b == '\n' {
+			cuts = append(cuts, (start+i)/2, i, i+1)
+			start = i + 1
+		}
+	}
+	return cuts
+}
+
+// AppendLines appends whole lines to the file at p.
+func AppendLines(t testing.TB, p string, lines ...string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, l := range lines {
+		f.WriteString(l + "\n")
+	}
+}

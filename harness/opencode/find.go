@@ -162,7 +162,13 @@ func (opencode) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 // store, and whether it is the one opencode uses.
 func (opencode) Diagnose(home string) []harness.Note {
 	store := harness.Note{Name: "opencode.store", OK: true, Detail: "fleetcom reads opencode's sessions from " + dbPath(home) + " with sqlite3"}
-	if _, err := sqlitePath(); err != nil {
+	var missing error
+	if harness.OpenDB == nil {
+		_, missing = sqlitePath()
+	} else {
+		store.Detail = "fleetcom reads opencode's sessions from " + dbPath(home)
+	}
+	if missing != nil {
 		store.OK = false
 		store.Detail = "fleetcom reads opencode's sessions with the sqlite3 program, which is not on PATH: without it " +
 			"opencode conversations have no titles, are not found when started without fleetcom, and are not " +

@@ -34,10 +34,13 @@ var spec = harness.Spec{
 	HomeDefault: ".local/share/opencode",
 	ID:          &grammar,
 	Resume:      harness.Spelling{Words: []string{"-s"}},
-	Dropped:     []string{"-s", "--session", "-c", "--continue", "--fork", "--prompt"},
-	Assets:      []harness.Asset{{Name: pluginAsset, Mode: 0o600, Data: []byte(plugin)}},
-	Proven:      []string{"1.18.33"},
-	Banners:     []string{"Continue opencode -s"},
+	// Its plugin hears session.created, which a resumed session never
+	// fires (measured on 1.18.33).
+	CapturesNewOnly: true,
+	Dropped:         []string{"-s", "--session", "-c", "--continue", "--fork", "--prompt"},
+	Assets:          []harness.Asset{{Name: pluginAsset, Mode: 0o600, Data: []byte(plugin)}},
+	Proven:          []string{"1.18.33"},
+	Banners:         []string{"Continue opencode -s"},
 }
 
 // Agent is opencode.
@@ -58,6 +61,7 @@ var _ interface {
 	harness.Activer
 	harness.Diagnoser
 	harness.Unmovable
+	harness.DBIndexer
 } = opencode{}
 
 // grammar is the shape of opencode's session IDs: "ses_", then 12

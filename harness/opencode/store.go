@@ -75,11 +75,15 @@ func (s session) of(cwd string) bool {
 	return safe.SameDir(s.Directory, cwd)
 }
 
-// sessionsSQL lists every session with its messages' count and
-// times (message has an index on session_id, time_created).
+// sessionCols name sessionsSQL's columns.
+var sessionCols = []string{"id", "directory", "title", "parent", "created", "archived", "messages", "first", "last"}
+
+// sessionsSQL lists every session with whether it has messages
+// (EXISTS stops at the first: a count walks them all) and their times
+// (message has an index on session_id, time_created).
 const sessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS title,
  COALESCE(s.parent_id, '') AS parent, s.time_created AS created, COALESCE(s.time_archived, 0) AS archived,
- (SELECT COUNT(*) FROM message m WHERE m.session_id = s.id) AS messages,
+ EXISTS (SELECT 1 FROM message m WHERE m.session_id = s.id) AS messages,
  COALESCE((SELECT MIN(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS first,
  COALESCE((SELECT MAX(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS last
  FROM session s`
@@ -108,7 +112,7 @@ func sessions(home string) ([]session, error) {
 		return list, nil
 	}
 	cache.Unlock()
-	out, err := query(db, sessionsSQL)
+	out, err := query(db, sessionsSQL, sessionCols...)
 	if err != nil {
 		return nil, err
 	}
@@ -182,8 +186,14 @@ func findSQLite() (string, error) {
 }
 
 // query runs one query on the database db, read-only, and returns
-// what sqlite3 printed: JSON rows, or nothing for none.
-func query(db, query string) ([]byte, error) {
+// query runs one query on the database db, read-only, and returns what
+// sqlite3 -json prints: JSON rows, or nothing for none. cols name the
+// columns, for harness.OpenDB, which reads the database itself when the
+// program set it; the sqlite3 program is the fallback.
+func query(db, query string, cols ...string) ([]byte, error) {
+	if harness.OpenDB != nil {
+		return queryDB(db, query, cols)
+	}
 	bin, err := sqlitePath()
 	if err != nil {
 		return nil, fmt.Errorf("%w: fleetcom reads it with the sqlite3 program, which is not on PATH", errUnread)
@@ -252,7 +262,7 @@ func texts(home, id string) ([]messageText, error) {
 	if _, ok := signature(dbPath(home)); !ok {
 		return nil, nil
 	}
-	out, err := query(dbPath(home), fmt.Sprintf(messagesSQL, id))
+	out, err := query(dbPath(home), fmt.Sprintf(messagesSQL, id), "message", "part")
 	if err != nil || len(bytes.TrimSpace(out)) == 0 {
 		return nil, err
 	}

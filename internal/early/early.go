@@ -167,7 +167,8 @@ func configSilent(name string, options bool) bool {
 
 // find is the shim's PATH lookup without a hop record: the first tool on
 // PATH that is an executable regular file this process may run, neither
-// this program nor in the shim directory. "" when there is none, or this
+// one of fleetcom's programs (this one, and fleetcom and fleetcom-shim in
+// its directory, as package own tells them) nor in the shim directory. "" when there is none, or this
 // program's own file cannot be told.
 func find(tool, pathVar, shimDir string) string {
 	if pathVar == "" {
@@ -185,7 +186,7 @@ func find(tool, pathVar, shimDir string) string {
 			dir = "."
 		}
 		cand := path.Join(dir, tool)
-		if fi, ok := stat(cand); ok && fi.executable() && !fi.same(self) {
+		if fi, ok := stat(cand); ok && fi.executable() && !fi.same(self) && !sibling(fi) {
 			inShim := false
 			if haveShim {
 				di, ok := stat(dir)
@@ -200,6 +201,33 @@ func find(tool, pathVar, shimDir string) string {
 		}
 	}
 }
+
+// sibling reports whether fi is the file named fleetcom or fleetcom-shim in
+// this program's directory: the other program of its install. They are
+// looked at once, when the first candidate that is not this program is.
+func sibling(fi fileID) bool {
+	if !siblingsRead {
+		siblingsRead = true
+		buf := make([]byte, 4096)
+		if n, err := syscall.Readlink("/proc/self/exe", buf); err == nil && n > 0 && n < len(buf) {
+			dir, _ := path.Split(string(buf[:n]))
+			for i, name := range []string{"fleetcom", "fleetcom-shim"} {
+				siblings[i], _ = stat(dir + name)
+			}
+		}
+	}
+	for _, s := range siblings {
+		if s.executable() && s.same(fi) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	siblingsRead bool
+	siblings     [2]fileID
+)
 
 // fileID is what the lookup needs of a stat.
 type fileID struct {

@@ -264,3 +264,57 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSkipsTheOtherProgram: an install is fleetcom and fleetcom-shim
+// side by side, and a link to either one is a shim, never the real CLI:
+// fleetcom-shim passes over a claude that leads to the fleetcom beside it.
+// The control names that file otherwise, and the link is then a candidate
+// like any other program.
+func TestPlanSkipsTheOtherProgram(t *testing.T) {
+	if os.Getenv("EARLY_SIBLING_CHILD") == "1" {
+		real, _, ok := early.Plan([]string{"claude", "-p", "hi"}, os.Environ())
+		fmt.Printf("real=%s ok=%v\n", real, ok)
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sibling := range []string{"fleetcom", "fleetcom-old"} {
+		root := t.TempDir()
+		inst, other, real := filepath.Join(root, "inst"), filepath.Join(root, "other"), filepath.Join(root, "real")
+		for _, d := range []string{inst, other, real} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		me := filepath.Join(inst, "fleetcom-shim")
+		files := map[string][]byte{me: data, filepath.Join(inst, sibling): []byte("#!/bin/sh\n"), filepath.Join(real, "claude"): []byte("#!/bin/sh\n")}
+		for p, b := range files {
+			if err := os.WriteFile(p, b, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(filepath.Join(inst, sibling), filepath.Join(other, "claude")); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(me, "-test.run=^TestPlanSkipsTheOtherProgram$")
+		cmd.Env = []string{"EARLY_SIBLING_CHILD=1", "HOME=" + root, "PATH=" + other + ":" + real,
+			"FLEETCOM_SHIM_DIR=" + filepath.Join(root, "shims")}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		want := "real=" + filepath.Join(real, "claude") + " ok=true\n"
+		if sibling != "fleetcom" {
+			want = "real=" + filepath.Join(other, "claude") + " ok=true\n"
+		}
+		if !strings.HasPrefix(string(out), want) {
+			t.Errorf("beside %s: %q, want %q", sibling, out, want)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/fleetcom/fleetcom/internal/safe"
+)
+
+// ReadOn reads the whole lines of the file at path that begin at or after
+// offset, passing each to fn without its newline, and returns the offset
+// just past the last whole line: where the next read goes on. A last line
+// without its newline is being written and is left for later. A line longer
+// than max bytes is skipped: its bytes are read, never kept, so memory stays
+// bounded whatever the file holds. The file is opened as safe.Open opens
+// it: never a FIFO, never blocking.
+func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, error) {
+	f, err := safe.Open(path, safe.NoFollow)
+	if err != nil {
+		return offset, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return offset, err
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	var long []byte
+	skipping := false
+	pos := offset
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			pos += int64(len(chunk))
+			if !skipping {
+				long = append(long, chunk...)
+				if len(long) > max {
+					long, skipping = nil, true
+				}
+			}
+			continue
+		case err != nil:
+			// EOF: a line not ended is not whole yet, and its bytes (and those
+			// of a long line around it) are read again next time.
+			if errors.Is(err, io.EOF) {
+				return offset, nil
+			}
+			return offset, err
+		}
+		pos += int64(len(chunk))
+		line := chunk[:len(chunk)-1]
+		if len(long) > 0 {
+			line = append(long, line...)
+		}
+		if !skipping && len(line) <= max {
+			fn(line)
+		}
+		long, skipping = long[:0], false
+		offset = pos
+	}
+}
+
+// StringField returns the value of the first "key":"…" string field in
+// data, decoded; ok is false when there is none. It looks for the field's
+// text, not at the JSON's structure: a reader uses it on lines whose shape
+// it knows, to skip decoding the rest (a tool's output of megabytes).
+func StringField(data []byte, key string) (string, bool) {
+	pat := `"` + key + `":"`
+	i := bytes.Index(data, []byte(pat))
+	if i < 0 {
+		return "", false
+	}
+	start := i + len(pat) - 1
+	end := start + 1
+	for end < len(data) {
+		switch data[end] {
+		case '\\':
+			end += 2
+			continue
+		case '"':
+			var s string
+			if json.Unmarshal(data[start:end+1], &s) != nil {
+				return "", false
+			}
+			return s, true
+		}
+		end++
+	}
+	return "", false
+}
+
+// ClipText cuts text to at most n bytes (n <= 0: no limit), on a rune
+// boundary: a reader cuts each message to Limits.Message with it.
+func ClipText(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

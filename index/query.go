@@ -1,0 +1,186 @@
+package index
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/fleetcom/fleetcom/store"
+)
+
+// Conv is one conversation as the index knows it: from its agent's store,
+// from fleetcom's record of it, or both. What it says is a cache: every ID
+// and directory is checked again by whoever builds a command line from it.
+type Conv struct {
+	Tool, ID string
+	// Cwd is the physical directory the conversation belongs to: its
+	// record's, else the one its agent recorded, resolved.
+	Cwd string
+	// StoreCwd is the directory as its agent recorded it.
+	StoreCwd string
+	// Home is the agent home its store is in.
+	Home string
+	// Title is its first prompt; Summary the agent's own title for it; Name
+	// the name the user gave it.
+	Title, Summary, Name string
+	// Started and Active are when it began and when its newest message was
+	// written, as its agent's store dates them.
+	Started, Active time.Time
+	// Turns are the prompts the user typed, Messages every prompt and
+	// reply.
+	Turns, Messages int
+	// Side: a thread the agent started for itself. Stored: its agent's
+	// store holds it now. Forgotten: the user forgot it.
+	Side, Stored, Forgotten bool
+
+	rec       string // the record as JSON, "" for none
+	recActive time.Time
+}
+
+// Recorded reports that fleetcom has a record of the conversation.
+func (c Conv) Recorded() bool { return c.rec != "" }
+
+// Record is fleetcom's record of the conversation, as the index copied it
+// at its last refresh.
+func (c Conv) Record() (store.Record, bool) {
+	if c.rec == "" {
+		return store.Record{}, false
+	}
+	var r store.Record
+	if json.Unmarshal([]byte(c.rec), &r) != nil {
+		return store.Record{}, false
+	}
+	return r, true
+}
+
+// Activity is when the conversation was last active: its newest message
+// when its agent's store dates it, else what its record says.
+func (c Conv) Activity() time.Time {
+	if c.Stored && !c.Active.IsZero() {
+		return c.Active
+	}
+	return c.recActive
+}
+
+// convCols are the columns scanConv reads, in its order.
+const convCols = `tool, id, cwd, scwd, home, title, summary, name, started, active, turns, msgs, side, stored, forgotten,
+	coalesce(rec, ''), ractive`
+
+// activity orders conversations newest first, as Activity dates them.
+const activity = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END) DESC, (rec IS NULL), rended DESC, rupdated DESC, started DESC, id`
+
+func scanConv(s *sqlite3.Stmt) Conv { return scanConvAt(s, 0) }
+
+// ms is a time from Unix milliseconds; zero for 0.
+func ms(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}
+
+// convs runs a query of conversations.
+func (x *Index) convs(where string, args ...any) ([]Conv, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []Conv
+	err := x.db.query(`SELECT `+convCols+` FROM conv `+where, args, func(s *sqlite3.Stmt) error {
+		out = append(out, scanConv(s))
+		return nil
+	})
+	return out, err
+}
+
+// Dir returns the conversations of the physical directory dir (of one
+// tool, unless tool is ""), newest first: forgotten, empty and side ones
+// included, for the caller to decide.
+func (x *Index) Dir(dir, tool string) ([]Conv, error) {
+	if tool != "" {
+		return x.convs(`WHERE cwd = ? AND tool = ? ORDER BY `+activity, dir, tool)
+	}
+	return x.convs(`WHERE cwd = ? ORDER BY `+activity, dir)
+}
+
+// All returns every conversation of every directory, newest first.
+func (x *Index) All(tool string) ([]Conv, error) {
+	if tool != "" {
+		return x.convs(`WHERE tool = ? ORDER BY `+activity, tool)
+	}
+	return x.convs(`ORDER BY ` + activity)
+}
+
+// Prefix returns the conversations whose ID begins with prefix, newest
+// first.
+func (x *Index) Prefix(prefix string) ([]Conv, error) {
+	if prefix == "" {
+		return nil, nil
+	}
+	return x.convs(`WHERE id >= ? AND id < ? ORDER BY `+activity, prefix, prefix+"\U0010FFFF")
+}
+
+// Get returns one conversation.
+func (x *Index) Get(tool, id string) (Conv, bool, error) {
+	list, err := x.convs(`WHERE tool = ? AND id = ?`, tool, id)
+	if err != nil || len(list) == 0 {
+		return Conv{}, false, err
+	}
+	return list[0], true, nil
+}
+
+// Named returns the conversations named name: exactly, else ignoring case.
+func (x *Index) Named(name string) ([]Conv, error) {
+	if name == "" {
+		return nil, nil
+	}
+	list, err := x.convs(`WHERE name <> '' AND name = ? COLLATE NOCASE ORDER BY `+activity, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 && !ascii(name) {
+		// SQLite folds ASCII only.
+		all, err := x.convs(`WHERE name <> '' ORDER BY ` + activity)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range all {
+			if strings.EqualFold(c.Name, name) {
+				list = append(list, c)
+			}
+		}
+	}
+	var exact []Conv
+	for _, c := range list {
+		if c.Name == name {
+			exact = append(exact, c)
+		}
+	}
+	if len(exact) > 0 {
+		return exact, nil
+	}
+	return list, nil
+}
+
+// ascii reports a string of ASCII only.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// RecordDirs returns the directories fleetcom's records belong to, each
+// once.
+func (x *Index) RecordDirs() ([]string, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []string
+	err := x.db.query(`SELECT cwd FROM conv WHERE rec IS NOT NULL GROUP BY cwd ORDER BY max(ractive) DESC`, nil, func(s *sqlite3.Stmt) error {
+		out = append(out, s.ColumnText(0))
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,89 @@
+package index
+
+// version names the schema and what the readers put in it: a database of
+// another version is rebuilt, never migrated (it is a cache).
+const version = 1
+
+// The schema. Times are Unix milliseconds. A conversation (conv) is keyed
+// by its tool and ID; it may be known from the agent's store (stored: some
+// source owns it), from fleetcom's record of it (rec), or both. Its text
+// lives in chunk, the full-text table, one row per read that found text,
+// with rowid conv.rowid<<chunkBits | seq, so that a conversation's chunks
+// are one range of rowids and a chunk names its conversation without a
+// lookup.
+const schema = `
+CREATE TABLE meta(k TEXT PRIMARY KEY, v ANY) WITHOUT ROWID;
+CREATE TABLE conv(
+	rowid INTEGER PRIMARY KEY,
+	tool TEXT NOT NULL,
+	id TEXT NOT NULL,
+	cwd TEXT NOT NULL DEFAULT '',
+	scwd TEXT NOT NULL DEFAULT '',
+	home TEXT NOT NULL DEFAULT '',
+	title TEXT NOT NULL DEFAULT '',
+	summary TEXT NOT NULL DEFAULT '',
+	name TEXT NOT NULL DEFAULT '',
+	started INTEGER NOT NULL DEFAULT 0,
+	active INTEGER NOT NULL DEFAULT 0,
+	size INTEGER NOT NULL DEFAULT 0,
+	turns INTEGER NOT NULL DEFAULT 0,
+	msgs INTEGER NOT NULL DEFAULT 0,
+	side INTEGER NOT NULL DEFAULT 0,
+	stored INTEGER NOT NULL DEFAULT 0,
+	rec TEXT,
+	ractive INTEGER NOT NULL DEFAULT 0,
+	rended INTEGER NOT NULL DEFAULT 0,
+	rupdated INTEGER NOT NULL DEFAULT 0,
+	forgotten INTEGER NOT NULL DEFAULT 0,
+	textlen INTEGER NOT NULL DEFAULT 0,
+	chunks INTEGER NOT NULL DEFAULT 0,
+	UNIQUE(tool, id)
+);
+CREATE INDEX conv_cwd ON conv(cwd, active);
+CREATE INDEX conv_id ON conv(id);
+CREATE INDEX conv_active ON conv(active);
+CREATE INDEX conv_name ON conv(name COLLATE NOCASE) WHERE name <> '';
+CREATE TABLE source(
+	path TEXT PRIMARY KEY,
+	tool TEXT NOT NULL,
+	home TEXT NOT NULL,
+	owns INTEGER NOT NULL,
+	dir TEXT NOT NULL,
+	conv INTEGER,
+	ino INTEGER NOT NULL DEFAULT 0,
+	size INTEGER NOT NULL DEFAULT 0,
+	mtime INTEGER NOT NULL DEFAULT 0,
+	off INTEGER NOT NULL DEFAULT 0,
+	state BLOB,
+	seen INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX source_conv ON source(conv);
+CREATE INDEX source_dir ON source(dir);
+CREATE INDEX source_mtime ON source(mtime);
+CREATE TABLE dir(
+	path TEXT PRIMARY KEY,
+	tool TEXT NOT NULL,
+	home TEXT NOT NULL,
+	tree INTEGER NOT NULL,
+	level INTEGER NOT NULL,
+	parent TEXT NOT NULL,
+	mtime INTEGER NOT NULL DEFAULT 0,
+	seen INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX dir_parent ON dir(parent);
+CREATE INDEX dir_mtime ON dir(mtime);
+CREATE TABLE db(
+	path TEXT PRIMARY KEY,
+	tool TEXT NOT NULL,
+	home TEXT NOT NULL,
+	sig TEXT NOT NULL DEFAULT '',
+	mark INTEGER NOT NULL DEFAULT 0,
+	listed INTEGER NOT NULL DEFAULT 0
+);
+CREATE VIRTUAL TABLE chunk USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO chunk(chunk, rank) VALUES('automerge', 4);
+`
+
+// chunkBits is how many low bits of a chunk's rowid number it within its
+// conversation.
+const chunkBits = 20

@@ -1,0 +1,248 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Search looks for conversations by what was said in them: every term
+// (a word, or a phrase in quotes) must occur somewhere in a conversation's
+// prompts and replies, in any case. The full-text engine ranks the matching
+// text (BM25); a conversation ranks by its best matching part, then by how
+// recently it was active.
+
+// Snippet markers: a snippet's matched words are between Mark and EndMark.
+const (
+	Mark    = "\x02"
+	EndMark = "\x03"
+)
+
+// Query is what a search asks.
+type Query struct {
+	// Terms are ANDed: each a word or a phrase, as ParseQuery makes them.
+	Terms []string
+	// Prefix takes the last term as the start of a word (search as you
+	// type).
+	Prefix bool
+	// Tool, Dir (physical) and Since narrow the search; zero for any.
+	Tool  string
+	Dir   string
+	Since time.Time
+	// Limit is the most hits returned; 0 for all.
+	Limit int
+}
+
+// Hit is one conversation a search found.
+type Hit struct {
+	Conv
+	// Snippet is one line of the best matching text, with the matched
+	// words between Mark and EndMark.
+	Snippet string
+	// Score is the engine's rank of the best match (lower is better); 0
+	// when the conversation was not ranked.
+	Score float64
+}
+
+// ErrEmptyQuery is returned for a query with nothing to look for.
+var ErrEmptyQuery = errors.New("nothing to search for: give a word or a \"phrase\"")
+
+// ParseQuery splits the words of a command line into terms: a run of text
+// between double quotes is one phrase, anything else is split at spaces.
+// Terms with neither a letter nor a digit are dropped: they match nothing.
+func ParseQuery(words []string) ([]string, error) {
+	s := strings.Join(words, " ")
+	var terms []string
+	add := func(t string) {
+		t = strings.Join(strings.Fields(t), " ")
+		if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			terms = append(terms, t)
+		}
+	}
+	for s != "" {
+		if rest, ok := strings.CutPrefix(s, `"`); ok {
+			phrase, after, _ := strings.Cut(rest, `"`)
+			add(phrase)
+			s = after
+			continue
+		}
+		i := strings.IndexAny(s, " \t\n\"")
+		if i < 0 {
+			add(s)
+			break
+		}
+		add(s[:i])
+		s = s[i:]
+		if s[0] != '"' {
+			s = s[1:]
+		}
+	}
+	if len(terms) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	return terms, nil
+}
+
+// match is a term in the engine's query syntax: a phrase of its tokens,
+// quoted so that nothing in it is an operator.
+func match(term string, prefix bool) string {
+	m := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	if prefix {
+		m += " *"
+	}
+	return m
+}
+
+// Search runs a query. Conversations match when each term is somewhere in
+// their text; the engine's BM25 rank of each matching part of the text is
+// read in one pass, from the newest conversations back, at most
+// rankRows parts (a word found everywhere must not cost a rank of every
+// part); a conversation ranks by its best part, and one with no part in
+// that pass follows the ranked ones, newest first.
+func (x *Index) Search(q Query) ([]Hit, error) {
+	if len(q.Terms) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var sets []string
+	var args []any
+	var ors []string
+	for i, t := range q.Terms {
+		m := match(t, q.Prefix && i == len(q.Terms)-1)
+		sets = append(sets, fmt.Sprintf(`SELECT rowid >> %d FROM chunk WHERE chunk MATCH ?`, chunkBits))
+		args = append(args, m)
+		ors = append(ors, m)
+	}
+	where := `rowid IN (` + strings.Join(sets, " INTERSECT ") + `) AND NOT forgotten AND NOT side`
+	if q.Tool != "" {
+		where += ` AND tool = ?`
+		args = append(args, q.Tool)
+	}
+	if q.Dir != "" {
+		where += ` AND cwd = ?`
+		args = append(args, q.Dir)
+	}
+	if !q.Since.IsZero() {
+		where += ` AND (CASE WHEN stored AND active > 0 THEN active ELSE ractive END) >= ?`
+		args = append(args, q.Since.UnixMilli())
+	}
+	type cand struct {
+		hit   Hit
+		best  int64 // the rowid of its best part, 0 when unranked
+		order int   // its place by activity
+	}
+	byRow := map[int64]*cand{}
+	var cands []*cand
+	err := x.db.query(`SELECT rowid, `+convCols+` FROM conv WHERE `+where+` ORDER BY `+activity, args, func(s *sqlite3.Stmt) error {
+		c := &cand{hit: Hit{Conv: scanConvAt(s, 1)}, order: len(cands)}
+		byRow[s.ColumnInt64(0)] = c
+		cands = append(cands, c)
+		return nil
+	})
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	scoring := strings.Join(ors, " OR ")
+	err = x.db.query(`SELECT rowid, bm25(chunk) FROM chunk WHERE chunk MATCH ? ORDER BY rowid DESC LIMIT ?`, []any{scoring, rankRows}, func(s *sqlite3.Stmt) error {
+		row := s.ColumnInt64(0)
+		c := byRow[row>>chunkBits]
+		if c == nil {
+			return nil
+		}
+		if v := s.ColumnFloat(1); c.best == 0 || v < c.hit.Score {
+			c.hit.Score, c.best = v, row
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(cands, func(a, b *cand) int {
+		switch {
+		case a.best != 0 && b.best == 0:
+			return -1
+		case a.best == 0 && b.best != 0:
+			return 1
+		case a.hit.Score < b.hit.Score:
+			return -1
+		case a.hit.Score > b.hit.Score:
+			return 1
+		}
+		return a.order - b.order
+	})
+	if q.Limit > 0 && len(cands) > q.Limit {
+		cands = cands[:q.Limit]
+	}
+	rowOf := map[*cand]int64{}
+	for row, c := range byRow {
+		rowOf[c] = row
+	}
+	out := make([]Hit, 0, len(cands))
+	for _, c := range cands {
+		body, err := x.bestText(c.best, rowOf[c], scoring)
+		if err != nil {
+			return nil, err
+		}
+		c.hit.Snippet = snippet(body, q.Terms, q.Prefix)
+		out = append(out, c.hit)
+	}
+	return out, nil
+}
+
+// rankRows is how many matching parts of text one search ranks.
+const rankRows = 2000
+
+// bestText is the text of the part a hit ranked by (best), or, for a hit
+// that was not ranked, of its newest matching part.
+func (x *Index) bestText(best, conv int64, scoring string) (string, error) {
+	var body string
+	if best != 0 {
+		_, err := x.db.one(`SELECT body FROM chunk WHERE rowid = ?`, []any{best}, func(s *sqlite3.Stmt) { body = s.ColumnText(0) })
+		return body, err
+	}
+	_, err := x.db.one(`SELECT body FROM chunk WHERE chunk MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1`,
+		[]any{scoring, conv << chunkBits, (conv + 1) << chunkBits}, func(s *sqlite3.Stmt) { body = s.ColumnText(0) })
+	return body, err
+}
+
+// oneLine folds a snippet onto one line: every run of white space and
+// control characters (but the markers) becomes one space.
+func oneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if r == rune(Mark[0]) || r == rune(EndMark[0]) {
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			if !space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		b.WriteRune(r)
+		space = false
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// scanConvAt reads the columns of convCols starting at column at.
+func scanConvAt(s *sqlite3.Stmt, at int) Conv {
+	col := func(i int) int { return at + i }
+	return Conv{
+		Tool: s.ColumnText(col(0)), ID: s.ColumnText(col(1)), Cwd: s.ColumnText(col(2)), StoreCwd: s.ColumnText(col(3)),
+		Home: s.ColumnText(col(4)), Title: s.ColumnText(col(5)), Summary: s.ColumnText(col(6)), Name: s.ColumnText(col(7)),
+		Started: ms(s.ColumnInt64(col(8))), Active: ms(s.ColumnInt64(col(9))), Turns: s.ColumnInt(col(10)),
+		Messages: s.ColumnInt(col(11)), Side: s.ColumnBool(col(12)), Stored: s.ColumnBool(col(13)),
+		Forgotten: s.ColumnBool(col(14)), rec: s.ColumnText(col(15)), recActive: ms(s.ColumnInt64(col(16))),
+	}
+}

@@ -1,0 +1,67 @@
+// Package msg formats fleetcom's messages to the user, for both programs
+// (fleetcom and fleetcom-shim): one line each on stderr, "fleetcom: error:
+// …", "fleetcom: warning: …" or "fleetcom: hint: …", lowercase, with the
+// control characters of any text read from files escaped.
+package msg
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Say writes one message of kind (error, warning, hint) to w.
+func Say(w io.Writer, kind, text string) {
+	text = strings.TrimSuffix(text, ".")
+	fmt.Fprintf(w, "fleetcom: %s: %s\n", kind, Printable(text, true))
+}
+
+// Printable escapes the control characters of s (ESC, CR, BEL, C1 codes,
+// bidi overrides…), keeping newlines when lines is set. Messages carry text
+// read from files (a directory a tool recorded, a folder name), which must
+// never reach the terminal as commands.
+func Printable(s string, lines bool) string {
+	clean := true
+	for _, r := range s {
+		if needsEscape(r, lines) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if needsEscape(r, lines) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func needsEscape(r rune, lines bool) bool {
+	if r == '\n' {
+		return !lines
+	}
+	return unicode.IsControl(r) || r == utf8.RuneError || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// Hinter is an error that knows the command that fixes it.
+type Hinter interface{ Hint() string }
+
+// Report writes err as an error and, when it has one, its hint.
+func Report(w io.Writer, err error) {
+	Say(w, "error", err.Error())
+	var h Hinter
+	if errors.As(err, &h) && h.Hint() != "" {
+		Say(w, "hint", h.Hint())
+	}
+}
