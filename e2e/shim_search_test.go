@@ -42,12 +42,15 @@ func searched(t *testing.T, r Real, d Agent) {
 	proj := w.Project("searched project")
 	other := w.Project("third place")
 	x := w.Tmux()
-	word := "OSPREY" + strings.ToUpper(d.CLI.Name[:3]) + "73"
+	// The word searched for, in a code word the fake model repeats back
+	// after a resume when the earlier turns reached it.
+	word := "OSPREY" + strings.ToUpper(d.CLI.Name[:3])
+	code := word + "-73"
 
 	p := x.Start(t, proj, d.CLI.Name)
 	d.Ready(p)
-	p.Submit("remember "+word, typeWait)
-	p.WaitFor("ACK "+word, replyWait)
+	p.Submit("remember "+code, typeWait)
+	p.WaitFor("ACK "+code, replyWait)
 	d.Ready(p)
 	status, screen := d.Quit(p)
 	if status != 0 {
@@ -81,7 +84,7 @@ func searched(t *testing.T, r Real, d Agent) {
 	p = x.Start(t, other, fc, "search", "--exec", word)
 	d.Ready(p)
 	p.Submit("which codes now", typeWait)
-	p.WaitFor("ACK now CODES "+word, replyWait)
+	p.WaitFor("ACK now CODES "+code, replyWait)
 	if status, screen := d.Quit(p); status != 0 {
 		t.Errorf("exit %d; screen:\n%s", status, screen)
 	}
