@@ -272,17 +272,6 @@ func BenchmarkComplete(b *testing.B) {
 	}
 }
 
-// TestWriteBenchStore builds the store bench/complete.sh times against when
-// FLEETCOM_BENCH_STORE names its directory; the script sets it, go test
-// alone skips it. It prints the directory to complete in.
-func TestWriteBenchStore(t *testing.T) {
-	dir := os.Getenv("FLEETCOM_BENCH_STORE")
-	if dir == "" {
-		t.Skip("FLEETCOM_BENCH_STORE is not set: only bench/complete.sh builds this store")
-	}
-	fmt.Println("cwd", writeBenchStore(t, dir, os.Getenv("FLEETCOM_BENCH_WORK"), 1000, 10))
-}
-
 // writeBenchStore fills the store at dir with perDir sessions in each of
 // dirs directories under work, and returns the last directory.
 func writeBenchStore(t testing.TB, dir, work string, dirs, perDir int) string {
