@@ -30,6 +30,9 @@ const (
 	hotFor = time.Hour
 	// SweepEvery is how old the last full sweep may be before SweepDue.
 	SweepEvery = 5 * time.Minute
+	// nearLimit is how many files of each of its folders a command about a
+	// directory looks at, the most lately written.
+	nearLimit = 200
 	// smallIndex is the number of files under which every refresh is a
 	// full sweep: looking at all of them costs less than a command notices.
 	smallIndex = 400

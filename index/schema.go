@@ -2,7 +2,7 @@ package index
 
 // version names the schema and what the readers put in it: a database of
 // another version is rebuilt, never migrated (it is a cache).
-const version = 1
+const version = 2
 
 // The schema. Times are Unix milliseconds. A conversation (conv) is keyed
 // by its tool and ID; it may be known from the agent's store (stored: some
@@ -43,6 +43,7 @@ CREATE INDEX conv_cwd ON conv(cwd, active);
 CREATE INDEX conv_id ON conv(id);
 CREATE INDEX conv_active ON conv(active);
 CREATE INDEX conv_name ON conv(name COLLATE NOCASE) WHERE name <> '';
+CREATE INDEX conv_rechome ON conv(tool, home) WHERE rec IS NOT NULL;
 CREATE TABLE source(
 	path TEXT PRIMARY KEY,
 	tool TEXT NOT NULL,
@@ -58,7 +59,7 @@ CREATE TABLE source(
 	seen INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX source_conv ON source(conv);
-CREATE INDEX source_dir ON source(dir);
+CREATE INDEX source_dir ON source(dir, mtime);
 CREATE INDEX source_mtime ON source(mtime);
 CREATE TABLE dir(
 	path TEXT PRIMARY KEY,

@@ -283,9 +283,12 @@ func (w *walk) hot() error {
 	return nil
 }
 
-// nearFiles looks at the files of the scope's folders: one query per
-// folder for what the index knows of them, a stat per file, and only the
-// changed ones considered.
+// nearFiles looks at the files of the scope's folders written most
+// lately (nearLimit of each: a folder of 10,000 transcripts would cost a
+// command 10,000 stats, and a conversation continued is most often a
+// recent one; the sweep sees the rest): one query per folder for what the
+// index knows of them, a stat per file, and only the changed ones
+// considered.
 func (w *walk) nearFiles() error {
 	type file struct {
 		path, tool, home string
@@ -293,7 +296,7 @@ func (w *walk) nearFiles() error {
 	}
 	for dir := range w.near {
 		var files []file
-		if err := w.x.db.query(`SELECT path, tool, home, ino, size, mtime FROM source WHERE dir = ?`, []any{dir}, func(s *sqlite3.Stmt) error {
+		if err := w.x.db.query(`SELECT path, tool, home, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
 			files = append(files, file{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2), s.ColumnInt64(3), s.ColumnInt64(4), s.ColumnInt64(5)})
 			return nil
 		}); err != nil {
