@@ -309,7 +309,8 @@ func (a *Spec) ResumeArgs(id string) ([]string, error) {
 	return a.Resume.Args(id), nil
 }
 
-// ProvenOn reports whether the real-CLI suite passed on version.
+// ProvenOn reports whether version is one of Proven: the real-CLI suite
+// passed on it.
 func (a *Spec) ProvenOn(version string) bool { return slices.Contains(a.Proven, version) }
 
 // PinID returns an ID to pin a new conversation to: one from r.NewID,
