@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -36,6 +37,11 @@ type Notice struct {
 	PID   int           `json:"pid"`
 	TTY   string        `json:"tty,omitempty"`
 	Tmux  *Tmux         `json:"tmux,omitempty"`
+	// ConvTitle and Name are what the conversation is called (its first
+	// prompt or its agent's title, and the name the user gave it), read by
+	// whoever sends the notice; "" when unknown.
+	ConvTitle string `json:"title,omitempty"`
+	Name      string `json:"name,omitempty"`
 }
 
 // Noticer decides, change by change, which ones one run tells.
@@ -81,9 +87,29 @@ func (n Notice) Title() string {
 	return n.Agent + " is waiting"
 }
 
-// Body says where and why, with the directory shortened under home.
+// Body says which conversation, where it runs and why, with the directory
+// shortened under home: "fix the login test — ~/src/alpha, tmux main:1.0:
+// permission request". Two runs in one directory read apart.
 func (n Notice) Body(home string) string {
-	return fmt.Sprintf("%s: %s", Tilde(n.Cwd, home), n.Why)
+	s := Tilde(n.Cwd, home)
+	if w := n.where(); w != "" {
+		s += ", " + w
+	}
+	if c := cmp.Or(n.Name, n.ConvTitle); c != "" {
+		s = c + " — " + s
+	}
+	return fmt.Sprintf("%s: %s", s, n.Why)
+}
+
+// where is the terminal the run is in: its tmux window, else its tty.
+func (n Notice) where() string {
+	switch {
+	case n.Tmux != nil && n.Tmux.Target != "":
+		return "tmux " + n.Tmux.Target
+	case n.Tmux != nil && n.Tmux.Pane != "":
+		return "tmux pane " + n.Tmux.Pane
+	}
+	return strings.TrimPrefix(n.TTY, "/dev/")
 }
 
 // Tilde writes dir under home as ~/….

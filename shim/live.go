@@ -10,6 +10,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/fleet"
 	"github.com/fleetcom/fleetcom/harness"
+	"github.com/fleetcom/fleetcom/harness/agents"
 )
 
 // A run's live state (package fleet): its live file, written once the
@@ -167,6 +168,12 @@ func (l *live) changed(c fleet.Change) {
 		return
 	}
 	if n, ok := l.noticer.Consider(c, &l.run); ok {
+		// What the conversation is called, as its agent's store says now
+		// (a rename shows): a bounded read, and notices are rare.
+		if a, ok := agents.Named(l.run.Tool); ok && l.run.ID != "" {
+			n.ConvTitle = a.Title(l.run.Home, l.run.Cwd, l.run.ID)
+			n.Name = a.ConversationName(l.run.Home, l.run.Cwd, l.run.ID)
+		}
 		l.notice.send(n)
 	}
 }
