@@ -2,6 +2,7 @@ package shim
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"strconv"
 	"sync"
@@ -173,6 +174,16 @@ func (l *live) changed(c fleet.Change) {
 		if a, ok := agents.Named(l.run.Tool); ok && l.run.ID != "" {
 			n.ConvTitle = a.Title(l.run.Home, l.run.Cwd, l.run.ID)
 			n.Name = a.ConversationName(l.run.Home, l.run.Cwd, l.run.ID)
+		}
+		if t := l.run.Tmux; t != nil {
+			// Its window, as tmux names it now (a bounded question).
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			if panes, err := fleet.ListPanes(ctx, t.Socket); err == nil {
+				c := *t
+				c.Target = panes[t.Pane]
+				n.Tmux = &c
+			}
+			cancel()
 		}
 		l.notice.send(n)
 	}
