@@ -256,6 +256,9 @@ func sessionWords(entries []catalog.Entry, now time.Time) []candidate {
 			}
 			found = append(found, candidate{e.ID, desc})
 		case "saved", "running":
+			if liveNowHas(e.Tool, e.ID) {
+				desc += ", running now"
+			}
 			if title != "" {
 				desc += ", " + title
 			}

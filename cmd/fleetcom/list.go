@@ -126,6 +126,8 @@ func terminalWidth() (int, bool) {
 // whose conversation is in its agent's store is saved like any other.
 func state(e catalog.Entry) string {
 	switch {
+	case liveNowHas(e.Tool, e.ID):
+		return "running"
 	case e.Found:
 		return "found"
 	case e.Resumable:
@@ -138,6 +140,14 @@ func state(e catalog.Entry) string {
 		return "lost"
 	}
 	return "empty"
+}
+
+// liveNowHas reports a conversation whose run goes on now under a shim,
+// as its live file says (strictly: false where processes cannot be told
+// apart).
+func liveNowHas(tool, id string) bool {
+	live := liveNow(resolvePaths().LiveDir)
+	return live != nil && live[tool+"-"+id]
 }
 
 // running reports whether a conversation's run is going on now: the live

@@ -56,7 +56,7 @@ func pickAndResume(in input) error {
 	// Only what can be resumed is offered.
 	var offer []catalog.Entry
 	for _, e := range entries {
-		if s := state(e); s == "saved" || s == "found" {
+		if s := state(e); s == "saved" || s == "found" || s == "running" {
 			offer = append(offer, e)
 		}
 	}
@@ -93,7 +93,12 @@ func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, que
 		if titles != nil {
 			title = titles[i]
 		}
-		if e.Found {
+		switch {
+		case liveNowHas(e.Tool, e.ID):
+			// Chosen, it is not started a second time: resume says where
+			// it runs (or goes there with --switch).
+			title = strings.TrimSpace("(running) " + title)
+		case e.Found:
 			title = strings.TrimSpace("(found) " + title)
 		}
 		rows[i] = picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, tildePath(e.Cwd)}}
