@@ -30,6 +30,10 @@ func (c *Catalog) Export(tool, ref, dir string) (Bundle, error) {
 	e := p.Entry
 	home := c.entryHome(p.Agent, e)
 	files, err := m.Pack(home, e.Cwd, e.ID)
+	if errors.Is(err, safe.ErrTooLarge) {
+		return Bundle{}, &Error{Kind: Invalid, Msg: fmt.Sprintf("cannot export %s conversation %s: %v: a bundle carries files of up to %d MiB",
+			e.Tool, e.ID, err, harness.MaxConversationFile>>20), Next: "copy the conversation's files by hand"}
+	}
 	if err != nil {
 		return Bundle{}, notFound(listHint, "cannot export %s conversation %s: %v", e.Tool, e.ID, err)
 	}

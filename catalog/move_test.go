@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
 )
@@ -112,5 +113,22 @@ func TestBundleFaults(t *testing.T) {
 		`","cwd":"/p","files":[{"name":"transcript.jsonl","data":"`, n: maxBundle + 10, tail: `"}]}`}
 	if _, _, err := ReadBundle(big); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("an oversized bundle: %v", err)
+	}
+}
+
+// A conversation whose transcript is over what a bundle carries is refused
+// with that reason and what to do, not as a conversation not found (issue
+// 29, item 16). The file is sparse: its size is what counts.
+func TestExportTooLarge(t *testing.T) {
+	c, f := claudeWorld(t)
+	claude, _ := agents.Named("claude")
+	place, _ := claude.Behaviour.(harness.Mover).Place(f.Home, f.Cwd, f.ID, f.Cwd, []harness.File{{Name: "transcript.jsonl"}})
+	if err := os.Truncate(place.Path, harness.MaxConversationFile+1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Export("claude", f.ID, f.Cwd)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != Invalid || !strings.Contains(e.Msg, "a bundle carries files of up to 256 MiB") || e.Next == "" {
+		t.Fatalf("export of a 256 MiB transcript: %#v", err)
 	}
 }
