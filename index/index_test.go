@@ -513,3 +513,24 @@ func TestCheckRebuildsADamagedIndex(t *testing.T) {
 		t.Errorf("a second Check: %v, %q", err, warnings)
 	}
 }
+
+// status's refresh looks at the running conversations' files alone: the
+// rest of the stores waits for the next command or sweep.
+func TestHotOnlyRefresh(t *testing.T) {
+	h := newToyHome(t)
+	h.write("/d", idA, "C /d", "P running words")
+	x := h.open(t.TempDir(), true)
+	refresh(t, x, Scope{Full: true})
+	h.write("/d", idA, "P more running words")
+	h.write("/d", idB, "C /d", "P a newcomer")
+	r := refresh(t, x, Scope{Hot: []Key{{"toy", idA}}, HotOnly: true})
+	if r.Files != 1 {
+		t.Errorf("hot-only refresh read %d files, want the running conversation's", r.Files)
+	}
+	if got := search(t, x, "newcomer"); len(got) != 0 {
+		t.Errorf("a hot-only refresh read another conversation: %v", got)
+	}
+	if got := search(t, x, "more"); !slices.Equal(got, []string{idA}) {
+		t.Errorf("search more: %v", got)
+	}
+}

@@ -58,6 +58,10 @@ type Scope struct {
 	Hot []Key
 	// Full sweeps everything.
 	Full bool
+	// HotOnly looks at the files of Hot and at agents' databases only
+	// (status redraws its titles every second; nothing else it shows
+	// comes from the index).
+	HotOnly bool
 	// Progress, when set, hears how far the refresh has come.
 	Progress func(Progress)
 }
@@ -105,11 +109,18 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 		return Result{}, err
 	}
 	w.full = sc.Full || n < smallIndex || x.meta("swept") == 0
+	if sc.HotOnly && !sc.Full && x.meta("swept") != 0 {
+		w.full = false
+		w.hotOnly = true
+	}
 	if err := x.refreshRecords(w); err != nil {
 		return Result{}, err
 	}
 	err = x.db.tx(func() error {
 		for _, a := range x.o.Agents {
+			if w.hotOnly {
+				break
+			}
 			ix, ok := a.Behaviour.(harness.Indexer)
 			if !ok {
 				continue

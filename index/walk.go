@@ -19,6 +19,9 @@ type walk struct {
 	now  time.Time
 	full bool
 	sc   Scope
+	// hotOnly: only the files of the scope's running conversations are
+	// looked at (Scope.HotOnly).
+	hotOnly bool
 	// near are the folders of the scope's directories and every folder
 	// above them up to a tree's root.
 	near map[string]bool
@@ -255,8 +258,10 @@ func (w *walk) hot() error {
 		return nil
 	}
 	const cols = `SELECT path, dir, tool, home FROM source`
-	if err := w.x.db.query(cols+` WHERE mtime >= ?`, []any{w.now.Add(-hotFor).UnixNano()}, collect); err != nil {
-		return err
+	if !w.hotOnly {
+		if err := w.x.db.query(cols+` WHERE mtime >= ?`, []any{w.now.Add(-hotFor).UnixNano()}, collect); err != nil {
+			return err
+		}
 	}
 	if err := w.nearFiles(); err != nil {
 		return err

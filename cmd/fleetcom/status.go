@@ -181,7 +181,7 @@ func runTitles(runs []fleet.Run) func(fleet.Run) string {
 	if len(hot) == 0 {
 		return nil
 	}
-	if _, err := x.Refresh(index.Scope{Hot: hot}); err != nil {
+	if _, err := x.Refresh(index.Scope{Hot: hot, HotOnly: true}); err != nil {
 		indexWarn("index: " + err.Error())
 	}
 	return func(r fleet.Run) string {
