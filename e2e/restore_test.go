@@ -3,10 +3,13 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fleetcom/fleetcom/fleet"
 )
 
 // TestRestore is the crash issue 20 asks fleetcom to survive, with the real
@@ -140,9 +143,19 @@ func restoreRound(t *testing.T, fc string, reals []Real) {
 		}
 	}
 
-	// Back, in a new session of a new server.
+	// Back, in a new session of a new server. A restored window gives the
+	// user their shell once the agent quits; here that shell (which tmux
+	// also runs the window's command with, as "-c COMMAND") ends the window
+	// with the status the resume left on it, so that quitting the agent
+	// ends the pane with the agent's status.
+	shell := filepath.Join(w.Root, "reopen-shell")
+	script := "#!/bin/sh\n[ \"$1\" = -c ] && exec /bin/sh -c \"$2\"\n" +
+		"s=$(tmux show-options -wqv -t \"$TMUX_PANE\" " + fleet.ExitOption + ")\nexit \"${s:-99}\"\n"
+	if err := os.WriteFile(shell, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	y := NewUserTmux(t, w.Env())
-	res = w.FleetcomEnv(t, y.Env(), fc, w.Root, "restore", "--exec", "--tmux-session", "back")
+	res = w.FleetcomEnv(t, append(y.Env(), "SHELL="+shell), fc, w.Root, "restore", "--exec", "--tmux-session", "back")
 	if res.Code != 0 || strings.Count("\n"+res.Stdout, "\nreopened ") != len(runs) {
 		t.Fatalf("restore --exec: exit %d, stdout %q", res.Code, res.Stdout)
 	}

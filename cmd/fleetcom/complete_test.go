@@ -171,7 +171,7 @@ func TestSessionWords(t *testing.T) {
 	got := sessionWords(recs, now)
 	want := []candidate{
 		{"a", "claude, 1m, fix the flaky [31mtest"},
-		{c, "grok, 3h"},
+		{c, "grok, 3h, running now"},
 		{"d", "claude, 3d, " + harness.CleanTitle(recs[5].Title)},
 		{"f", "grok, 9d, found: old"},
 	}
@@ -206,15 +206,29 @@ func TestCompleteCommand(t *testing.T) {
 	for _, a := range agents.All() {
 		want += a.Name + "\t" + a.Display + " sessions\n"
 	}
-	want += ids[1] + "\tcodex, 10m\n" + ids[0] + "\tclaude, 3h, fix the flaky test\n"
+	want += ids[1] + "\tcodex, 10m, running now\n" + ids[0] + "\tclaude, 3h, running now, fix the flaky test\n"
 	if out != want || errs != "" {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %q", out, want, errs)
 	}
 }
 
-// useState points the session store at dir/fleetcom for one test.
+// useState points the session store at dir/fleetcom for one test, and
+// everything else fleetcom reads or writes (the index's cache, the agents'
+// stores under HOME) at empty places under dir: a test never reads this
+// machine's conversations nor writes its cache.
 func useState(t testing.TB, dir string) {
 	t.Setenv("XDG_STATE_HOME", dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for _, a := range agents.All() {
+		if a.HomeVar != "" {
+			t.Setenv(a.HomeVar, "")
+		}
+	}
 }
 
 // captureOutput runs f with the package's stdout and stderr captured.

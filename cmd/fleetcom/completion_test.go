@@ -228,7 +228,8 @@ func TestCompletionShells(t *testing.T) {
 				t.Fatalf("fleetcom resume <TAB> (-want +got):\n%s\nfull output:\n%s", diff, strings.Join(lines, "\n"))
 			}
 			{
-				for i, want := range []string{"claude, 5m", `codex, 3h, fix C:\new\dir`, "claude, 26h, fix the flaky test"} {
+				// Running now, as their live files say, each says so.
+				for i, want := range []string{"claude, 5m, running now", `codex, 3h, running now, fix C:`, "claude, 26h, running now, fix the f"} {
 					if !strings.Contains(descs[nAgents+i], want) {
 						t.Errorf("%s: description of %s is %q, want it to hold %q", shell, vals[nAgents+i], descs[nAgents+i], want)
 					}
