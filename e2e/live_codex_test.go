@@ -120,7 +120,7 @@ func liveCodex(t *testing.T, r Real) {
 		if got := lastDrift(t, w, "codex"); strings.Contains(got, "silent") || strings.Contains(got, "disagreed") {
 			t.Errorf("drift tally after an empty run: %q", got)
 			for id, r := range CodexRollouts(w.CodexHome()) {
-				t.Logf("DEBUG rollout %s (%d lines):\n%.3000s", id, r.Lines, r.Text)
+				t.Logf("rollout %s (%d lines):\n%.3000s", id, r.Lines, r.Text)
 			}
 		}
 		if after := rows(); after != before {
