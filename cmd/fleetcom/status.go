@@ -172,16 +172,23 @@ func runTitles(runs []fleet.Run) func(fleet.Run) string {
 	if x == nil {
 		return nil
 	}
-	var hot []index.Key
+	sc := index.Scope{HotOnly: true}
 	for _, r := range runs {
-		if r.ID != "" {
-			hot = append(hot, index.Key{Tool: r.Tool, ID: r.ID})
+		if r.ID == "" {
+			continue
+		}
+		sc.Hot = append(sc.Hot, index.Key{Tool: r.Tool, ID: r.ID})
+		// A conversation whose file the index has not read yet (begun in
+		// this run) is found by looking at its directory's folders.
+		if v, ok, err := x.Get(r.Tool, r.ID); err != nil || !ok || !v.Stored {
+			sc.HotOnly = false
+			sc.Dirs = append(sc.Dirs, r.Cwd)
 		}
 	}
-	if len(hot) == 0 {
+	if len(sc.Hot) == 0 {
 		return nil
 	}
-	if _, err := x.Refresh(index.Scope{Hot: hot, HotOnly: true}); err != nil {
+	if _, err := x.Refresh(sc); err != nil {
 		indexWarn("index: " + err.Error())
 	}
 	return func(r fleet.Run) string {
