@@ -78,41 +78,40 @@ type fetch struct {
 
 // prefetch reads the pending files in order, a few ahead of the writer.
 type prefetch struct {
-	out  []chan fetch
-	i    int
-	done chan struct{}
+	out   []chan fetch
+	i     int
+	slots chan struct{} // one per file read or being read and not yet taken
+	done  chan struct{}
 }
 
 // fetchAhead starts reading w's pending files, at most readAhead of them
 // read and not yet taken at once.
 func (w *walk) fetchAhead() *prefetch {
-	f := &prefetch{out: make([]chan fetch, len(w.pending)), done: make(chan struct{})}
+	f := &prefetch{out: make([]chan fetch, len(w.pending)), done: make(chan struct{}),
+		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	for i := range f.out {
 		f.out[i] = make(chan fetch, 1)
 	}
-	ahead := max(2, runtime.GOMAXPROCS(0))
-	slots := make(chan struct{}, ahead)
 	limits := w.x.limits()
 	go func() {
 		for i, p := range w.pending {
 			select {
-			case slots <- struct{}{}:
+			case f.slots <- struct{}{}:
 			case <-f.done:
 				return
 			}
-			go func() {
-				f.out[i] <- w.fetch(p, limits)
-				<-slots
-			}()
+			go func() { f.out[i] <- w.fetch(p, limits) }()
 		}
 	}()
 	return f
 }
 
-// next is the next file's fetch, in the order of the pending files.
+// next is the next file's fetch, in the order of the pending files; taking
+// it lets one more file be read.
 func (f *prefetch) next() fetch {
 	r := <-f.out[f.i]
 	f.i++
+	<-f.slots
 	return r
 }
 
