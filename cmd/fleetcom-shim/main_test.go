@@ -9,7 +9,8 @@ import (
 
 // TestImportBoundary: the shim program links neither the index nor any
 // SQLite driver, whose initialisation and size every shim start would pay
-// for. Nothing of catalog, which opens the index, may come in either.
+// for. Nothing of catalog, which opens the index, may come in either, nor
+// the tests' terminal kit.
 func TestImportBoundary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -29,7 +30,8 @@ func TestImportBoundary(t *testing.T) {
 			strings.HasPrefix(p, "github.com/tetratelabs/wazero"),
 			strings.Contains(p, "sqlite"),
 			p == module+"index" || strings.HasPrefix(p, module+"index/"),
-			p == module+"catalog" || strings.HasPrefix(p, module+"catalog/"):
+			p == module+"catalog" || strings.HasPrefix(p, module+"catalog/"),
+			p == module+"internal/termtest":
 			t.Errorf("fleetcom-shim depends on %s", p)
 		}
 	}
