@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 )
 
 // The built-in picker on a real PTY (ptyrun_test.go), driven as a user
@@ -32,9 +32,9 @@ func TestBuiltinFilterChooses(t *testing.T) {
 		t.Errorf("result %q, %s; want %q", result, status, want)
 	}
 	v := newVT(100, 20)
-	v.write(out)
-	if v.onAlt || len(v.faults) > 0 {
-		t.Errorf("after the picker: alternate screen %v, faults %v", v.onAlt, v.faults)
+	v.Write(out)
+	if v.Alt() || len(v.Faults()) > 0 {
+		t.Errorf("after the picker: alternate screen %v, faults %v", v.Alt(), v.Faults())
 	}
 }
 
@@ -107,16 +107,16 @@ func TestBuiltinSignals(t *testing.T) {
 			}
 			r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 			r.waitOpen()
-			if err := r.cmd.Process.Signal(sig); err != nil {
+			if err := r.s.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			result, status, out := r.finish()
-			if result != "signal "+sig.String()+"\n" || status != sig.String() {
+			if result != "signal "+sig.String()+"\n" || status != (termtest.Status{Signal: sig}).String() {
 				t.Errorf("result %q, %s; want the signal", result, status)
 			}
 			v := newVT(100, 20)
-			v.write(out)
-			if v.onAlt {
+			v.Write(out)
+			if v.Alt() {
 				t.Error("the alternate screen was not left")
 			}
 		})
@@ -143,7 +143,7 @@ func TestBuiltinPanicRestores(t *testing.T) {
 func TestBuiltinHostileTitles(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: hostileRows, Header: sampleHeader, Stdio: true}, 120, 20)
 	r.waitOpen()
-	r.waitScreen("the titles, escaped", func(v *vt) bool { return strings.Contains(v.text(), "^[]0;pwned^Gtitle ^[[31mred") })
+	r.waitScreen("the titles, escaped", func(v *termtest.Screen) bool { return strings.Contains(v.Text(), "^[]0;pwned^Gtitle ^[[31mred") })
 	r.send("\x1b")
 	_, _, out := r.finish()
 	for _, bad := range []string{"\x07", "\x1b]", "\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b[1;1Hdir", "\xc2\x9b", "\xff", "\u202e", "\t"} {
@@ -152,9 +152,9 @@ func TestBuiltinHostileTitles(t *testing.T) {
 		}
 	}
 	v := newVT(120, 20)
-	v.write(out)
-	if len(v.faults) > 0 || len(v.rest) > 0 {
-		t.Errorf("sequences the picker does not write: %v %q", v.faults, v.rest)
+	v.Write(out)
+	if len(v.Faults()) > 0 || len(v.Pending()) > 0 {
+		t.Errorf("sequences the picker does not write: %v %q", v.Faults(), v.Pending())
 	}
 }
 
@@ -166,31 +166,27 @@ func TestBuiltinNarrowAndResize(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: rows, Header: sampleHeader, Stdio: true}, 36, 10)
 	r.waitOpen()
 	v := r.screen()
-	if len(v.faults) > 0 || v.widest > 35 {
-		t.Fatalf("faults %v, widest column %d; screen:\n%s", v.faults, v.widest, v.text())
+	if len(v.Faults()) > 0 || v.Widest() > 35 {
+		t.Fatalf("faults %v, widest column %d; screen:\n%s", v.Faults(), v.Widest(), v.Text())
 	}
-	lines := v.lines()
+	lines := v.Lines()
 	if !strings.HasPrefix(lines[2], "> anchor") || !strings.HasPrefix(lines[5], "  echo") || !strings.Contains(lines[5], "…") {
-		t.Errorf("rows not cut to fit:\n%s", v.text())
+		t.Errorf("rows not cut to fit:\n%s", v.Text())
 	}
 
 	from := len(r.output())
-	if err := pty.Setsize(r.master, &pty.Winsize{Rows: 8, Cols: 24}); err != nil {
+	if err := r.s.Resize(8, 24); err != nil {
 		t.Fatal(err)
 	}
 	want := newModel(newTable(sampleHeader, rows)).frame(24, 8)
-	deadline := time.Now().Add(60 * time.Second)
-	for !bytes.Contains(r.output()[from:], want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no redraw at 24×8 after the resize; output since: %q", r.output()[from:])
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := r.s.WaitUntil(ptyWait, func(out []byte) bool { return bytes.Contains(out[from:], want) }); err != nil {
+		t.Fatalf("no redraw at 24×8 after the resize: %v; output since: %q", err, r.output()[from:])
 	}
 	small := newVT(24, 8)
-	small.write([]byte(enterSeq))
-	small.write(want)
-	if !strings.HasPrefix(small.lines()[2], "> anc…  2h") || len(small.faults) > 0 {
-		t.Errorf("at 24×8: faults %v\n%s", small.faults, small.text())
+	small.Write([]byte(enterSeq))
+	small.Write(want)
+	if !strings.HasPrefix(small.Lines()[2], "> anc…  2h") || len(small.Faults()) > 0 {
+		t.Errorf("at 24×8: faults %v\n%s", small.Faults(), small.Text())
 	}
 	r.send("\r")
 	if result, _, _ := r.finish(); result != "chosen "+sample[0].Key+"\n" {
@@ -234,13 +230,13 @@ func TestBuiltinStopContinue(t *testing.T) {
 	}
 	// What it wrote before it stopped may still be on its way through the
 	// PTY to the reader.
-	r.waitScreen("the main screen back while stopped", func(v *vt) bool { return !v.onAlt })
+	r.waitScreen("the main screen back while stopped", func(v *termtest.Screen) bool { return !v.Alt() })
 	from := len(r.output())
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	r.waitScreen("the picker back", func(v *vt) bool {
-		return len(r.output()) > from && v.onAlt && strings.HasPrefix(v.selected(), "> bravo")
+	r.waitScreen("the picker back", func(v *termtest.Screen) bool {
+		return len(r.output()) > from && v.Alt() && strings.HasPrefix(selected(v), "> bravo")
 	})
 	r.waitModes(false)
 	r.send("\r")
@@ -254,7 +250,7 @@ func TestBuiltinStopContinue(t *testing.T) {
 func TestBuiltinOrphanIgnoresStop(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 	r.waitOpen()
-	if err := r.cmd.Process.Signal(syscall.SIGTSTP); err != nil {
+	if err := r.s.Cmd.Process.Signal(syscall.SIGTSTP); err != nil {
 		t.Fatal(err)
 	}
 	r.send("\x1b[B")

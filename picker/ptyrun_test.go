@@ -2,40 +2,32 @@ package picker
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
-	"reflect"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"github.com/fleetcom/fleetcom/internal/ptytest"
-	"golang.org/x/term"
+	"github.com/fleetcom/fleetcom/internal/termtest"
+	"golang.org/x/sys/unix"
 )
 
 // ptyRun is the built-in picker run by the helper on a fresh PTY, its
 // controlling terminal, with the test as the user: it types into the
-// master side and reads the screen back through vt. The test keeps the
-// slave side open too, to read the terminal's modes at any time.
+// master side and reads the screen back through a termtest.Screen. The
+// terminal's modes are read from its slave side at any time.
 type ptyRun struct {
-	t        *testing.T
-	cmd      *exec.Cmd
-	master   *os.File
-	slave    *os.File
-	cols     int
-	rows     int
-	before   *term.State
-	result   string
-	mu       sync.Mutex
-	out      []byte
-	readDone chan struct{}
-	exit     chan error
+	t      *testing.T
+	s      *termtest.Session
+	cols   int
+	rows   int
+	before unix.Termios
+	result string
 }
+
+// ptyWait bounds each wait for the picker: it only ends a wait that failed.
+const ptyWait = 60 * time.Second
 
 func startBuiltin(t *testing.T, cfg helperConfig, cols, rows int) *ptyRun {
 	t.Helper()
@@ -49,15 +41,13 @@ func startOnPTY(t *testing.T, cfg helperConfig, cols, rows int, extra []string) 
 	cfg.FZF = "-"
 	env, result := writeConfig(t, t.TempDir(), cfg)
 	env = append(env, extra...)
-	master, slave, err := pty.Open()
+	term, err := termtest.NewTerm(rows, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pty.Setsize(master, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}); err != nil {
-		t.Fatal(err)
-	}
-	before, err := term.GetState(int(slave.Fd()))
+	before, err := term.Modes()
 	if err != nil {
+		term.Close()
 		t.Fatal(err)
 	}
 	exe, err := os.Executable()
@@ -66,70 +56,45 @@ func startOnPTY(t *testing.T, cfg helperConfig, cols, rows int, extra []string) 
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(append(os.Environ(), env...), "TERM=xterm-256color")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
+	s, err := term.Start(cmd)
+	if err != nil {
+		term.Close()
 		t.Fatal(err)
 	}
-	r := &ptyRun{t: t, cmd: cmd, slave: slave, cols: cols, rows: rows, before: before, result: result,
-		readDone: make(chan struct{}), exit: make(chan error, 1)}
-	if r.master, err = ptytest.Pollable(master); err != nil {
-		cmd.Process.Kill()
-		t.Fatal(err)
-	}
-	go func() {
-		defer close(r.readDone)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := r.master.Read(buf)
-			r.mu.Lock()
-			r.out = append(r.out, buf[:n]...)
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() { r.exit <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		r.slave.Close()
-		r.master.Close()
-	})
-	return r
+	t.Cleanup(s.Close)
+	return &ptyRun{t: t, s: s, cols: cols, rows: rows, before: before, result: result}
 }
 
-func (r *ptyRun) output() []byte {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]byte(nil), r.out...)
-}
+func (r *ptyRun) output() []byte { return r.s.Output() }
+
+// newVT is a screen that counts cells as the picker does.
+func newVT(w, h int) *termtest.Screen { return termtest.NewScreen(w, h, runeWidth) }
 
 // screen is the output so far, read by a terminal of the PTY's size.
-func (r *ptyRun) screen() *vt {
+func (r *ptyRun) screen() *termtest.Screen {
 	v := newVT(r.cols, r.rows)
-	v.write(r.output())
+	v.Write(r.output())
 	return v
 }
 
 // waitScreen waits until the screen satisfies ok.
-func (r *ptyRun) waitScreen(what string, ok func(v *vt) bool) {
+func (r *ptyRun) waitScreen(what string, ok func(v *termtest.Screen) bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if ok(r.screen()) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	err := r.s.WaitUntil(ptyWait, func(out []byte) bool {
+		v := newVT(r.cols, r.rows)
+		v.Write(out)
+		return ok(v)
+	})
+	if err != nil {
+		r.t.Fatalf("waiting for %s: %v; screen:\n%s\nbytes: %q", what, err, r.screen().Text(), r.output())
 	}
-	r.t.Fatalf("timed out waiting for %s; screen:\n%s\nbytes: %q", what, r.screen().text(), r.output())
 }
 
 // waitOpen waits until the picker is drawn and checks that it made the
 // terminal raw.
 func (r *ptyRun) waitOpen() {
 	r.t.Helper()
-	r.waitScreen("the picker", func(v *vt) bool { return v.onAlt && strings.Contains(v.text(), "TITLE") })
+	r.waitScreen("the picker", func(v *termtest.Screen) bool { return v.Alt() && strings.Contains(v.Text(), "TITLE") })
 	if r.modesRestored() {
 		r.t.Fatal("the picker is open but the terminal modes are unchanged")
 	}
@@ -139,7 +104,7 @@ func (r *ptyRun) waitOpen() {
 // the picker started.
 func (r *ptyRun) waitModes(restored bool) {
 	r.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for r.modesRestored() != restored {
 		if time.Now().After(deadline) {
 			r.t.Fatalf("terminal modes restored=%v, want %v", !restored, restored)
@@ -149,58 +114,48 @@ func (r *ptyRun) waitModes(restored bool) {
 }
 
 func (r *ptyRun) modesRestored() bool {
-	now, err := term.GetState(int(r.slave.Fd()))
+	now, err := r.s.Modes()
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return reflect.DeepEqual(now, r.before)
+	return now == r.before
 }
 
 func (r *ptyRun) send(s string) {
 	r.t.Helper()
-	if _, err := r.master.Write([]byte(s)); err != nil {
+	if _, err := r.s.Write([]byte(s)); err != nil {
 		r.t.Fatal(err)
 	}
 }
 
 // finish waits for the helper to exit, checks that the terminal's modes are
 // as they were before it started, and returns its result, how it ended
-// ("exit N" or a signal's name) and everything it wrote.
+// ("exit N" or "signal NAME") and everything it wrote.
 func (r *ptyRun) finish() (result, status string, out []byte) {
 	r.t.Helper()
-	var err error
-	select {
-	case err = <-r.exit:
-	case <-time.After(60 * time.Second):
-		r.cmd.Process.Kill()
-		r.t.Fatalf("the picker did not exit; screen:\n%s", r.screen().text())
+	st, err := r.s.Wait(ptyWait)
+	if err != nil {
+		r.t.Fatalf("%v; screen:\n%s", err, r.screen().Text())
 	}
 	if !r.modesRestored() {
 		r.t.Error("terminal modes not restored after the picker exited")
 	}
-	// With the last slave descriptor closed the master reads what is left,
-	// then fails: the output is complete.
-	r.slave.Close()
-	<-r.readDone
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		status = "exit 0"
-	case errors.As(err, &ee):
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			status = ws.Signal().String()
-		} else {
-			status = "exit " + strconv.Itoa(ee.ExitCode())
-		}
-	default:
-		r.t.Fatal(err)
-	}
 	b, _ := os.ReadFile(r.result)
-	return string(b), status, r.output()
+	return string(b), st.String(), r.output()
 }
 
-func selectedIs(prefix string) func(v *vt) bool {
-	return func(v *vt) bool { return strings.HasPrefix(v.selected(), prefix) }
+// selected is the line in reverse video, or "".
+func selected(v *termtest.Screen) string {
+	for y, l := range v.Lines() {
+		if v.Reverse(2, y) {
+			return l
+		}
+	}
+	return ""
+}
+
+func selectedIs(prefix string) func(v *termtest.Screen) bool {
+	return func(v *termtest.Screen) bool { return strings.HasPrefix(selected(v), prefix) }
 }
 
 // stopped reads the process state from /proc: T is stopped.

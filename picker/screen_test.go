@@ -25,13 +25,13 @@ func TestFrameFits(t *testing.T) {
 		for w := 1; w <= 100; w++ {
 			for h := 1; h <= 12; h++ {
 				v := newVT(w, h)
-				v.write([]byte(enterSeq))
-				v.write(m.frame(w, h))
-				if len(v.faults) > 0 || len(v.rest) > 0 {
-					t.Fatalf("%d×%d, filter %q: %v (pending %q)\n%s", w, h, filter, v.faults, v.rest, v.text())
+				v.Write([]byte(enterSeq))
+				v.Write(m.frame(w, h))
+				if len(v.Faults()) > 0 || len(v.Pending()) > 0 {
+					t.Fatalf("%d×%d, filter %q: %v (pending %q)\n%s", w, h, filter, v.Faults(), v.Pending(), v.Text())
 				}
-				if v.widest > max(w-1, 1) {
-					t.Fatalf("%d×%d: column %d written\n%s", w, h, v.widest, v.text())
+				if v.Widest() > max(w-1, 1) {
+					t.Fatalf("%d×%d: column %d written\n%s", w, h, v.Widest(), v.Text())
 				}
 			}
 		}
@@ -42,8 +42,8 @@ func TestFrameShows(t *testing.T) {
 	m := newModel(newTable(sampleHeader, hostileRows))
 	m.press(k(keyDown), 10)
 	v := newVT(60, 8)
-	v.write(m.frame(60, 8))
-	lines := v.lines()
+	v.Write(m.frame(60, 8))
+	lines := v.Lines()
 	for i, want := range []string{
 		"> ", // then the count, right-aligned
 		"  TOOL    AGE  TITLE",
@@ -59,7 +59,7 @@ func TestFrameShows(t *testing.T) {
 	if !strings.HasSuffix(lines[0], "4/4") {
 		t.Errorf("prompt line = %q", lines[0])
 	}
-	if sel := v.selected(); !strings.HasPrefix(sel, "> bravo") {
+	if sel := selected(v); !strings.HasPrefix(sel, "> bravo") {
 		t.Errorf("selected line = %q", sel)
 	}
 	if !strings.Contains(lines[4], "…") {

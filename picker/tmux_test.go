@@ -2,96 +2,33 @@ package picker
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fleetcom/fleetcom/internal/termtest"
 )
 
 // tmuxRun is a command in a tmux pane, a real terminal emulator: what it
-// draws is read back with capture-pane, as the user would see it, and keys
-// are typed with send-keys. The tmux server is a private one.
-type tmuxRun struct {
-	t    *testing.T
-	tmux string
-	sock string
-}
+// draws is read back as the user would see it, and keys are typed. The
+// tmux server is a private one.
+type tmuxRun struct{ *termtest.Pane }
 
 func startTmux(t *testing.T, cols, rows int, env []string, argv ...string) *tmuxRun {
 	t.Helper()
-	tmux := needTool(t, "tmux")
-	dir, err := os.MkdirTemp("", "picker-tmux-") // a socket path must be short
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &tmuxRun{t: t, tmux: tmux, sock: filepath.Join(dir, "s")}
-	conf := filepath.Join(dir, "tmux.conf")
-	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g status off\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"-S", r.sock, "-f", conf, "new-session", "-d",
-		"-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "--"}, argv...)
-	cmd := exec.Command(tmux, args...)
+	needTool(t, "tmux")
+	var environ []string
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "TMUX=") && !strings.HasPrefix(e, "TMUX_PANE=") {
-			cmd.Env = append(cmd.Env, e)
+			environ = append(environ, e)
 		}
 	}
-	cmd.Env = append(cmd.Env, env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	t.Cleanup(func() {
-		exec.Command(tmux, "-S", r.sock, "kill-server").Run()
-		os.RemoveAll(dir)
-	})
-	return r
+	s := termtest.NewServer(t, termtest.Options{Env: append(environ, env...), Cols: cols, Rows: rows})
+	return &tmuxRun{s.Start(t, "", argv...)}
 }
 
-func (r *tmuxRun) run(args ...string) string {
-	r.t.Helper()
-	out, err := exec.Command(r.tmux, append([]string{"-S", r.sock}, args...)...).CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("tmux %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
-
-// pane is what the pane shows.
-func (r *tmuxRun) pane() string { return r.run("capture-pane", "-p") }
-
-// waitPane waits until the pane satisfies ok.
-func (r *tmuxRun) waitPane(what string, ok func(pane string) bool) string {
-	r.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		p := r.pane()
-		if ok(p) {
-			return p
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("timed out waiting for %s; pane:\n%s", what, p)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (r *tmuxRun) waitText(text string) string {
-	r.t.Helper()
-	return r.waitPane(strconv.Quote(text), func(p string) bool { return strings.Contains(p, text) })
-}
-
-// keys types literal text, or tmux key names with literal false.
-func (r *tmuxRun) keys(literal bool, keys ...string) {
-	r.t.Helper()
-	args := []string{"send-keys", "-t", "0"}
-	if literal {
-		args = append(args, "-l")
-	}
-	r.run(append(args, keys...)...)
-}
+// waitText waits until the pane shows text.
+func (r *tmuxRun) waitText(text string) string { return r.WaitFor(text, ptyWait) }
 
 // startPickerInTmux runs the helper in a tmux pane with its stdout going to
 // a file, as in `line=$(fleetcom pick)`: the picker must draw on the
@@ -123,10 +60,10 @@ func TestFZFFilterChooses(t *testing.T) {
 	r, result, stdout := startPickerInTmux(t, helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf}, 120, 20)
 	r.waitText("DIRECTORY")
 	r.waitText("3/3")
-	r.keys(true, "parser")
+	r.Type("parser")
 	r.waitText("1/3")
-	r.keys(false, "Enter")
-	if got := waitResult(t, result, r.pane); got != "chosen "+sample[1].Key+"\n" {
+	r.Keys("Enter")
+	if got := waitResult(t, result, r.Screen); got != "chosen "+sample[1].Key+"\n" {
 		t.Errorf("result %q", got)
 	}
 	checkStdout(t, stdout, sample[1].Key+"\n")
@@ -136,8 +73,8 @@ func TestFZFEscCancels(t *testing.T) {
 	fzf := needTool(t, "fzf")
 	r, result, stdout := startPickerInTmux(t, helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf}, 120, 20)
 	r.waitText("3/3")
-	r.keys(false, "Escape")
-	if got := waitResult(t, result, r.pane); got != "cancelled\n" {
+	r.Keys("Escape")
+	if got := waitResult(t, result, r.Screen); got != "cancelled\n" {
 		t.Errorf("result %q", got)
 	}
 	checkStdout(t, stdout, "")
@@ -168,10 +105,10 @@ func TestFZFPreview(t *testing.T) {
 	env = append(env, wantEnv+"="+strings.Join(hostile[1:], "\x1f"), "TERM=tmux-256color")
 	r := startTmux(t, 160, 24, env, exe)
 	r.waitText("PREVIEW key=" + sample[0].Key + " argv-exact=true")
-	r.keys(false, "Down")
+	r.Keys("Down")
 	r.waitText("PREVIEW key=" + sample[1].Key + " argv-exact=true")
-	r.keys(false, "Enter")
-	if got := waitResult(t, result, r.pane); got != "chosen "+sample[1].Key+"\n" {
+	r.Keys("Enter")
+	if got := waitResult(t, result, r.Screen); got != "chosen "+sample[1].Key+"\n" {
 		t.Errorf("result %q", got)
 	}
 }
@@ -195,14 +132,14 @@ func TestBuiltinInTmux(t *testing.T) {
 			return true
 		}
 	}
-	p := r.waitPane("four rows cut to 40 columns", check(40))
+	p := r.WaitUntil("four rows cut to 40 columns", ptyWait, check(40))
 	if !strings.Contains(p, "長い") {
 		t.Errorf("wide characters missing:\n%s", p)
 	}
-	r.run("resize-window", "-t", "0", "-x", "32")
-	r.waitPane("four rows cut to 32 columns", check(32))
-	r.keys(false, "Down", "Enter")
-	if got := waitResult(t, result, r.pane); got != "chosen "+rows[1].Key+"\n" {
+	r.Resize(32, 10)
+	r.WaitUntil("four rows cut to 32 columns", ptyWait, check(32))
+	r.Keys("Down", "Enter")
+	if got := waitResult(t, result, r.Screen); got != "chosen "+rows[1].Key+"\n" {
 		t.Errorf("result %q", got)
 	}
 	checkStdout(t, stdout, rows[1].Key+"\n")

@@ -130,29 +130,33 @@ func (t *Term) Len() int {
 	return t.out.Len()
 }
 
+// seen is the output so far, without a copy, and the channel closed at the
+// next read. The gatherer only appends, so the bytes returned never change
+// and ok may call any method of t.
+func (t *Term) seen() ([]byte, <-chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.out.Bytes(), t.changed
+}
+
 // HungUp is closed once the terminal has hung up: all its output is in.
 func (t *Term) HungUp() <-chan struct{} { return t.eof }
 
-// Wait waits until ok holds for the output so far, woken by each read. It
-// returns ErrHungUp when the terminal hung up first, and an error when
-// timeout passed first.
-func (t *Term) Wait(timeout time.Duration, ok func(out []byte) bool) error {
+// WaitUntil waits until ok holds for the output so far, woken by each read
+// (ok must not change what it is given). It returns ErrHungUp when the
+// terminal hung up first, and an error when timeout passed first.
+func (t *Term) WaitUntil(timeout time.Duration, ok func(out []byte) bool) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
-		t.mu.Lock()
-		done, ch := ok(t.out.Bytes()), t.changed
-		t.mu.Unlock()
-		if done {
+		out, ch := t.seen()
+		if ok(out) {
 			return nil
 		}
 		select {
 		case <-ch:
 		case <-t.eof:
-			t.mu.Lock()
-			done = ok(t.out.Bytes())
-			t.mu.Unlock()
-			if done {
+			if out, _ = t.seen(); ok(out) {
 				return nil
 			}
 			return ErrHungUp
@@ -166,7 +170,7 @@ func (t *Term) Wait(timeout time.Duration, ok func(out []byte) bool) error {
 // and returns the offset just past it.
 func (t *Term) WaitFor(text string, from int, timeout time.Duration) (int, error) {
 	end := from
-	err := t.Wait(timeout, func(out []byte) bool {
+	err := t.WaitUntil(timeout, func(out []byte) bool {
 		if from > len(out) {
 			return false
 		}

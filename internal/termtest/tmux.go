@@ -126,7 +126,11 @@ func (s *Server) Start(t testing.TB, dir string, argv ...string) *Pane {
 		args = []string{"new-window", "-d"}
 	}
 	s.panes++
-	args = append(args, "-P", "-F", "#{pane_id}", "-c", dir, "--")
+	args = append(args, "-P", "-F", "#{pane_id}")
+	if dir != "" {
+		args = append(args, "-c", dir)
+	}
+	args = append(args, "--")
 	id := strings.TrimSpace(s.Must(t, append(args, argv...)...))
 	return &Pane{s: s, t: t, id: id, name: strings.Join(argv, " ")}
 }
