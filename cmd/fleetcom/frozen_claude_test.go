@@ -51,7 +51,7 @@ func silentSocket(t *testing.T) string {
 // each, status, resume and status --watch (ended by q, and by SIGTERM) end
 // within the bound, and say what they know without the tmux targets.
 func TestStatusFrozenTmux(t *testing.T) {
-	tmux := needShell(t, "tmux")
+	needShell(t, "tmux")
 	fc := filepath.Join(selfAs(t, "fleetcom"), "fleetcom")
 	w := newJobWorld(t, fc)
 	other := filepath.Join(filepath.Dir(w.dir), "other")
@@ -59,7 +59,7 @@ func TestStatusFrozenTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p := startPane(t, tmux, w.dir, w.env, "claude")
+	p := startPane(t, w.dir, w.env, "claude")
 	p.waitFor("Welcome")
 	p.typeLine("hello frozen")
 	p.waitFor("ACK hello frozen")
@@ -75,7 +75,7 @@ func TestStatusFrozenTmux(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	server, err := strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "#{pid}")))
+	server, err := strconv.Atoi(p.Display("#{pid}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,18 +97,18 @@ func TestStatusFrozenTmux(t *testing.T) {
 	// Ended as a logout ends it, so that the shim takes its CLI down and
 	// nothing writes under the test's home once the test is over.
 	t.Cleanup(func() {
-		u.cmd.Process.Signal(syscall.SIGTERM)
+		u.Cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-u.exit:
+		case <-u.Exited():
 		case <-time.After(ptyWait):
-			u.cmd.Process.Kill()
+			u.Cmd.Process.Kill()
 		}
 	})
 	at, err := u.expect("Welcome", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.tty.Write([]byte("hello silent\r"))
+	u.Write([]byte("hello silent\r"))
 	if _, err := u.expect("ACK hello silent", at); err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +136,14 @@ func askAll(t *testing.T, fc string, w *jobWorld, runs int, dirs ...string) {
 			t.Fatal(err)
 		}
 		if _, err := u.expect("claude", 0); err != nil {
-			u.cmd.Process.Kill()
+			u.Cmd.Process.Kill()
 			t.Fatal(err)
 		}
 		want := "exit 0"
 		if end == "q" {
-			u.tty.Write([]byte("q"))
+			u.Write([]byte("q"))
 		} else {
-			u.cmd.Process.Signal(syscall.SIGTERM)
+			u.Cmd.Process.Signal(syscall.SIGTERM)
 			want = "exit 143"
 		}
 		if how := endsWithin(t, u); how != want || !strings.Contains(u.screen(), "\x1b[?1049l") {

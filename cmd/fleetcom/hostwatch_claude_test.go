@@ -54,10 +54,9 @@ func boundedRun(t *testing.T, fc, dir string, env []string, args ...string) (str
 func endsWithin(t *testing.T, u *ptyUser) string {
 	t.Helper()
 	select {
-	case err := <-u.exit:
-		u.exit <- err
+	case <-u.Exited():
 	case <-time.After(doneWithin):
-		u.cmd.Process.Kill()
+		u.Cmd.Process.Kill()
 		t.Fatalf("still running after %v; screen:\n%s", doneWithin, u.screen())
 	}
 	how, err := u.finish()
@@ -159,7 +158,7 @@ func (w *hostWorld) watch(t *testing.T, want string, args ...string) *ptyUser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { u.cmd.Process.Kill() })
+	t.Cleanup(func() { u.Cmd.Process.Kill() })
 	deadline := time.Now().Add(doneWithin)
 	for !strings.Contains(u.screen(), want) {
 		if time.Now().After(deadline) {
@@ -199,11 +198,11 @@ func TestWatchHostThatHangs(t *testing.T) {
 		}
 		switch c.end {
 		case "TERM":
-			u.cmd.Process.Signal(syscall.SIGTERM)
+			u.Cmd.Process.Signal(syscall.SIGTERM)
 		case "HUP":
-			u.cmd.Process.Signal(syscall.SIGHUP)
+			u.Cmd.Process.Signal(syscall.SIGHUP)
 		default:
-			u.tty.Write([]byte(c.end))
+			u.Write([]byte(c.end))
 		}
 		if how := endsWithin(t, u); how != c.want || !strings.Contains(u.screen(), "\x1b[?1049l") {
 			t.Errorf("ended by %q: %s, want %s with the screen given back", c.end, how, c.want)
@@ -230,12 +229,12 @@ func TestWatchHostOneConnection(t *testing.T) {
 	for strings.Count(w.log(), "ControlMaster=auto") < 2 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	u.tty.Write([]byte("q"))
+	u.Write([]byte("q"))
 	if how := endsWithin(t, u); how != "exit 0" {
 		t.Errorf("ended: %s", how)
 	}
 	runtime := filepath.Join(w.work, "run", "fleetcom")
-	socket := filepath.Join(runtime, "ssh-"+strconv.Itoa(u.cmd.Process.Pid), "0")
+	socket := filepath.Join(runtime, "ssh-"+strconv.Itoa(u.Cmd.Process.Pid), "0")
 	var asks, exits int
 	for _, line := range strings.Split(strings.TrimSpace(w.log()), "\n") {
 		switch {

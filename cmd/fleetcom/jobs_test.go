@@ -7,15 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 )
 
 // Job control through the built shim (Linux: the only system with a session
@@ -41,20 +39,20 @@ var jobShells = []struct {
 }
 
 func TestJobControlShells(t *testing.T) {
-	tmux := needShell(t, "tmux")
+	needShell(t, "tmux")
 	fc := buildFleetcom(t)
 	for _, sh := range jobShells {
 		bin := needShell(t, sh.name)
 		for _, name := range agents.Names() {
 			t.Run(sh.name+"/"+name, func(t *testing.T) {
 				w := newJobWorld(t, fc)
-				p := startPane(t, tmux, w.dir, w.env, append([]string{bin}, sh.argv[1:]...)...)
-				p.waitFor("READY$ ")
+				p := startPane(t, w.dir, w.env, append([]string{bin}, sh.argv[1:]...)...)
+				p.waitFor("READY$") // the screen as read has no trailing blanks
 				p.typeLine(name)
 				p.typeLine("first JOBCTL-1")
 				p.waitFor("ACK first JOBCTL-1")
 				p.waitIdle()
-				p.keys("C-z")
+				p.Keys("C-z")
 				p.waitFor(sh.stopped)
 				p.typeLine("jobs")
 				p.waitUntil("jobs lists the agent as "+sh.stopped, func(s string) bool {
@@ -70,7 +68,7 @@ func TestJobControlShells(t *testing.T) {
 				p.waitFor("rc=0")
 				w.wantRecord(t, name)
 				p.typeLine("exit")
-				p.waitEnd()
+				p.WaitExit(ptyWait)
 			})
 		}
 	}
@@ -138,78 +136,33 @@ func (w *jobWorld) wantRecord(t *testing.T, name string) {
 
 // pane is a program in a tmux pane on a private server.
 type pane struct {
-	t          *testing.T
-	tmux, sock string
+	*termtest.Pane
+	t *testing.T
 }
 
-func startPane(t *testing.T, tmux, dir string, env []string, argv ...string) *pane {
+func startPane(t *testing.T, dir string, env []string, argv ...string) *pane {
 	t.Helper()
-	tmp, err := os.MkdirTemp("", "fleetcom-jobs-") // a socket path must be short
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &pane{t: t, tmux: tmux, sock: filepath.Join(tmp, "s")}
-	conf := filepath.Join(tmp, "tmux.conf")
-	if err := os.WriteFile(conf, []byte("set -g status off\nset -g default-terminal tmux-256color\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		// The pane's program hears the server go and ends in its own
-		// time (a shim writes its record): wait for it, so that nothing
-		// writes under the test's directories once the test is over.
-		out, _ := exec.Command(tmux, "-S", p.sock, "display-message", "-p", "#{pane_pid}").Output()
-		exec.Command(tmux, "-S", p.sock, "kill-server").Run()
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && pid > 0 {
-			for deadline := time.Now().Add(ptyWait); time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil; {
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
-		os.RemoveAll(tmp)
-	})
-	args := append([]string{"-S", p.sock, "-f", conf, "new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--"}, argv...)
-	cmd := exec.Command(tmux, args...)
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	return p
+	s := termtest.NewServer(t, termtest.Options{Env: env, Cols: 120, Rows: 40})
+	return &pane{s.Start(t, dir, argv...), t}
 }
-
-func (p *pane) run(args ...string) string {
-	p.t.Helper()
-	out, err := exec.Command(p.tmux, append([]string{"-S", p.sock}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
-
-func (p *pane) screen() string { return p.run("capture-pane", "-p", "-J", "-S", "-") }
 
 // typeLine types text and Enter.
 func (p *pane) typeLine(text string) {
 	p.t.Helper()
-	p.run("send-keys", "-l", text)
-	p.run("send-keys", "Enter")
+	p.Type(text)
+	p.Keys("Enter")
 }
-
-func (p *pane) keys(k ...string) { p.run(append([]string{"send-keys"}, k...)...) }
 
 // waitUntil waits, as long as ptyWait allows, until ok holds for the
 // screen; a wait that fails shows the screen and the pane's processes.
 func (p *pane) waitUntil(what string, ok func(screen string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(ptyWait)
-	for {
-		s := p.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("no %s after %v; screen:\n%s\nprocesses:\n%s", what, ptyWait, s, p.processes())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p.WaitUntil(what, ptyWait, ok)
+}
+
+func (p *pane) waitFor(text string) string {
+	p.t.Helper()
+	return p.WaitFor(text, ptyWait)
 }
 
 // waitIdle waits until the agent on the pane (shell, shim, leader, agent)
@@ -220,12 +173,9 @@ func (p *pane) waitUntil(what string, ok func(screen string) bool) string {
 // under a bare shell as under the shim.
 func (p *pane) waitIdle() {
 	p.t.Helper()
-	pid, err := p.pid()
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	pid := p.PID()
 	p.waitUntil("the agent running nothing of its own", func(string) bool {
-		for _, d := range descendants(pid) {
+		for _, d := range termtest.Descendants(pid) {
 			if d > 3 {
 				return false
 			}
@@ -234,41 +184,10 @@ func (p *pane) waitIdle() {
 	})
 }
 
-// processes describes the pane's program and its descendants.
-func (p *pane) processes() string {
-	pid, err := p.pid()
-	if err != nil {
-		return err.Error()
-	}
-	return processTree(pid)
-}
-
-// pid is the pane's program's process.
-func (p *pane) pid() (int, error) {
-	return strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "#{pane_pid}")))
-}
-
-func (p *pane) waitFor(text string) string {
-	p.t.Helper()
-	return p.waitUntil(strconv.Quote(text), func(s string) bool { return strings.Contains(s, text) })
-}
-
 // foreground is the name of the pane's foreground program.
 func (p *pane) foreground() string {
 	p.t.Helper()
-	return strings.TrimSpace(p.run("display-message", "-p", "#{pane_current_command}"))
-}
-
-// waitEnd waits until the pane's program has exited, and with it the server.
-func (p *pane) waitEnd() {
-	p.t.Helper()
-	deadline := time.Now().Add(ptyWait)
-	for exec.Command(p.tmux, "-S", p.sock, "has-session").Run() == nil {
-		if time.Now().After(deadline) {
-			p.t.Fatalf("the shell did not exit; screen:\n%s", p.screen())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p.Display("#{pane_current_command}")
 }
 
 // raw reports whether the pane's terminal is in the shim's raw mode: no
@@ -276,13 +195,7 @@ func (p *pane) waitEnd() {
 // input.
 func (p *pane) raw() bool {
 	p.t.Helper()
-	tty := strings.TrimSpace(p.run("display-message", "-p", "#{pane_tty}"))
-	fd, err := unix.Open(tty, unix.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	m, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	m, err := termtest.TTYModes(p.Display("#{pane_tty}"))
 	if err != nil {
 		p.t.Fatal(err)
 	}

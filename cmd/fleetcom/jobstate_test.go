@@ -15,20 +15,20 @@ import (
 // (waiting: its turn was over) once fg continues it. Each agent, through
 // the built shim, in tmux (jobs_test.go has the rig).
 func TestJobStoppedState(t *testing.T) {
-	tmux := needShell(t, "tmux")
+	needShell(t, "tmux")
 	bash := needShell(t, "bash")
 	fc := buildFleetcom(t)
 	for _, name := range agents.Names() {
 		t.Run(name, func(t *testing.T) {
 			w := newJobWorld(t, fc)
-			p := startPane(t, tmux, w.dir, w.env, bash, "--norc", "--noprofile", "-i")
-			p.waitFor("READY$ ")
+			p := startPane(t, w.dir, w.env, bash, "--norc", "--noprofile", "-i")
+			p.waitFor("READY$") // the screen as read has no trailing blanks
 			p.typeLine(name)
 			p.typeLine("first STOPPED-1")
 			p.waitFor("ACK first STOPPED-1")
 			w.waitState(t, p, "waiting")
 			p.waitIdle()
-			p.keys("C-z")
+			p.Keys("C-z")
 			p.waitFor("Stopped")
 			w.waitState(t, p, "stopped")
 			p.typeLine("fg")
@@ -38,7 +38,7 @@ func TestJobStoppedState(t *testing.T) {
 			p.typeLine("/exit")
 			p.waitUntil("bash in the foreground again", func(string) bool { return p.foreground() == "bash" })
 			p.typeLine("exit")
-			p.waitEnd()
+			p.WaitExit(ptyWait)
 		})
 	}
 }

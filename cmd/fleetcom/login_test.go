@@ -97,7 +97,7 @@ func TestLoginShellKeepsShimsFirst(t *testing.T) {
 			if sh.name == "fish" {
 				probe = "echo \"AT[\"(command -v claude)\"]\"; echo END(math 6 \\* 7)\r"
 			}
-			u.tty.Write([]byte(probe))
+			u.Write([]byte(probe))
 			end, err := u.expect("END42", pos)
 			if err != nil {
 				t.Fatal(err)
@@ -107,7 +107,7 @@ func TestLoginShellKeepsShimsFirst(t *testing.T) {
 				t.Errorf("at the prompt of a login %s, claude is not the shim: want %q on the screen:\n%s", sh.name, want, screen)
 			}
 			pos = end
-			u.tty.Write([]byte("claude\r"))
+			u.Write([]byte("claude\r"))
 			for _, step := range []struct{ wait, send string }{
 				{"Welcome to Claude Code", "hello there\r"},
 				{"ACK hello there", "/exit\r"},
@@ -116,7 +116,7 @@ func TestLoginShellKeepsShimsFirst(t *testing.T) {
 				if pos, err = u.expect(step.wait, pos); err != nil {
 					t.Fatal(err)
 				}
-				u.tty.Write([]byte(step.send))
+				u.Write([]byte(step.send))
 			}
 			if status, err := u.finish(); err != nil || status != "exit 0" {
 				t.Errorf("the login %s ended with %q, %v", sh.name, status, err)

@@ -4,7 +4,6 @@ import (
 	goflag "flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 	"github.com/fleetcom/fleetcom/internal/testexec"
 )
 
@@ -108,13 +108,7 @@ func setupScript(env *testscript.Env) error {
 	if err := os.Mkdir(vars["TMUX_TMPDIR"], 0o700); err != nil {
 		return err
 	}
-	env.Defer(func() {
-		if _, err := exec.LookPath("tmux"); err == nil {
-			kill := exec.Command("tmux", "kill-server")
-			kill.Env = append(os.Environ(), "TMUX_TMPDIR="+vars["TMUX_TMPDIR"])
-			kill.Run()
-		}
-	})
+	env.Defer(func() { termtest.KillDefault(vars["TMUX_TMPDIR"]) })
 	if err := installFakes(work, vars["REAL"]); err != nil {
 		return err
 	}

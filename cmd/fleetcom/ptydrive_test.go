@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,13 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/fleetcom/fleetcom/harness/agents"
-	"github.com/fleetcom/fleetcom/internal/ptytest"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -24,53 +20,19 @@ import (
 // stdin, stdout and stderr (its controlling terminal), and the test types
 // into the master side and reads what the screen shows.
 
-type ptyUser struct {
-	cmd  *exec.Cmd
-	tty  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
-	read chan struct{} // closed when the master side reads EOF/EIO
-	exit chan error
-}
+type ptyUser struct{ *termtest.Session }
 
 // startPTY runs path with argv (argv[0] as a shell would pass it).
 func startPTY(path string, argv, env []string, dir string) (*ptyUser, error) {
-	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: dir}
-	master, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	s, err := termtest.Start(&exec.Cmd{Path: path, Args: argv, Env: env, Dir: dir}, 40, 120)
 	if err != nil {
 		return nil, err
 	}
-	// A blocked read would keep the master open after Close, so the
-	// terminal would never hang up: read through the poller instead.
-	tty, err := ptytest.Pollable(master)
-	if err != nil {
-		cmd.Process.Kill()
-		return nil, err
-	}
-	u := &ptyUser{cmd: cmd, tty: tty, read: make(chan struct{}), exit: make(chan error, 1)}
-	go func() {
-		defer close(u.read)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := tty.Read(buf)
-			u.mu.Lock()
-			u.out.Write(buf[:n])
-			u.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() { u.exit <- cmd.Wait() }()
-	return u, nil
+	return &ptyUser{s}, nil
 }
 
 // screen is everything the terminal received so far.
-func (u *ptyUser) screen() string {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.out.String()
-}
+func (u *ptyUser) screen() string { return string(u.Output()) }
 
 // ptyWait bounds each wait of a dialogue: for a text to appear, for the
 // command to exit. It is generous, as a loaded machine (the race detector,
@@ -82,134 +44,29 @@ const ptyWait = 5 * time.Minute
 // terminal that hung up (every process holding it gone) shows nothing more:
 // the wait ends there, saying how the program ended.
 func (u *ptyUser) expect(text string, from int) (int, error) {
-	deadline := time.Now().Add(ptyWait)
-	for time.Now().Before(deadline) {
-		hungUp := false
-		select {
-		case <-u.read:
-			hungUp = true
-		default:
+	end, err := u.WaitFor(text, from, ptyWait)
+	switch {
+	case errors.Is(err, termtest.ErrHungUp):
+		select { // the program's end is reaped a moment after the hang-up
+		case <-u.Exited():
+		case <-time.After(5 * time.Second):
 		}
-		s := u.screen()
-		if from <= len(s) {
-			if i := strings.Index(s[from:], text); i >= 0 {
-				return from + i + len(text), nil
-			}
-		}
-		if hungUp {
-			return from, fmt.Errorf("the terminal hung up before %q appeared (%s); screen:\n%s", text, u.ended(), s)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return from, fmt.Errorf("the terminal hung up before %q appeared (%s); screen:\n%s", text, u.Ended(), u.screen())
+	case err != nil:
+		return from, fmt.Errorf("%v; screen:\n%s\nprocesses:\n%s", err, u.screen(), termtest.ProcessTree(u.Cmd.Process.Pid))
 	}
-	return from, fmt.Errorf("timed out waiting for %q; screen:\n%s\nprocesses:\n%s", text, u.screen(), u.processes())
+	return end, nil
 }
 
-// ended says how the program ended, if it has, leaving its status for
-// finish.
-func (u *ptyUser) ended() string {
-	select {
-	case err := <-u.exit:
-		u.exit <- err
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return "the program ended: " + ee.ProcessState.String()
-		}
-		if err != nil {
-			return "the program ended: " + err.Error()
-		}
-		return "the program ended: exit status 0"
-	case <-time.After(5 * time.Second):
-		return "the program has not ended"
-	}
-}
-
-// processes describes the program's process and its descendants (state,
-// where each sleeps, age, command), for a wait that timed out: a hang
-// shows where it hangs.
-func (u *ptyUser) processes() string { return processTree(u.cmd.Process.Pid) }
-
-// processTree describes pid and its descendants as ps does: ids, state,
-// where each sleeps, age, command.
-func processTree(pid int) string {
-	var pids []string
-	for p := range descendants(pid) {
-		pids = append(pids, strconv.Itoa(p))
-	}
-	out, err := exec.Command("ps", "-o", "pid,ppid,pgid,sid,tpgid,stat,wchan:24,etimes,args", "-p", strings.Join(pids, ",")).CombinedOutput()
-	if err != nil {
-		return fmt.Sprintf("ps: %v\n%s", err, out)
-	}
-	return string(out)
-}
-
-// descendants maps pid and every process below it to its depth: 0 for pid,
-// 1 for its children, and so on.
-func descendants(pid int) map[int]int {
-	children := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The fields after the command's closing parenthesis: state, ppid.
-		rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-		if f := strings.Fields(string(rest)); len(f) > 1 {
-			if ppid, err := strconv.Atoi(f[1]); err == nil {
-				children[ppid] = append(children[ppid], p)
-			}
-		}
-	}
-	depth := map[int]int{pid: 0}
-	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		for _, c := range children[queue[0]] {
-			depth[c] = depth[queue[0]] + 1
-			queue = append(queue, c)
-		}
-	}
-	return depth
-}
-
-// finish waits for the process and describes how it ended: "exit N" or
-// "signal NAME".
+// finish waits for the process and the end of its output, and describes how
+// it ended: "exit N" or "signal NAME".
 func (u *ptyUser) finish() (string, error) {
-	select {
-	case err := <-u.exit:
-		<-u.read
-		u.tty.Close()
-		var ee *exec.ExitError
-		switch {
-		case err == nil:
-			return "exit 0", nil
-		case errors.As(err, &ee):
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				return "signal " + strings.ToUpper(strings.TrimPrefix(unixSignalName(ws.Signal()), "SIG")), nil
-			}
-			return "exit " + strconv.Itoa(ee.ExitCode()), nil
-		}
-		return "", err
-	case <-time.After(ptyWait):
-		u.cmd.Process.Kill()
-		return "", fmt.Errorf("process did not exit; screen:\n%s", u.screen())
+	st, err := u.Wait(ptyWait)
+	u.Close()
+	if err != nil {
+		return "", fmt.Errorf("%v; screen:\n%s", err, u.screen())
 	}
-}
-
-func unixSignalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	}
-	return s.String()
+	return st.String(), nil
 }
 
 // runDialogue drives a session from a script of lines:
@@ -240,13 +97,13 @@ func runDialogue(u *ptyUser, script string, env []string, dir string) (string, e
 		case "expect":
 			pos, err = u.expect(arg, pos)
 		case "send":
-			_, err = u.tty.Write([]byte(arg + "\r"))
+			_, err = u.Write([]byte(arg + "\r"))
 		case "esc":
-			_, err = u.tty.Write([]byte{0x1b})
+			_, err = u.Write([]byte{0x1b})
 		case "signal":
-			err = u.cmd.Process.Signal(signalNamed(arg))
+			err = u.Cmd.Process.Signal(signalNamed(arg))
 		case "hangup":
-			err = u.tty.Close()
+			err = u.Term.Close()
 		case "sleep":
 			ms, _ := strconv.Atoi(arg)
 			time.Sleep(time.Duration(ms) * time.Millisecond)

@@ -205,7 +205,7 @@ func TTYModes(path string) (unix.Termios, error) {
 }
 
 func termios(fd int) (unix.Termios, error) {
-	m, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	m, err := unix.IoctlGetTermios(fd, getTermios)
 	if err != nil {
 		return unix.Termios{}, err
 	}

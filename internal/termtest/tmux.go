@@ -177,6 +177,18 @@ func (s *Server) Kill() {
 	}
 }
 
+// KillDefault kills, as Kill does, the default server of TMUX_TMPDIR
+// tmpdir: one a test started with a plain tmux (a script's), not through
+// the kit. Without tmux there is none to kill.
+func KillDefault(tmpdir string) {
+	bin, err := exec.LookPath("tmux")
+	if err != nil {
+		return
+	}
+	s := &Server{bin: bin, socket: "default", conf: os.DevNull, env: append(os.Environ(), "TMUX_TMPDIR="+tmpdir)}
+	s.Kill()
+}
+
 // Pane is one program running in a terminal of the server.
 type Pane struct {
 	s    *Server
