@@ -2,7 +2,6 @@ package shim
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -11,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,26 +35,24 @@ func BenchmarkTailWrite(b *testing.B) {
 
 // benchTerm is a user terminal for benchmarks: a blocking master read with
 // plain system calls, so the measuring side adds as little as it can.
-type benchTerm struct{ master, slave *os.File }
+type benchTerm = termtest.Pair
 
 func newBenchTerm(b *testing.B) *benchTerm {
-	m, s, err := pty.Open()
+	u, err := termtest.OpenPair(50, 200)
 	if err != nil {
 		b.Skipf("no pty: %v", err)
 	}
-	pty.Setsize(s, &pty.Winsize{Rows: 50, Cols: 200})
-	b.Cleanup(func() { m.Close(); s.Close() })
-	m.Fd() // blocking
-	return &benchTerm{m, s}
+	b.Cleanup(u.Close)
+	return u
 }
 
 // drain reads the master until n bytes have come, and reports on done.
-func (u *benchTerm) drain(n int) <-chan error {
+func drain(u *benchTerm, n int) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		buf := make([]byte, 64<<10)
 		for got := 0; got < n; {
-			k, err := unix.Read(int(u.master.Fd()), buf)
+			k, err := unix.Read(int(u.Master.Fd()), buf)
 			if err != nil && err != unix.EINTR {
 				done <- err
 				return
@@ -81,7 +78,7 @@ func scriptCmd(b *testing.B, role string, args ...string) *exec.Cmd {
 // runScript runs cmd (script -qec …) on u as a shell would: in a session with
 // u as its controlling terminal.
 func runScript(b *testing.B, u *benchTerm, cmd *exec.Cmd) {
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = u.slave, u.slave, u.slave
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = u.Slave, u.Slave, u.Slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("script: %v", err)
@@ -89,7 +86,7 @@ func runScript(b *testing.B, u *benchTerm, cmd *exec.Cmd) {
 }
 
 func runSpawn(b *testing.B, u *benchTerm, cmd *exec.Cmd, tail *Tail) {
-	st, err := Spawn(cmd, SpawnOptions{Stdin: u.slave, Stdout: u.slave, Stderr: u.slave, Tail: tail})
+	st, err := Spawn(cmd, SpawnOptions{Stdin: u.Slave, Stdout: u.Slave, Stderr: u.Slave, Tail: tail})
 	if err != nil || st.Code != 0 {
 		b.Fatalf("Spawn = %+v, %v", st, err)
 	}
@@ -123,7 +120,7 @@ func BenchmarkPTYThroughput(b *testing.B) {
 // terminal has shown n bytes.
 func timed(b *testing.B, n int, f func(u *benchTerm)) time.Duration {
 	u := newBenchTerm(b)
-	done := u.drain(n)
+	done := drain(u, n)
 	start := time.Now()
 	f(u)
 	select {
@@ -135,8 +132,7 @@ func timed(b *testing.B, n int, f func(u *benchTerm)) time.Duration {
 		b.Fatal("output did not arrive")
 	}
 	d := time.Since(start)
-	u.master.Close()
-	u.slave.Close()
+	u.Close()
 	return d
 }
 
@@ -156,8 +152,8 @@ func BenchmarkKeystroke(b *testing.B) {
 		ts = append(ts, roundTrip(b, us))
 		tp = append(tp, roundTrip(b, up))
 	}
-	us.master.Write([]byte("q"))
-	up.master.Write([]byte("q"))
+	us.Master.Write([]byte("q"))
+	up.Master.Write([]byte("q"))
 	<-scriptDone
 	<-spawnDone
 	slices.Sort(ts)
@@ -173,7 +169,7 @@ func BenchmarkKeystroke(b *testing.B) {
 }
 
 func roundTrip(b *testing.B, u *benchTerm) time.Duration {
-	fd := int(u.master.Fd())
+	fd := int(u.Master.Fd())
 	one := []byte{'k'}
 	start := time.Now()
 	if _, err := unix.Write(fd, one); err != nil {
@@ -193,7 +189,7 @@ func roundTrip(b *testing.B, u *benchTerm) time.Duration {
 func waitByte(b *testing.B, u *benchTerm, c byte) {
 	one := []byte{0}
 	for one[0] != c {
-		if _, err := unix.Read(int(u.master.Fd()), one); err != nil && err != unix.EINTR {
+		if _, err := unix.Read(int(u.Master.Fd()), one); err != nil && err != unix.EINTR {
 			b.Fatal(err)
 		}
 	}

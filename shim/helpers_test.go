@@ -5,13 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/internal/termtest"
 	"golang.org/x/sys/unix"
 )
 
@@ -69,86 +68,45 @@ func selfEnv() []string {
 func shCmd(script string) *exec.Cmd { return exec.Command("/bin/sh", "-c", script) }
 
 // userTerm is a PTY pair standing for the user's terminal: the test holds the
-// master (the terminal emulator), Spawn gets the slave.
+// master (the terminal emulator), Spawn gets the slave. The master closes at
+// once, which the tests use to close the user's terminal under a running
+// shim.
 type userTerm struct {
+	term          *termtest.Term
 	master, slave *os.File
-	out           *collector
+	out           termOut
 }
 
 func newUserTerm(t testing.TB, rows, cols uint16) *userTerm {
 	t.Helper()
-	m0, s, err := pty.Open()
+	term, err := termtest.NewTerm(int(rows), int(cols))
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	// creack/pty hands back a blocking master, whose Close would wait for
-	// the collector's read; a non-blocking copy closes at once, which the
-	// tests use to close the user's terminal under a running shim.
-	fd, err := unix.Dup(int(m0.Fd()))
-	m0.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	unix.CloseOnExec(fd)
-	if err := unix.SetNonblock(fd, true); err != nil {
-		t.Fatal(err)
-	}
-	m := os.NewFile(uintptr(fd), "ptmx")
-	if err := pty.Setsize(s, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
-		t.Fatal(err)
-	}
-	u := &userTerm{master: m, slave: s, out: collect(m)}
-	t.Cleanup(func() { m.Close(); s.Close() })
-	return u
+	t.Cleanup(func() { term.Close() })
+	return &userTerm{term: term, master: term.Master(), slave: term.Slave(), out: termOut{term}}
 }
 
 func (u *userTerm) termios(t testing.TB) unix.Termios {
 	t.Helper()
-	tio, err := unix.IoctlGetTermios(int(u.slave.Fd()), ioctlGetTermios)
+	tio, err := u.term.Modes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return *tio
+	return tio
 }
 
 func (u *userTerm) typeIn(t testing.TB, s string) {
 	t.Helper()
-	if _, err := u.master.Write([]byte(s)); err != nil {
+	if _, err := u.term.Write([]byte(s)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// collector gathers what is written to the user's terminal.
-type collector struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	changed chan struct{}
-}
+// termOut is what the user's terminal has shown.
+type termOut struct{ term *termtest.Term }
 
-func collect(f *os.File) *collector {
-	c := &collector{changed: make(chan struct{})}
-	go func() {
-		b := make([]byte, 64<<10)
-		for {
-			n, err := f.Read(b)
-			c.mu.Lock()
-			c.buf.Write(b[:n])
-			close(c.changed)
-			c.changed = make(chan struct{})
-			c.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return c
-}
-
-func (c *collector) bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return bytes.Clone(c.buf.Bytes())
-}
+func (c termOut) bytes() []byte { return c.term.Output() }
 
 // testWait bounds the tests' waits for an event (output, a process's end):
 // generous, as the race detector beside a CPU hog can take many seconds to
@@ -157,25 +115,14 @@ const testWait = 2 * time.Minute
 
 // waitUntil waits until ok holds for the output so far, for at most
 // testWait.
-func (c *collector) waitUntil(t testing.TB, what string, ok func([]byte) bool) {
+func (c termOut) waitUntil(t testing.TB, what string, ok func([]byte) bool) {
 	t.Helper()
-	deadline := time.After(testWait)
-	for {
-		c.mu.Lock()
-		done, ch := ok(c.buf.Bytes()), c.changed
-		c.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s; terminal shows %q", what, lastN(c.bytes(), 2000))
-		}
+	if err := c.term.WaitUntil(testWait, ok); err != nil {
+		t.Fatalf("waiting for %s: %v; terminal shows %q", what, err, lastN(c.bytes(), 2000))
 	}
 }
 
-func (c *collector) waitFor(t testing.TB, s string) {
+func (c termOut) waitFor(t testing.TB, s string) {
 	t.Helper()
 	c.waitUntil(t, strconv.Quote(s), func(b []byte) bool { return bytes.Contains(b, []byte(s)) })
 }
