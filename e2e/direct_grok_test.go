@@ -51,8 +51,8 @@ func directGrok(t *testing.T, r Real) {
 		if !ok || s.ID != first || s.CWD != proj || len(s.Prompts) != 0 || s.Title != "" {
 			t.Errorf("session before the first prompt: %+v (present %v)", s, ok)
 		}
-		if !eventually(replyWait, func() bool { return grokActive(home, first, panePID(p)) }) {
-			t.Errorf("active_sessions.json %+v lacks %s for pid %d", GrokActiveSessions(home), first, panePID(p))
+		if !eventually(replyWait, func() bool { return grokActive(home, first, p.PID()) }) {
+			t.Errorf("active_sessions.json %+v lacks %s for pid %d", GrokActiveSessions(home), first, p.PID())
 		}
 		p.Submit("remember PELICAN-4821", typeWait)
 		ReplyGrok(p, "ACK PELICAN-4821 CODES PELICAN-4821")
@@ -121,7 +121,7 @@ func directGrok(t *testing.T, r Real) {
 				p.Submit(prompt, typeWait)
 				ReplyGrok(p, "ACK OWL-13 CODES OWL-13")
 			}
-			syscall.Kill(panePID(p), syscall.SIGTERM)
+			syscall.Kill(p.PID(), syscall.SIGTERM)
 			status, screen := p.WaitExit(exitWait)
 			want := ""
 			if prompt != "" {
@@ -186,7 +186,7 @@ func directGrok(t *testing.T, r Real) {
 		if !eventually(replyWait, func() bool { _, ok := GrokSessions(home, proj)[b.SessionID]; return ok }) {
 			t.Errorf("no session directory for %s after /new", b.SessionID)
 		}
-		if !eventually(replyWait, func() bool { return grokActive(home, b.SessionID, panePID(p)) }) {
+		if !eventually(replyWait, func() bool { return grokActive(home, b.SessionID, p.PID()) }) {
 			t.Errorf("active_sessions.json does not follow /new: %+v", GrokActiveSessions(home))
 		}
 		p.Submit("second KESTREL-55", typeWait)

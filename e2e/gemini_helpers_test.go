@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +20,7 @@ func GeminiHeadless(t testing.TB, w *World, dir string, args ...string) (string,
 // resizePane sets the width of the window a pane is in.
 func resizePane(p *Pane, cols int) {
 	p.t.Helper()
-	p.x.must(p.t, "resize-window", "-t", p.id, "-x", strconv.Itoa(cols))
+	p.Resize(cols, 0)
 }
 
 // geminiHash is the projectHash Gemini writes for a directory.

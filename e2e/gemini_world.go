@@ -117,7 +117,7 @@ func geminiReady(screen string) bool {
 // above its input line again.
 func WaitGemini(p *Pane) string {
 	p.t.Helper()
-	root := panePID(p)
+	root := p.PID()
 	return p.WaitUntil("Gemini's banner and its empty input line (and a resumed conversation's replies)", startWait,
 		func(s string) bool {
 			if !geminiReady(s) {

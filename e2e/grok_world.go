@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -77,19 +76,6 @@ func QuitGrok(p *Pane) (int, string) {
 	p.WaitUntil("Grok idle", replyWait, grokIdle)
 	p.Submit("/quit", typeWait)
 	return p.WaitExit(exitWait)
-}
-
-// panePID is the process ID of the program a pane runs. Grok's command is
-// its native binary (its CLI entry is Native), so for grok this is the Grok
-// process itself.
-func panePID(p *Pane) int {
-	p.t.Helper()
-	out := strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id, "#{pane_pid}"))
-	pid, err := strconv.Atoi(out)
-	if err != nil {
-		p.t.Fatalf("pane pid %q: %v", out, err)
-	}
-	return pid
 }
 
 // The custom model the World's Grok config points at the fake API. Its key

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fleetcom/fleetcom/internal/termtest"
 )
 
 // Linux only: the only system where the shim has a session leader between it
@@ -136,7 +138,7 @@ func jobControl(t *testing.T, r Real, d Agent, sh jobShell) {
 // paneForeground is the name of the pane's foreground program.
 func paneForeground(p *Pane) string {
 	p.t.Helper()
-	return strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id, "#{pane_current_command}"))
+	return p.Display("#{pane_current_command}")
 }
 
 // paneRaw reports whether the pane's terminal is in raw mode: no signals
@@ -144,13 +146,7 @@ func paneForeground(p *Pane) string {
 // keeps signals on).
 func paneRaw(p *Pane) bool {
 	p.t.Helper()
-	tty := strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id, "#{pane_tty}"))
-	fd, err := unix.Open(tty, unix.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	m, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	m, err := termtest.TTYModes(p.Display("#{pane_tty}"))
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -100,14 +100,10 @@ func (w *World) FleetcomConfig(toml string) {
 // its server's socket.
 func (p *Pane) PaneTarget() (target, socket string) {
 	p.t.Helper()
-	out := strings.TrimSpace(p.x.must(p.t, "display-message", "-p", "-t", p.id,
-		"#{session_name}:#{window_index}.#{pane_index} #{socket_path}"))
+	out := p.Display("#{session_name}:#{window_index}.#{pane_index} #{socket_path}")
 	target, socket, _ = strings.Cut(out, " ")
 	return target, socket
 }
-
-// ID is the pane's tmux ID (%N).
-func (p *Pane) ID() string { return p.id }
 
 // wantPane checks that a status names the pane its run is in. The
 // session:window.pane is tmux's answer to status, which waits two seconds

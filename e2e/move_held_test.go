@@ -70,7 +70,7 @@ func moveHeld(t *testing.T, r Real, d Agent) {
 		t.Fatalf("move while %s runs: exit %d, stdout %q, stderr %q; want exit 1 naming the process", d.CLI.Name, res.Code, res.Stdout, res.Stderr)
 	}
 	pid, _ := strconv.Atoi(m[2])
-	if root := panePID(p); pid != root && !slices.Contains(descendants(root), pid) {
+	if root := p.PID(); pid != root && !slices.Contains(descendants(root), pid) {
 		t.Errorf("the process named, %d (%s), is not the CLI's (pane process %d)", pid, m[3], root)
 	}
 	if !strings.Contains(m[3], d.CLI.Name) {

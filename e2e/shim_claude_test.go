@@ -225,7 +225,7 @@ func waitClaudeOrExit(p *Pane) (dead bool, status int) {
 		return claudeInputEmpty(p.Screen())
 	})
 	if !ok {
-		p.t.Fatalf("%s: neither ready nor ended after %v; screen:\n%s", p.name, startWait, p.Screen())
+		p.t.Fatalf("%s: neither ready nor ended after %v; screen:\n%s", p.Name(), startWait, p.Screen())
 	}
 	return dead, status
 }

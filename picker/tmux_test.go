@@ -136,7 +136,7 @@ func TestBuiltinInTmux(t *testing.T) {
 	if !strings.Contains(p, "長い") {
 		t.Errorf("wide characters missing:\n%s", p)
 	}
-	r.Resize(32, 10)
+	r.Resize(32, 0)
 	r.WaitUntil("four rows cut to 32 columns", ptyWait, check(32))
 	r.Keys("Down", "Enter")
 	if got := waitResult(t, result, r.Screen); got != "chosen "+rows[1].Key+"\n" {

@@ -12,9 +12,10 @@ import (
 	"time"
 )
 
-// tmuxConf is loaded before the first pane starts. remain-on-exit keeps a
-// pane whose program exited, with its exit status, for the test to read.
-const tmuxConf = `set -g remain-on-exit on
+// Config is the servers' configuration, loaded before the first pane
+// starts. remain-on-exit keeps a pane whose program exited, with its exit
+// status, for the test to read.
+const Config = `set -g remain-on-exit on
 set -g history-limit 20000
 set -g default-terminal tmux-256color
 set -g status off
@@ -67,7 +68,7 @@ func NewServer(t testing.TB, o Options) *Server {
 	if o.Default {
 		s.socket, s.panes = "default", 1
 	}
-	if err := os.WriteFile(s.conf, []byte(tmuxConf+o.Conf), 0o600); err != nil {
+	if err := os.WriteFile(s.conf, []byte(Config+o.Conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -200,6 +201,10 @@ type Pane struct {
 // ID is the pane's tmux ID (%3), a target for tmux commands.
 func (p *Pane) ID() string { return p.id }
 
+// Name is what failure messages call the pane: its command, or its
+// session:window.
+func (p *Pane) Name() string { return p.name }
+
 // Display is tmux's expansion of format (#{pane_pid}) for the pane.
 func (p *Pane) Display(format string) string {
 	p.t.Helper()
@@ -218,10 +223,15 @@ func (p *Pane) Keys(keys ...string) {
 	p.s.Must(p.t, append([]string{"send-keys", "-t", p.id}, keys...)...)
 }
 
-// Resize makes the pane's window cols × rows.
+// Resize makes the pane's window cols wide and, unless rows is 0, rows
+// high.
 func (p *Pane) Resize(cols, rows int) {
 	p.t.Helper()
-	p.s.Must(p.t, "resize-window", "-t", p.id, "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows))
+	args := []string{"resize-window", "-t", p.id, "-x", strconv.Itoa(cols)}
+	if rows > 0 {
+		args = append(args, "-y", strconv.Itoa(rows))
+	}
+	p.s.Must(p.t, args...)
 }
 
 // Screen returns the pane's text, scrollback included, wrapped lines joined
