@@ -27,6 +27,7 @@ import (
 // live is one run's live state.
 type live struct {
 	dir    fleet.Dir
+	clock  clock
 	warn   func(error)
 	stater harness.Stater // nil: the terminal decides the state
 	notice *notifier      // nil: notices are off
@@ -51,7 +52,7 @@ type live struct {
 
 // newLive prepares a run's live state; nothing is written until start.
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
-	l := &live{dir: dir, warn: warn, stater: stater, notice: n, run: base,
+	l := &live{dir: dir, clock: systemClock{}, warn: warn, stater: stater, notice: n, run: base,
 		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	l.tracker = fleet.NewTracker(base.Started, stater != nil)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
@@ -71,7 +72,7 @@ func (l *live) typed(p []byte) {
 	if bytes.IndexByte(p, '\r') < 0 && bytes.IndexByte(p, '\n') < 0 {
 		return
 	}
-	l.lastEnter.Store(time.Now().UnixNano())
+	l.lastEnter.Store(l.clock.Now().UnixNano())
 	select {
 	case l.kick <- struct{}{}:
 	default:
@@ -143,7 +144,7 @@ func (l *live) captured(data []byte) {
 	if len(events) < l.applied {
 		l.applied = 0 // the file was cut: take it as new
 	}
-	now := time.Now()
+	now := l.clock.Now()
 	changed := false
 	for _, ev := range events[l.applied:] {
 		if ev.Ended && ev.Why != "" {
@@ -217,7 +218,13 @@ func (e liveError) Unwrap() error { return e.error }
 // any run's start). It sleeps while nothing can change.
 func (l *live) watch() {
 	defer close(l.stopped)
-	timer := time.NewTimer(0)
+	tick := make(chan struct{}, 1)
+	timer := l.clock.AfterFunc(0, func() {
+		select {
+		case tick <- struct{}{}:
+		default:
+		}
+	})
 	defer timer.Stop()
 	for {
 		select {
@@ -228,7 +235,7 @@ func (l *live) watch() {
 				return t.Submitted(time.Unix(0, l.lastEnter.Load()))
 			})
 		case <-l.wake:
-		case <-timer.C:
+		case <-tick:
 		}
 		wait, ok := l.quietIn()
 		if !ok {
@@ -253,7 +260,7 @@ func (l *live) quietIn() (time.Duration, bool) {
 	if s != harness.Starting && (hooked || s != harness.Working) {
 		return 0, false
 	}
-	return time.Until(l.quietSince().Add(fleet.QuietGap)), true
+	return l.quietSince().Add(fleet.QuietGap).Sub(l.clock.Now()), true
 }
 
 // quietSince is when the terminal last showed output (the run's start if

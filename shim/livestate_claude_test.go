@@ -31,32 +31,57 @@ func liveState(t *testing.T, d fleet.Dir, want harness.State) fleet.Run {
 	}
 }
 
-func newTestLive(t *testing.T, stater harness.Stater, n *notifier) (*live, fleet.Dir) {
+// quietUntil lets the terminal stay silent, QuietGap at a time on the
+// test's clock, until the run's live file says want. The watcher sets its
+// timer on a goroutine of its own: a step may come before it is set, and
+// the next one fires it.
+func quietUntil(t *testing.T, clk *fakeClock, d fleet.Dir, want harness.State) fleet.Run {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		clk.advance(fleet.QuietGap)
+		runs, _ := d.Read()
+		if len(runs) == 1 && runs[0].State == want {
+			return runs[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("live file never said %s: %+v", want, runs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// newTestLive is a run's live state on the test's clock: its time moves
+// only when the test moves it.
+func newTestLive(t *testing.T, stater harness.Stater, n *notifier) (*live, fleet.Dir, *fakeClock) {
 	t.Helper()
 	if _, ok := fleet.Identify(os.Getpid()); !ok {
 		t.Skip("process identity is not read on this system")
 	}
 	d := fleet.OpenDir(filepath.Join(t.TempDir(), "live"))
-	base := fleet.Run{Tool: "claude", Cwd: "/p", Started: time.Now()}
+	clk := newFakeClock()
+	base := fleet.Run{Tool: "claude", Cwd: "/p", Started: clk.Now()}
 	l := newLive(d, base, stater, n, func(err error) { t.Error(err) })
+	l.clock = clk
 	t.Cleanup(func() { l.finish(fleet.EndQuit) })
-	return l, d
+	return l, d, clk
 }
 
 // TestLiveTerminal: without hooks, a typed Enter starts a turn and silence
-// ends it; the run starts as starting and is waiting once quiet.
+// ends it; the run starts as starting and is waiting once quiet. Until the
+// test's clock moves, no silence has passed: each state holds until then.
 func TestLiveTerminal(t *testing.T) {
-	l, d := newTestLive(t, nil, nil)
+	l, d, clk := newTestLive(t, nil, nil)
 	l.start(os.Getpid(), liveID)
 	r := liveState(t, d, harness.Starting)
 	if r.ID != liveID || r.PID != os.Getpid() || r.Hooked || r.Shim != os.Getpid() {
 		t.Errorf("live file %+v", r)
 	}
-	liveState(t, d, harness.Waiting)
-	l.output(time.Now())
+	quietUntil(t, clk, d, harness.Waiting)
+	l.output(clk.Now())
 	l.typed([]byte("hello\r"))
 	liveState(t, d, harness.Working)
-	liveState(t, d, harness.Waiting) // nothing more was drawn
+	quietUntil(t, clk, d, harness.Waiting) // nothing more was drawn
 	l.setID("11111111-2222-4333-8444-555555555555")
 	if r := liveState(t, d, harness.Waiting); r.ID != "11111111-2222-4333-8444-555555555555" {
 		t.Errorf("id not followed: %+v", r)
@@ -76,7 +101,7 @@ func TestLiveHooks(t *testing.T) {
 	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
 	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
 	stater := mustAgent("claude").Behaviour.(harness.Stater)
-	l, d := newTestLive(t, stater, n)
+	l, d, _ := newTestLive(t, stater, n)
 	l.start(os.Getpid(), liveID)
 	capture := `{"hook_event_name":"SessionStart","session_id":"` + liveID + `"}` + "\n"
 	l.captured([]byte(capture))

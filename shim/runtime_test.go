@@ -319,43 +319,65 @@ func TestTapFollows(t *testing.T) {
 }
 
 // A notifier that finishes after the TUI's last redraw is still seen: the
-// tap looks again once output has stopped, without waiting for more.
+// tap looks again once output has stopped, without waiting for more. The
+// tap's clock is the test's, so each look falls exactly when it is due.
 func TestTapSettles(t *testing.T) {
 	capture := filepath.Join(t.TempDir(), "task.json")
 	os.WriteFile(capture, nil, 0o600)
 	tp := newTap(NewTail(16), capture)
+	clk := newFakeClock()
+	tp.clock = clk
 	seen := make(chan struct{}, 8)
 	stop := tp.follow(func() { seen <- struct{}{} })
 	defer stop()
-	tp.Write([]byte("start")) // the first look takes in the empty file
-	<-seen
-	tp.Write([]byte("turn over"))
-	time.Sleep(20 * time.Millisecond)
-	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n"), 0o600)
-	select {
-	case <-seen:
-	case <-time.After(time.Minute):
-		t.Fatal("a change after the last output was never seen")
+	// looked reports whether a look has taken in the file as it is now.
+	looked := func() bool {
+		fi, err := os.Stat(capture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp.mu.Lock()
+		defer tp.mu.Unlock()
+		return tp.size == fi.Size()
 	}
+	waitSeen := func(what string) {
+		t.Helper()
+		select {
+		case <-seen:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the change was looked at but never reported", what)
+		}
+	}
+	tp.Write([]byte("start")) // the first look takes in the empty file
+	waitSeen("the first look")
+	clk.advance(10 * time.Millisecond) // a new burst
+	tp.Write([]byte("turn over"))
+	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n"), 0o600)
+	clk.advance(settleGaps[0] - time.Nanosecond)
+	if looked() {
+		t.Fatal("looked again before the output had been silent for the first gap")
+	}
+	clk.advance(time.Nanosecond)
+	if !looked() {
+		t.Fatal("a change after the last output was not looked at after the first gap")
+	}
+	waitSeen("a change after the last output")
 	// Output again once the long gaps have begun, then another late change:
 	// the looks start over, and it is seen at the first short gap.
-	time.Sleep(settleGaps[1] + settleGaps[0])
+	clk.advance(settleGaps[1])
 	tp.Write([]byte("next turn"))
-	time.Sleep(20 * time.Millisecond)
 	os.WriteFile(capture, []byte("{\"type\":\"agent-turn-complete\"}\n{}\n"), 0o600)
-	select {
-	case <-seen:
-	case <-time.After(settleGaps[1]):
+	clk.advance(settleGaps[0])
+	if !looked() {
 		t.Fatal("after more output, a late change waited for a long gap")
 	}
+	waitSeen("a late change after more output")
 	// Stopped, the tap looks no more.
 	stop()
 	os.WriteFile(capture, []byte("later\n"), 0o600)
-	time.Sleep(2 * settleGaps[0])
-	select {
-	case <-seen:
+	clk.advance(settleGaps[len(settleGaps)-1])
+	if looked() {
 		t.Error("a stopped tap still looked")
-	default:
 	}
 }
 

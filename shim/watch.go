@@ -72,6 +72,7 @@ func readCapture(path string) []byte {
 // goroutine while the child starts can cost the shim a new thread.
 type tap struct {
 	tail    *Tail
+	clock   clock
 	path    string // the capture file; "" when there is none
 	live    *live  // told when output comes (activity); nil for none
 	changed chan struct{}
@@ -90,7 +91,7 @@ type tap struct {
 	stopped   bool
 	quit      chan struct{}
 	done      chan struct{}
-	settle    *time.Timer
+	settle    timer
 	settleAt  int // the settle look due next
 }
 
@@ -109,7 +110,7 @@ const (
 var settleGaps = [...]time.Duration{200 * time.Millisecond, time.Second, 4 * time.Second, 15 * time.Second}
 
 func newTap(tail *Tail, capture string) *tap {
-	return &tap{tail: tail, path: capture, changed: make(chan struct{}, 1)}
+	return &tap{tail: tail, clock: systemClock{}, path: capture, changed: make(chan struct{}, 1)}
 }
 
 // Write implements io.Writer for the PTY copy loop.
@@ -118,7 +119,7 @@ func (t *tap) Write(p []byte) (int, error) {
 	if t.path == "" && t.live == nil {
 		return len(p), nil
 	}
-	now := time.Now()
+	now := t.clock.Now()
 	if t.live != nil {
 		t.live.output(now)
 	}
@@ -163,7 +164,7 @@ func (t *tap) arm() {
 	}
 	t.settleAt = 0
 	if t.settle == nil {
-		t.settle = time.AfterFunc(settleGaps[0], t.settled)
+		t.settle = t.clock.AfterFunc(settleGaps[0], t.settled)
 	} else {
 		t.settle.Reset(settleGaps[0])
 	}
@@ -179,7 +180,7 @@ func (t *tap) settled() {
 	if t.stopped {
 		return
 	}
-	quiet := time.Since(time.Unix(0, t.lastOut.Load()))
+	quiet := t.clock.Now().Sub(time.Unix(0, t.lastOut.Load()))
 	if gap := settleGaps[t.settleAt]; quiet < gap {
 		t.settle.Reset(gap - quiet)
 		return
