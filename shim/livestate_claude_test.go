@@ -18,17 +18,7 @@ const liveID = "0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e"
 // liveState waits until the run's live file says want, and returns it.
 func liveState(t *testing.T, d fleet.Dir, want harness.State) fleet.Run {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		runs, _ := d.Read()
-		if len(runs) == 1 && runs[0].State == want {
-			return runs[0]
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("live file never said %s: %+v", want, runs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return liveStateAfter(t, d, want, func() {})
 }
 
 // quietUntil lets the terminal stay silent, QuietGap at a time on the
@@ -37,9 +27,15 @@ func liveState(t *testing.T, d fleet.Dir, want harness.State) fleet.Run {
 // the next one fires it.
 func quietUntil(t *testing.T, clk *fakeClock, d fleet.Dir, want harness.State) fleet.Run {
 	t.Helper()
+	return liveStateAfter(t, d, want, func() { clk.advance(fleet.QuietGap) })
+}
+
+// liveStateAfter takes step and reads the live file until it says want.
+func liveStateAfter(t *testing.T, d fleet.Dir, want harness.State, step func()) fleet.Run {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		clk.advance(fleet.QuietGap)
+		step()
 		runs, _ := d.Read()
 		if len(runs) == 1 && runs[0].State == want {
 			return runs[0]
