@@ -12,8 +12,8 @@
 // (FLEETCOM_E2E_VERSIONS); main_test.go runs each test once per picked
 // version, as a subtest named by it. world.go and config.go make a scratch
 // user (home, XDG dirs, every CLI's set-up, environment) around one fake
-// API; tmux.go runs programs in a private tmux server and waits on screen
-// text; drive.go and stores.go hold what is common to driving the CLIs and
+// API; tmux.go runs programs in a private tmux server (internal/termtest's)
+// and waits on screen text; drive.go and stores.go hold what is common to driving the CLIs and
 // reading what they filed; fleetcom.go builds and runs fleetcom. Each CLI's
 // own files are named after it: <cli>_world.go, <cli>_store.go (what it
 // files: transcripts, rollouts, session folders, and what recording hooks
