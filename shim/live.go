@@ -34,6 +34,9 @@ type live struct {
 	lastOut   atomic.Int64 // UnixNano of the child's last output; 0 before any
 	lastEnter atomic.Int64 // UnixNano of the last Enter typed
 	kick      chan struct{}
+	said      chan struct{} // the CLI said a new state (osc.go); nil when it says none
+	osc       *oscScan      // nil when the terminal's words are not read
+	pending   pendingSaid
 	wake      chan struct{} // the state changed outside the watcher (livestop.go)
 	stop      chan struct{}
 	stopped   chan struct{}
@@ -63,6 +66,14 @@ func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, 
 
 // output notes the child's output: the copy loop calls it for every chunk.
 func (l *live) output(now time.Time) { l.lastOut.Store(now.UnixNano()) }
+
+// words reads what the CLI says of its state in a chunk of its output
+// (osc.go): the copy loop calls it for every chunk.
+func (l *live) words(p []byte) {
+	if l.osc != nil {
+		l.osc.scan(p)
+	}
+}
 
 // typed looks at what the user typed for an Enter, which sends a prompt:
 // the copy loop calls it for every read of the terminal, so it only stores
@@ -227,6 +238,8 @@ func (l *live) watch() {
 			l.apply(func(t *fleet.Tracker) (fleet.Change, bool) {
 				return t.Submitted(time.Unix(0, l.lastEnter.Load()))
 			})
+		case <-l.said:
+			l.heard()
 		case <-l.wake:
 		case <-timer.C:
 		}

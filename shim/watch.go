@@ -121,6 +121,7 @@ func (t *tap) Write(p []byte) (int, error) {
 	now := time.Now()
 	if t.live != nil {
 		t.live.output(now)
+		t.live.words(p)
 	}
 	if t.path == "" {
 		return len(p), nil
