@@ -132,6 +132,7 @@ func diagnose(exe string, p shim.Paths) doctorReport {
 		add(reals[i])
 		if reals[i].Status == statusOK {
 			add(checkVersion(a, reals[i].Path, p.CacheDir))
+			add(checkNeedsYou(a, cfg))
 		}
 	}
 	if none {
