@@ -13,7 +13,7 @@ import (
 	"github.com/fleetcom/fleetcom/shim"
 )
 
-// Exit statuses (the README's "Exit status"). A command that runs a child
+// Exit statuses (docs/reference.md, "Exit statuses"). A command that runs a child
 // exits with the child's status instead.
 const (
 	exitOK       = 0
