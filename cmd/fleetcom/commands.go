@@ -205,7 +205,7 @@ completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 			complete: fixed(shellWords), run: cmdCompletion},
 		{name: "shims", args: "install|remove",
 			summary: "create or remove the shim symlinks",
-			help:    "Create or remove the " + agentList("and") + " shims (symlinks to fleetcom).\n",
+			help:    "Create or remove the " + agentList("and") + " shims: symlinks to the fleetcom-shim beside fleetcom, else to fleetcom itself.\n",
 			flags: []flag{{name: "--dir", value: "DIR", dir: true,
 				help: "the shim directory (default: $FLEETCOM_SHIM_DIR or $XDG_DATA_HOME/fleetcom/shims)"}},
 			complete: fixed(func() []candidate {
