@@ -285,12 +285,23 @@ func (c *Catalog) valid(tool, id string) bool {
 	return ok && a.ID.Valid(id)
 }
 
-// entries turns the conversations of the index into entries, with found
-// ones when found is set.
-func (c *Catalog) entries(list []index.Conv, found bool) []Entry {
+// Listing says which conversations a listing holds.
+type Listing int
+
+const (
+	// RecordsOnly lists the conversations that have a record.
+	RecordsOnly Listing = iota
+	// WithFound lists also those the agents' stores hold that no record
+	// knows.
+	WithFound
+)
+
+// entries turns the conversations of the index into entries, as which
+// says.
+func (c *Catalog) entries(list []index.Conv, which Listing) []Entry {
 	out := make([]Entry, 0, len(list))
 	for _, v := range list {
-		if !found && !v.Recorded() {
+		if which != WithFound && !v.Recorded() {
 			continue
 		}
 		if e, ok := c.entry(v, false); ok {
@@ -300,10 +311,9 @@ func (c *Catalog) entries(list []index.Conv, found bool) []Entry {
 	return out
 }
 
-// All returns the conversations of every directory, newest first: the
-// recorded ones, and with found those the agents' stores hold that no
-// record knows.
-func (c *Catalog) All(found bool) ([]Entry, error) {
+// All returns the conversations of every directory that which lists,
+// newest first.
+func (c *Catalog) All(which Listing) ([]Entry, error) {
 	x, err := c.index("")
 	if err != nil {
 		return nil, err
@@ -312,13 +322,12 @@ func (c *Catalog) All(found bool) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.entries(list, found), nil
+	return c.entries(list, which), nil
 }
 
 // Dir returns the entries of the physical directory dir (of one tool when
-// tool is set), newest first: its records and, with found, the
-// conversations found in the agents' stores that no record knows.
-func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
+// tool is set) that which lists, newest first.
+func (c *Catalog) Dir(dir, tool string, which Listing) ([]Entry, []error) {
 	x, err := c.index(dir)
 	if err != nil {
 		return nil, []error{err}
@@ -327,7 +336,7 @@ func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	return c.entries(list, found), nil
+	return c.entries(list, which), nil
 }
 
 // prefixed keeps the entries whose ID begins with ref.

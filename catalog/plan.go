@@ -154,7 +154,7 @@ func foundEntry(f harness.Found) Entry {
 // to the order records keep (store.NewestFirst). An empty conversation (no
 // turn) is never the newest.
 func (c *Catalog) newest(q Query) (Plan, error) {
-	entries, errs := c.Dir(q.Dir, q.Tool, true)
+	entries, errs := c.Dir(q.Dir, q.Tool, WithFound)
 	if len(errs) > 0 {
 		return Plan{}, errs[0]
 	}

@@ -217,7 +217,11 @@ func savedIDs(dir, tool string, found, names bool) []candidate {
 		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
 	cat := newCatalog(st)
-	entries, _ := cat.Dir(phys, tool, found)
+	which := catalog.RecordsOnly
+	if found {
+		which = catalog.WithFound
+	}
+	entries, _ := cat.Dir(phys, tool, which)
 	words := sessionWords(entries, time.Now())
 	if names {
 		words = append(words, nameWords(entries, time.Now())...)

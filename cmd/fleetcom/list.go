@@ -45,14 +45,14 @@ func cmdList(in input) error {
 	var entries []catalog.Entry
 	dir := ""
 	if all {
-		if entries, err = cat.All(true); err != nil {
+		if entries, err = cat.All(catalog.WithFound); err != nil {
 			return err
 		}
 	} else {
 		if dir, err = targetDir(in.get("-C")); err != nil {
 			return err
 		}
-		entries, _ = cat.Dir(dir, "", true)
+		entries, _ = cat.Dir(dir, "", catalog.WithFound)
 	}
 	if in.has("--json") {
 		rows := make([]listed, 0, len(entries))
