@@ -31,11 +31,20 @@ const dirsDirective = ":dirs"
 // candidate is one completion: the word and what it means.
 type candidate struct{ value, desc string }
 
-// idSource lists the saved sessions of a directory, optionally of one tool,
-// in the order to offer them; with found, the conversations found in the
-// tools' stores that no record knows follow them; with names, the names of
-// those that have one follow last.
-type idSource func(dir, tool string, found, names bool) []candidate
+// idSource lists the saved sessions a query asks for, in the order to offer
+// them.
+type idSource func(q idQuery) []candidate
+
+// idQuery asks for the saved sessions of a directory ("": the current one),
+// optionally of one tool.
+type idQuery struct {
+	dir, tool string
+	// found: the conversations found in the tools' stores that no record
+	// knows follow the saved ones.
+	found bool
+	// names: the names of those that have one follow last.
+	names bool
+}
 
 // globalFlags are offered for `fleetcom -<TAB>`.
 var globalFlags = []candidate{{"--help", "show help"}, {"--version", "print fleetcom's version"}}
@@ -169,10 +178,10 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 	names := in.cur != ""
 	switch {
 	case len(pos) == 0:
-		return append(toolWords(), ids(in.get("-C"), "", true, names)...)
+		return append(toolWords(), ids(idQuery{dir: in.get("-C"), found: true, names: names})...)
 	case len(pos) == 1:
 		if _, ok := agents.Named(pos[0]); ok {
-			return ids(in.get("-C"), pos[0], true, names)
+			return ids(idQuery{dir: in.get("-C"), tool: pos[0], found: true, names: names})
 		}
 	}
 	return nil
@@ -181,7 +190,7 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 // completeForget offers the current directory's records not named yet.
 func completeForget(_ input, pos []string, ids idSource) []candidate {
 	var out []candidate
-	for _, c := range ids("", "", false, false) {
+	for _, c := range ids(idQuery{}) {
 		if !slices.Contains(pos, c.value) {
 			out = append(out, c)
 		}
@@ -201,7 +210,8 @@ func completeRun(_ input, pos []string, _ idSource) []candidate {
 // tools' own stores. It reads the directory's index and records and brings
 // discovery's caches up to date (the only thing it writes); it reports
 // nothing.
-func savedIDs(dir, tool string, found, names bool) []candidate {
+func savedIDs(q idQuery) []candidate {
+	dir := q.dir
 	if dir == "" {
 		dir = "."
 	} else if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
@@ -218,12 +228,12 @@ func savedIDs(dir, tool string, found, names bool) []candidate {
 	}
 	cat := newCatalog(st)
 	which := catalog.RecordsOnly
-	if found {
+	if q.found {
 		which = catalog.WithFound
 	}
-	entries, _ := cat.Dir(phys, tool, which)
+	entries, _ := cat.Dir(phys, q.tool, which)
 	words := sessionWords(entries, time.Now())
-	if names {
+	if q.names {
 		words = append(words, nameWords(entries, time.Now())...)
 	}
 	return words

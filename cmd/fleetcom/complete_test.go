@@ -22,14 +22,14 @@ import (
 
 // fakeIDs is an idSource over a fixed list: one session per tool in ".",
 // and one claude session in "/elsewhere".
-func fakeIDs(dir, tool string, _, _ bool) []candidate {
+func fakeIDs(q idQuery) []candidate {
 	all := map[string][]candidate{
 		"":           {{"11111111-1111-4111-8111-111111111111", "claude, 1h, newest"}, {"22222222-2222-4222-8222-222222222222", "codex, 2h"}, {"33333333-3333-4333-8333-333333333333", "grok, 3d"}},
 		"/elsewhere": {{"44444444-4444-4444-8444-444444444444", "claude, 5m"}},
-	}[dir]
+	}[q.dir]
 	var out []candidate
 	for _, c := range all {
-		if tool == "" || strings.HasPrefix(c.desc, tool+",") {
+		if q.tool == "" || strings.HasPrefix(c.desc, q.tool+",") {
 			out = append(out, c)
 		}
 	}
