@@ -58,15 +58,29 @@ func New(st *store.Store, cfg Config) *Catalog {
 		prog: cfg.Progress, warn: cfg.Warn, fresh: map[string]bool{}}
 }
 
+// IndexConfig says how OpenIndex opens an index.
+type IndexConfig struct {
+	// Getenv resolves agent homes.
+	Getenv func(string) string
+	// Text indexes what was said, for search.
+	Text bool
+	// Warn reports what costs only speed or freshness.
+	Warn func(string)
+}
+
 // OpenIndex opens the index kept in dir ("" for one in memory) of every
-// agent's conversations in the environment getenv gives, and of the
-// records of st; text says whether what was said is indexed.
-func OpenIndex(dir string, st *store.Store, getenv func(string) string, text bool, warn func(string)) (*index.Index, error) {
+// agent's conversations in the environment cfg.Getenv gives, and of the
+// records of st.
+func OpenIndex(dir string, st *store.Store, cfg IndexConfig) (*index.Index, error) {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	o := index.Options{
 		Agents: agents.All(),
 		Homes:  func(a harness.Agent) []string { return []string{a.Home(getenv)} },
-		Text:   text,
-		Warn:   warn,
+		Text:   cfg.Text,
+		Warn:   cfg.Warn,
 	}
 	if st != nil {
 		o.Records = st
@@ -100,7 +114,7 @@ func (c *Catalog) Opened() *index.Index {
 // refresh for too long, costs freshness: what the index holds is read.
 func (c *Catalog) index(dir string) (*index.Index, error) {
 	if c.idx == nil {
-		x, err := OpenIndex("", c.st, c.getenv, true, c.warn)
+		x, err := OpenIndex("", c.st, IndexConfig{Getenv: c.getenv, Text: true, Warn: c.warn})
 		if err != nil {
 			return nil, err
 		}

@@ -27,13 +27,13 @@ func indexPath() string { return filepath.Join(resolvePaths().CacheDir, "index")
 
 // openIndex opens the index of st's records and every agent's store.
 func openIndex(st *store.Store) *index.Index {
-	text := !settings().TextOff
-	x, err := catalog.OpenIndex(indexPath(), st, os.Getenv, text, indexWarn)
+	cfg := catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff, Warn: indexWarn}
+	x, err := catalog.OpenIndex(indexPath(), st, cfg)
 	if err == nil {
 		return x
 	}
 	indexWarn(fmt.Sprintf("index: %v: reading the conversations without it, which is slower", err))
-	x, err = catalog.OpenIndex("", st, os.Getenv, text, indexWarn)
+	x, err = catalog.OpenIndex("", st, cfg)
 	if err != nil {
 		return nil // the catalog makes its own
 	}
@@ -206,7 +206,7 @@ func cmdSweep(in input) error {
 	if err != nil {
 		return nil
 	}
-	x, err := catalog.OpenIndex(dir, st, os.Getenv, !settings().TextOff, func(string) {})
+	x, err := catalog.OpenIndex(dir, st, catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff})
 	if err != nil {
 		return nil
 	}

@@ -57,7 +57,7 @@ func cmdIndex(in input) error {
 	if err != nil {
 		return err
 	}
-	x, err := catalog.OpenIndex(dir, st, os.Getenv, !settings().TextOff, indexWarn)
+	x, err := catalog.OpenIndex(dir, st, catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff, Warn: indexWarn})
 	if err != nil {
 		return err
 	}
