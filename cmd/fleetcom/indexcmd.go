@@ -50,7 +50,7 @@ func cmdIndex(in input) error {
 		if err := index.Purge(dir); err != nil {
 			return fmt.Errorf("purge index: %w", err)
 		}
-		fmt.Fprintf(stdout, "removed the index at %s; the next command that needs it builds it again\n", printable(tildePath(dir), false))
+		fmt.Fprintf(stdout, "removed the index at %s; the next command that needs it builds it again\n", printable(tildePath(dir)))
 		return nil
 	}
 	st, err := openStore()
@@ -94,7 +94,7 @@ func cmdIndex(in input) error {
 func printIndexStats(s index.Stats, now time.Time) {
 	where := "in memory"
 	if s.Dir != "" {
-		where = printable(tildePath(s.Dir), false)
+		where = printable(tildePath(s.Dir))
 	}
 	fmt.Fprintf(stdout, "index:          %s (%s)\n", where, size(s.Size))
 	var tools []string
