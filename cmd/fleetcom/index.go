@@ -79,7 +79,7 @@ func newCatalog(st *store.Store) *catalog.Catalog {
 		Index:    openIndex(st),
 		Replay:   settings().Options,
 		Hot:      hotRuns,
-		Progress: newProgress(false).report,
+		Progress: newProgress().report,
 		Warn:     indexWarn,
 	})
 	catalogs = append(catalogs, c)
@@ -110,10 +110,8 @@ type progress struct {
 	started bool
 }
 
-// newProgress is a progress for one command.
-func newProgress(always bool) *progress {
-	return &progress{tty: isTerminal(stderr), always: always}
-}
+// newProgress is a progress for one command, shown once a refresh is long.
+func newProgress() *progress { return &progress{tty: isTerminal(stderr)} }
 
 // progressAfter is how long a refresh runs before it says so.
 const progressAfter = 400 * time.Millisecond

@@ -76,7 +76,8 @@ func cmdIndex(in input) error {
 		}
 	}
 	start := time.Now()
-	p := newProgress(true)
+	p := newProgress()
+	p.always = true
 	r, err := x.Refresh(index.Scope{Full: true, Hot: hotRuns(), Progress: p.report})
 	if err != nil {
 		return err
