@@ -190,7 +190,7 @@ func lostItems(cat *catalog.Catalog, since time.Time) []lostItem {
 	var out []lostItem
 	for _, l := range fleet.OpenDir(resolvePaths().LiveDir).Lost(since) {
 		p, err := planOf(cat, l.Tool, l.ID, here)
-		if err != nil || cat.Check(p) != nil {
+		if err != nil || cat.Resumable(p) != nil {
 			continue // nothing in its tool's store to resume
 		}
 		var ended time.Time

@@ -86,7 +86,7 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	// A line for a conversation whose files are gone would only fail
 	// inside the CLI, later: every line printed is checked first, as a
 	// run is.
-	if err := cat.Check(p); err != nil {
+	if err := cat.Resumable(p); err != nil {
 		return err
 	}
 	here, err := physical(".")
@@ -141,7 +141,7 @@ func isTerminal(w io.Writer) bool {
 // execPlan runs a plan under the shim runtime, after checking its
 // precondition.
 func execPlan(cat *catalog.Catalog, p catalog.Plan) error {
-	if err := cat.Check(p); err != nil {
+	if err := cat.Resumable(p); err != nil {
 		return err
 	}
 	var opts []string
