@@ -353,6 +353,25 @@ func (c *Catalog) Dir(dir, tool string, which Listing) ([]Entry, []error) {
 	return c.entries(list, which), nil
 }
 
+// EachDir calls fn with the entries Dir returns, one at a time, newest
+// first, until fn returns false: a caller that wants the newest few reads
+// only those of a directory that holds thousands.
+func (c *Catalog) EachDir(dir, tool string, found bool, fn func(Entry) bool) error {
+	x, err := c.index(dir)
+	if err != nil {
+		return err
+	}
+	return x.EachDir(dir, tool, func(v index.Conv) bool {
+		if !found && !v.Recorded() {
+			return true
+		}
+		if e, ok := c.entry(v, false); ok {
+			return fn(e)
+		}
+		return true
+	})
+}
+
 // prefixed keeps the entries whose ID begins with ref.
 func prefixed(entries []Entry, ref string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return !strings.HasPrefix(e.ID, ref) })

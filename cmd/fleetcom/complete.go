@@ -31,20 +31,18 @@ const dirsDirective = ":dirs"
 // candidate is one completion: the word and what it means.
 type candidate struct{ value, desc string }
 
-// idSource lists the saved sessions a query asks for, in the order to offer
-// them.
-type idSource func(q idQuery) []candidate
+// idSource lists the saved sessions of a directory, optionally of one tool,
+// in the order to offer them; with found, the conversations found in the
+// tools' stores that no record knows follow them. With a word begun
+// (prefix), only the sessions whose ID begins with it, then the names that
+// do.
+type idSource func(dir, tool string, found bool, prefix string) []candidate
 
-// idQuery asks for the saved sessions of a directory ("": the current one),
-// optionally of one tool.
-type idQuery struct {
-	dir, tool string
-	// found: the conversations found in the tools' stores that no record
-	// knows follow the saved ones.
-	found bool
-	// names: the names of those that have one follow last.
-	names bool
-}
+// completeMax is how many of a directory's conversations completion
+// offers, the newest: a shell shows no more usefully, and a directory of
+// ten thousand would otherwise cost all of them on every TAB. A word begun
+// finds an older one by its ID or name.
+const completeMax = 200
 
 // globalFlags are offered for `fleetcom -<TAB>`.
 var globalFlags = []candidate{{"--help", "show help"}, {"--version", "print fleetcom's version"}}
@@ -175,13 +173,12 @@ func toolWords() []candidate {
 // after a tool only that tool's sessions. Names are offered once a word is
 // begun: with nothing typed yet they would double the list.
 func completeResume(in input, pos []string, ids idSource) []candidate {
-	names := in.cur != ""
 	switch {
 	case len(pos) == 0:
-		return append(toolWords(), ids(idQuery{dir: in.get("-C"), found: true, names: names})...)
+		return append(toolWords(), ids(in.get("-C"), "", true, in.cur)...)
 	case len(pos) == 1:
 		if _, ok := agents.Named(pos[0]); ok {
-			return ids(idQuery{dir: in.get("-C"), tool: pos[0], found: true, names: names})
+			return ids(in.get("-C"), pos[0], true, in.cur)
 		}
 	}
 	return nil
@@ -190,7 +187,7 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 // completeForget offers the current directory's records not named yet.
 func completeForget(_ input, pos []string, ids idSource) []candidate {
 	var out []candidate
-	for _, c := range ids(idQuery{}) {
+	for _, c := range ids("", "", false, "") {
 		if !slices.Contains(pos, c.value) {
 			out = append(out, c)
 		}
@@ -210,8 +207,7 @@ func completeRun(_ input, pos []string, _ idSource) []candidate {
 // tools' own stores. It reads the directory's index and records and brings
 // discovery's caches up to date (the only thing it writes); it reports
 // nothing.
-func savedIDs(q idQuery) []candidate {
-	dir := q.dir
+func savedIDs(dir, tool string, found bool, prefix string) []candidate {
 	if dir == "" {
 		dir = "."
 	} else if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
@@ -227,13 +223,15 @@ func savedIDs(q idQuery) []candidate {
 		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
 	cat := newCatalog(st)
-	which := catalog.RecordsOnly
-	if q.found {
-		which = catalog.WithFound
-	}
-	entries, _ := cat.Dir(phys, q.tool, which)
+	var entries []catalog.Entry
+	_ = cat.EachDir(phys, tool, found, func(e catalog.Entry) bool {
+		if strings.HasPrefix(e.ID, prefix) || prefix != "" && strings.HasPrefix(e.Name, prefix) {
+			entries = append(entries, e)
+		}
+		return len(entries) < completeMax
+	})
 	words := sessionWords(entries, time.Now())
-	if q.names {
+	if prefix != "" {
 		words = append(words, nameWords(entries, time.Now())...)
 	}
 	return words

@@ -54,6 +54,7 @@ type gemini struct{}
 var _ interface {
 	harness.Behaviour
 	harness.Correlator
+	harness.Follower
 	harness.Titler
 	harness.Excerpter
 	harness.Finder
