@@ -356,13 +356,13 @@ func (c *Catalog) Dir(dir, tool string, which Listing) ([]Entry, []error) {
 // EachDir calls fn with the entries Dir returns, one at a time, newest
 // first, until fn returns false: a caller that wants the newest few reads
 // only those of a directory that holds thousands.
-func (c *Catalog) EachDir(dir, tool string, found bool, fn func(Entry) bool) error {
+func (c *Catalog) EachDir(dir, tool string, which Listing, fn func(Entry) bool) error {
 	x, err := c.index(dir)
 	if err != nil {
 		return err
 	}
 	return x.EachDir(dir, tool, func(v index.Conv) bool {
-		if !found && !v.Recorded() {
+		if which != WithFound && !v.Recorded() {
 			return true
 		}
 		if e, ok := c.entry(v, false); ok {

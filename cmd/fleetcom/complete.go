@@ -224,7 +224,11 @@ func savedIDs(dir, tool string, found bool, prefix string) []candidate {
 	}
 	cat := newCatalog(st)
 	var entries []catalog.Entry
-	_ = cat.EachDir(phys, tool, found, func(e catalog.Entry) bool {
+	which := catalog.RecordsOnly
+	if found {
+		which = catalog.WithFound
+	}
+	_ = cat.EachDir(phys, tool, which, func(e catalog.Entry) bool {
 		if strings.HasPrefix(e.ID, prefix) || prefix != "" && strings.HasPrefix(e.Name, prefix) {
 			entries = append(entries, e)
 		}
