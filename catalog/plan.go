@@ -205,16 +205,17 @@ func describe(e Entry) string {
 	return fmt.Sprintf("  %s %s %s", e.Tool, e.ID, e.Cwd)
 }
 
-// Check is the precondition of running a plan: the conversation is in the
-// store of the home the agent will really use now, which is this
-// environment's, not the one a record names (a record is data; a planted one
-// must not point --exec at a transcript of someone else's making). A resume
-// of a missing conversation would kill the CLI at start.
+// Resumable is the precondition of running a plan, as an error: the
+// conversation is in the store of the home the agent will really use now,
+// which is this environment's, not the one a record names (a record is
+// data; a planted one must not point --exec at a transcript of someone
+// else's making). A resume of a missing conversation would kill the CLI at
+// start.
 //
 // The conversation must be where the record's directory says it is, by the
 // agent's own rules (Finder.Adoptable), not anywhere in the store: the CLI
 // resumes it from that directory.
-func (c *Catalog) Check(p Plan) error {
+func (c *Catalog) Resumable(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
 	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {

@@ -58,7 +58,11 @@ type live struct {
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
 	l := &live{dir: dir, warn: warn, stater: stater, notice: n, run: base,
 		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
-	l.tracker = fleet.NewTracker(base.Started, stater != nil)
+	by := fleet.ByTerminal
+	if stater != nil {
+		by = fleet.ByHooks
+	}
+	l.tracker = fleet.NewTracker(base.Started, by)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
 	if n != nil {
 		l.noticer.Rules = n.rules

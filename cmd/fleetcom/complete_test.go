@@ -23,7 +23,7 @@ import (
 
 // fakeIDs is an idSource over a fixed list: one session per tool in ".",
 // and one claude session in "/elsewhere".
-func fakeIDs(dir, tool string, _ bool, _ string) []candidate {
+func fakeIDs(dir, tool string, _ catalog.Listing, _ string) []candidate {
 	all := map[string][]candidate{
 		"":           {{"11111111-1111-4111-8111-111111111111", "claude, 1h, newest"}, {"22222222-2222-4222-8222-222222222222", "codex, 2h"}, {"33333333-3333-4333-8333-333333333333", "grok, 3d"}},
 		"/elsewhere": {{"44444444-4444-4444-8444-444444444444", "claude, 5m"}},
