@@ -185,6 +185,19 @@ if want c; then
 	done
 fi
 
+if want c && [ -n "$FC" ]; then
+	# The same frames through a shim that reads what its CLI writes of its
+	# state (operating system commands, shim/osc.go): fleetcom as codex,
+	# whose terminal is read, against fleetcom as claude, whose is not.
+	ln -sf "$(readlink "$T/shims/claude")" "$T/shims/codex"
+	ln -sf "$REAL" "$T/real/codex"
+	say ""
+	say "# (c) PTY throughput, frames, a CLI whose terminal is read for its state (target: fleetcom-codex <= 1.03x fleetcom, cpu too)"
+	"$PAIR" -n "$ROUNDS" -warmup 1 -pty -rusage -bytes "$FRAMES" -labels fleetcom,fleetcom-codex \
+		-- "${FCENV[@]}" "FLEETCOM_ANCHOR=frames $FRAMES 16384" claude \
+		-- "${FCENV[@]}" "CODEX_HOME=$T/home/.codex" "FLEETCOM_ANCHOR=frames $FRAMES 16384" codex
+fi
+
 if want d; then
 	say ""
 	say "# (d) keystroke round trip, one byte out and back (target: median <= script, p99 < 0.5 ms)"

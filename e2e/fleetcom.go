@@ -57,7 +57,7 @@ func ShimBinary(fc string) string {
 	return filepath.Join(filepath.Dir(fc), "fleetcom-shim")
 }
 
-// Record is one entry of "fleetcom list --json" (the README's list --json).
+// Record is one entry of "fleetcom list --json" (docs/reference.md, "JSON output").
 type Record struct {
 	Tool      string  `json:"tool"`
 	ID        string  `json:"id"`

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Status is one object of `fleetcom status --json` (the README's status --json).
+// Status is one object of `fleetcom status --json` (docs/reference.md, "JSON output").
 type Status struct {
 	Tool    string `json:"tool"`
 	ID      string `json:"id"`

@@ -6,7 +6,7 @@ import (
 )
 
 // TestShimClaude drives the real claude through fleetcom's shim and checks
-// what fleetcom records and resumes (the README's records and resume lines), once per selected
+// what fleetcom records and resumes (docs/reference.md: records and resume lines), once per selected
 // version.
 func TestShimClaude(t *testing.T) {
 	t.Parallel()

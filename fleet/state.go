@@ -25,8 +25,10 @@ const QuietGap = 2 * time.Second
 // Tracker decides one run's state from its evidence, as it comes:
 //
 //   - Hook events (harness.Stater) decide, for a run whose agent reports them.
-//   - Without them, the terminal does: a prompt sent (Enter typed) starts a
-//     turn, and the turn is over once the CLI has drawn nothing for QuietGap.
+//   - Without them, the terminal does. A CLI that says its state there
+//     (harness.Signaller) is taken at its word; otherwise, and between its
+//     words, a prompt sent (Enter typed) starts a turn, and the turn is over
+//     once the CLI has drawn nothing for QuietGap.
 //   - Either way a run is starting until its first quiet moment or event.
 //   - A run suspended by job control is Stopped, whatever else happens, until
 //     it is continued; then it is back in the state it was stopped in (what
@@ -58,10 +60,20 @@ type Change struct {
 	Turn time.Duration
 }
 
-// NewTracker starts a run at start; hooked says its agent reports its state
-// changes through hooks, so the terminal does not decide them.
-func NewTracker(start time.Time, hooked bool) *Tracker {
-	return &Tracker{State: harness.Starting, Since: start, hooked: hooked}
+// Decider says what decides a run's state.
+type Decider int
+
+const (
+	// ByTerminal: the screen's text and the signals the run gets.
+	ByTerminal Decider = iota
+	// ByHooks: the agent reports its state changes through hooks, so the
+	// terminal does not decide them.
+	ByHooks
+)
+
+// NewTracker starts a run at start, its state decided by by.
+func NewTracker(start time.Time, by Decider) *Tracker {
+	return &Tracker{State: harness.Starting, Since: start, hooked: by == ByHooks}
 }
 
 // Hooked reports whether hooks decide the run's state.
@@ -114,6 +126,19 @@ func (t *Tracker) Submitted(at time.Time) (Change, bool) {
 		return Change{}, false
 	}
 	return t.set(harness.Working, "", at)
+}
+
+// Signal applies a state the CLI itself wrote on its terminal
+// (harness.Signaller), seen at at. Hooks, where a run has them, decide
+// alone. A run still starting waits for its first quiet moment to be
+// waiting: a CLI can say it is ready before it has drawn its screen, or
+// before a resumed conversation is loaded.
+func (t *Tracker) Signal(s harness.State, why string, at time.Time) (Change, bool) {
+	if t.hooked || !s.Valid() || s == harness.Starting ||
+		s == harness.Waiting && (t.State == harness.Starting || t.State == Stopped && t.under.state == harness.Starting) {
+		return Change{}, false
+	}
+	return t.set(s, why, at)
 }
 
 // Quiet notes that the terminal has been silent for QuietGap, as of at.

@@ -11,7 +11,7 @@ import (
 )
 
 // Status is one running conversation, as `fleetcom status --json` prints
-// it (the README's status --json): exactly these fields.
+// it (docs/reference.md, "JSON output"): exactly these fields.
 type Status struct {
 	Tool    string        `json:"tool"`
 	ID      string        `json:"id"`

@@ -71,3 +71,36 @@ func PrintableWord(s string) string {
 	}
 	return s
 }
+
+// Signaller is implemented by agents whose CLI says what it is doing on its
+// own terminal, in an operating system command it writes there (Codex's
+// OSC 7501 state, Gemini CLI's window title): a channel every run has, with
+// no set-up and no trust step. Signal reads one such command's payload,
+// what comes between ESC ] and its terminator ("0;✋  Action Required (p)");
+// ok is false when it tells nothing of the state. It runs for every
+// operating system command the CLI writes, on the way its output takes to
+// the terminal: it must not allocate or block.
+type Signaller interface {
+	Signal(osc []byte) (s State, why string, ok bool)
+}
+
+// NeedsYouTeller is implemented by agents whose channel for needs-you
+// depends on the user's set-up: NeedsYouFrom says, for doctor, what tells
+// fleetcom that a run started now waits for the user, given the agent's
+// home and the user's hooks policy; "" when nothing does.
+type NeedsYouTeller interface {
+	NeedsYouFrom(home string, hooks HookPolicy) string
+}
+
+// NeedsYouFrom says what tells fleetcom that a run of a waits for the user
+// (a permission or approval prompt, a question): "" when nothing does, and
+// the run shows only starting, working and waiting.
+func NeedsYouFrom(a Agent, home string, hooks HookPolicy) string {
+	if t, ok := a.Behaviour.(NeedsYouTeller); ok {
+		return t.NeedsYouFrom(home, hooks)
+	}
+	if _, ok := a.Behaviour.(Signaller); ok {
+		return "what " + a.Display + " writes on its own terminal"
+	}
+	return ""
+}

@@ -35,6 +35,11 @@ type live struct {
 	lastOut   atomic.Int64 // UnixNano of the child's last output; 0 before any
 	lastEnter atomic.Int64 // UnixNano of the last Enter typed
 	kick      chan struct{}
+	said      chan struct{} // the CLI said a new state (osc.go); nil when it says none
+	osc       *oscScan      // nil when the terminal's words are not read
+	pending   pendingSaid
+	follower  harness.Follower // nil: the capture channel says which conversation (follow.go)
+	followc   chan struct{}
 	wake      chan struct{} // the state changed outside the watcher (livestop.go)
 	stop      chan struct{}
 	stopped   chan struct{}
@@ -54,7 +59,11 @@ type live struct {
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
 	l := &live{dir: dir, clock: systemClock{}, warn: warn, stater: stater, notice: n, run: base,
 		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
-	l.tracker = fleet.NewTracker(base.Started, stater != nil)
+	by := fleet.ByTerminal
+	if stater != nil {
+		by = fleet.ByHooks
+	}
+	l.tracker = fleet.NewTracker(base.Started, by)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
 	if n != nil {
 		l.noticer.Rules = n.rules
@@ -64,6 +73,14 @@ func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, 
 
 // output notes the child's output: the copy loop calls it for every chunk.
 func (l *live) output(now time.Time) { l.lastOut.Store(now.UnixNano()) }
+
+// words reads what the CLI says of its state in a chunk of its output
+// (osc.go): the copy loop calls it for every chunk.
+func (l *live) words(p []byte) {
+	if l.osc != nil {
+		l.osc.scan(p)
+	}
+}
 
 // typed looks at what the user typed for an Enter, which sends a prompt:
 // the copy loop calls it for every read of the terminal, so it only stores
@@ -166,6 +183,7 @@ func (l *live) captured(data []byte) {
 func (l *live) changed(c fleet.Change) {
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why
 	l.tidy()
+	l.turnEnded(c)
 	if l.notice == nil || !l.started {
 		return
 	}
@@ -234,6 +252,10 @@ func (l *live) watch() {
 			l.apply(func(t *fleet.Tracker) (fleet.Change, bool) {
 				return t.Submitted(time.Unix(0, l.lastEnter.Load()))
 			})
+		case <-l.said:
+			l.heard()
+		case <-l.followc:
+			l.follow()
 		case <-l.wake:
 		case <-tick:
 		}
@@ -306,7 +328,7 @@ func (l *live) finish(end string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if end != fleet.EndQuit && l.run.ID != "" {
-		l.run.End, l.run.EndAt = end, time.Now()
+		l.run.End, l.run.EndAt = end, l.clock.Now()
 		l.write()
 		return
 	}

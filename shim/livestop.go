@@ -22,7 +22,7 @@ func (l *live) suspended(on bool) {
 	if on {
 		step = l.tracker.Stop
 	}
-	if _, ok := step(time.Now()); !ok {
+	if _, ok := step(l.clock.Now()); !ok {
 		return
 	}
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why

@@ -236,7 +236,14 @@ func (j *job) live(in harness.Instrumentation, cwd, home string, started time.Ti
 		aside = &Aside{}
 	}
 	base := fleet.Run{Tool: j.a.Name, Cwd: cwd, Home: home, Command: command, Program: j.form.Program, Started: started}
-	return newLive(fleet.OpenDir(o.LiveDir), base, stater, newNotifier(j.cfg.Notify, aside, warn), warn), aside
+	l := newLive(fleet.OpenDir(o.LiveDir), base, stater, newNotifier(j.cfg.Notify, aside, warn), warn)
+	sig, _ := j.a.Behaviour.(harness.Signaller)
+	l.signals(sig)
+	if stater == nil {
+		f, _ := j.a.Behaviour.(harness.Follower)
+		l.follows(f)
+	}
+	return l, aside
 }
 
 // command builds the child process of a job.

@@ -122,6 +122,7 @@ func (t *tap) Write(p []byte) (int, error) {
 	now := t.clock.Now()
 	if t.live != nil {
 		t.live.output(now)
+		t.live.words(p)
 	}
 	if t.path == "" {
 		return len(p), nil

@@ -14,7 +14,7 @@ import (
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
-// Record is one conversation of one tool in one directory (the README's list --json).
+// Record is one conversation of one tool in one directory (docs/reference.md, "Records").
 // The resume line is not part of it: whoever prints a record builds the line
 // from Tool, Program, ID and Options, so nothing read from disk ever reaches
 // a command line unchecked.

@@ -205,7 +205,7 @@ completions. SHELL is one of ` + shellList() + `. For example, in ~/.bashrc:
 			complete: fixed(shellWords), run: cmdCompletion},
 		{name: "shims", args: "install|remove",
 			summary: "create or remove the shim symlinks",
-			help:    "Create or remove the " + agentList("and") + " shims (symlinks to fleetcom).\n",
+			help:    "Create or remove the " + agentList("and") + " shims: symlinks to the fleetcom-shim beside fleetcom, else to fleetcom itself.\n",
 			flags: []flag{{name: "--dir", value: "DIR", dir: true,
 				help: "the shim directory (default: $FLEETCOM_SHIM_DIR or $XDG_DATA_HOME/fleetcom/shims)"}},
 			complete: fixed(func() []candidate {
@@ -291,7 +291,7 @@ func cmdHelp(in input) error {
 		c, ok := lookup(in.args[0])
 		if !ok || c.hidden {
 			err := usageError{msg: fmt.Sprintf("no help for %q: not a command", in.args[0])}
-			if s := suggest(in.args[0], commandNames(false)); s != "" {
+			if s := suggest(in.args[0], shownCommands()); s != "" {
 				err.hint = fmt.Sprintf("did you mean 'fleetcom help %s'?", s)
 			}
 			return err

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/fleetcom/fleetcom/config"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/store"
@@ -108,4 +110,18 @@ func driftDetail(runs []store.Run) string {
 		parts = append(parts, "the exit hint agreed")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// checkNeedsYou says what tells fleetcom that a run of agent a waits for
+// the user, with the user's configuration: status shows needs-you, and a
+// notice goes out, only where something does.
+func checkNeedsYou(a harness.Agent, cfg config.Config) doctorCheck {
+	c := doctorCheck{Name: a.Name + ".needs-you", Status: statusOK}
+	if from := harness.NeedsYouFrom(a, a.Home(os.Getenv), cfg.Hooks(a.Name)); from != "" {
+		c.Detail = "a run that waits for you is told by " + from
+	} else {
+		c.Status = statusNote
+		c.Detail = "nothing tells when a " + a.Name + " run waits for you: status shows it working or waiting"
+	}
+	return c
 }

@@ -222,7 +222,7 @@ func TestDoctorJSON(t *testing.T) {
 		for _, name := range agents.Names() {
 			want += " " + name + ".path " + name + ".real"
 			if name == "claude" {
-				want += " claude.version"
+				want += " claude.version claude.needs-you"
 			}
 		}
 		want += " store runtime config"
@@ -274,4 +274,27 @@ func TestDoctorVersions(t *testing.T) {
 	if _, out, _ := doctor(t); strings.Contains(out, "()") {
 		t.Errorf("doctor prints an empty list of proven versions:\n%s", out)
 	}
+}
+
+// doctor says, per installed agent, what tells fleetcom that a run waits
+// for the user, with the user's configuration.
+func TestDoctorNeedsYou(t *testing.T) {
+	w := newDoctorWorld(t)
+	for _, tool := range []string{"codex", "gemini", "grok", "copilot"} {
+		if err := testexec.WriteFile(filepath.Join(w.real, tool), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantDoctor(t, 0,
+		"ok       claude.needs-you: a run that waits for you is told by the hooks fleetcom gives each run",
+		"ok       codex.needs-you: a run that waits for you is told by Codex's state on its terminal (OSC 7501 state=blocked)",
+		`ok       gemini.needs-you: a run that waits for you is told by Gemini CLI's window title ("Action Required")`,
+		`ok       grok.needs-you: a run that waits for you is told by Grok's window title ("Action Required")`)
+	if err := os.WriteFile(w.config, []byte("[codex]\nhooks = true\n\n[claude]\nhooks = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantDoctor(t, 0,
+		"ok       codex.needs-you: a run that waits for you is told by fleetcom's hooks (PermissionRequest)",
+		"note     claude.needs-you: nothing tells when a claude run waits for you",
+		"ok       copilot.needs-you: a run that waits for you is told by the hooks fleetcom gives each run")
 }

@@ -77,7 +77,10 @@ conversation.`))
 	w(".SH FILES\n")
 	for _, f := range [][2]string{
 		{"$XDG_STATE_HOME/fleetcom/", "the session store: one record per conversation (private: 0700 folders, 0600 files)"},
-		{"$XDG_CONFIG_HOME/fleetcom/config.toml", "optional settings: [capture] options and tail, and a bin per agent"},
+		{"$XDG_STATE_HOME/fleetcom/live/", "one live file per running shim, read by status and restore"},
+		{"$XDG_CACHE_HOME/fleetcom/index/", "the index of every conversation, read by list, resume, pick, search and completion; rebuilt when lost"},
+		{"$XDG_RUNTIME_DIR/fleetcom/", "the runtime root: a run's capture files (FLEETCOM_RUNTIME_DIR overrides it; $XDG_CACHE_HOME/fleetcom without a runtime directory)"},
+		{"$XDG_CONFIG_HOME/fleetcom/config.toml", "optional settings: [capture], [notify], [status], [index], [restore], and per agent its bin and hooks"},
 	} {
 		w(".TP\n.I %s\n%s\n", roff(f[0]), roff(f[1]))
 	}

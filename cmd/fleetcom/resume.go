@@ -86,7 +86,7 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	// A line for a conversation whose files are gone would only fail
 	// inside the CLI, later: every line printed is checked first, as a
 	// run is.
-	if err := cat.Check(p); err != nil {
+	if err := cat.Resumable(p); err != nil {
 		return err
 	}
 	here, err := physical(".")
@@ -104,7 +104,7 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 			Record    listed `json:"record"`
 		}{line, p.Dir(), listed{Record: p.Entry.Record, Resume: canonical}})
 	}
-	if shown := printable(line, false); shown != line && isTerminal(stdout) {
+	if shown := printable(line); shown != line && isTerminal(stdout) {
 		// The directory's name holds control characters: on a terminal the
 		// line is shown escaped, never as the bytes that would drive it.
 		// Piped (eval "$(fleetcom resume …)") it goes as it is, quoted for
@@ -141,7 +141,7 @@ func isTerminal(w io.Writer) bool {
 // execPlan runs a plan under the shim runtime, after checking its
 // precondition.
 func execPlan(cat *catalog.Catalog, p catalog.Plan) error {
-	if err := cat.Check(p); err != nil {
+	if err := cat.Resumable(p); err != nil {
 		return err
 	}
 	var opts []string

@@ -206,10 +206,16 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, body []byte,
 			if texts := contentTexts(req.Messages[n-1].Content); len(texts) > 0 {
 				last := texts[len(texts)-1]
 				held = typed(last, HoldWord)
-				if typed(last, PermitWord) && req.hasTool("bash") {
-					// Copilot's shell tool: it asks before it runs a command.
-					b, _ := json.Marshal(map[string]any{"command": permitCommand, "description": "Create a file for the test"})
-					call, args, text = "bash", string(b), ""
+				// The shell tool of Copilot (bash) or Grok
+				// (run_terminal_command): each asks before it runs a command,
+				// Grok only before one outside what it deems safe (measured
+				// with 1.0.41: it runs a bare touch, asks before rm).
+				for tool, command := range map[string]string{"bash": permitCommand, "run_terminal_command": permitCommandGrok} {
+					if typed(last, PermitWord) && req.hasTool(tool) {
+						b, _ := json.Marshal(map[string]any{"command": command, "description": "Create a file for the test"})
+						call, args, text = tool, string(b), ""
+						break
+					}
 				}
 			}
 		}

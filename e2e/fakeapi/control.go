@@ -16,7 +16,8 @@ import (
 //     whole time, for as long as the test needs to look.
 //   - PermitWord: the reply is a call of the CLI's shell tool, asking to run
 //     a command the CLI asks the user's permission for (Claude's Bash,
-//     Codex's exec_command with escalated permissions, Copilot's bash).
+//     Codex's exec_command with escalated permissions, Copilot's bash,
+//     Gemini's run_shell_command, Grok's run_terminal_command).
 //     Once the tool's result, or its refusal, comes back the answer is
 //     text, as usual.
 //
@@ -35,6 +36,10 @@ const PermitFile = "fakeapi-permitted"
 
 // permitCommand is the shell command a PermitWord turn asks to run.
 const permitCommand = "touch " + PermitFile
+
+// permitCommandGrok is the command asked of Grok, which runs a bare touch
+// without asking.
+const permitCommandGrok = "rm -f " + PermitFile + ".old && " + permitCommand
 
 // gate holds streams until Release.
 type gate struct {

@@ -52,6 +52,11 @@ type geminiRequest struct {
 			Text string `json:"text"`
 		} `json:"parts"`
 	} `json:"contents"`
+	Tools []struct {
+		Functions []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+	} `json:"tools"`
 	Config struct {
 		MimeType   string         `json:"responseMimeType"`
 		JSONSchema map[string]any `json:"responseJsonSchema"`
@@ -91,6 +96,18 @@ func (r *geminiRequest) lastTyped() string {
 		}
 	}
 	return text
+}
+
+// hasTool reports whether the request offers the function name.
+func (r *geminiRequest) hasTool(name string) bool {
+	for _, t := range r.Tools {
+		for _, f := range t.Functions {
+			if f.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // geminiSummaryPrompt opens the CLI's request for a session's summary.
@@ -160,11 +177,26 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte, rec
 		return
 	}
 	text, held := req.reply()
-	rec.Reply = text
+	// Gemini's shell tool: in its default approval mode the CLI asks
+	// before it runs the command.
+	var call map[string]any
+	if typed(req.lastTyped(), PermitWord) && req.hasTool("run_shell_command") {
+		call = map[string]any{"name": "run_shell_command",
+			"args": map[string]any{"command": permitCommand, "description": "Create a file for the test"}}
+		b, _ := json.Marshal(call)
+		text = ""
+		rec.Reply = "run_shell_command" + string(b)
+	} else {
+		rec.Reply = text
+	}
 	out := len(text)/4 + 1
 	id := fmt.Sprintf("fake-gemini-%06d", nextID())
 	chunk := func(t string, last bool) map[string]any {
-		cand := map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": t}}}, "index": 0}
+		part := map[string]any{"text": t}
+		if call != nil {
+			part = map[string]any{"functionCall": call}
+		}
+		cand := map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "index": 0}
 		c := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": id}
 		if last {
 			cand["finishReason"] = "STOP"

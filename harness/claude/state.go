@@ -104,3 +104,11 @@ func viewOf(b []byte, pid int) (harness.State, time.Time, bool) {
 	}
 	return "", time.Time{}, false
 }
+
+// NeedsYouFrom implements harness.NeedsYouTeller.
+func (claude) NeedsYouFrom(_ string, hooks harness.HookPolicy) string {
+	if hooks == harness.HooksOff {
+		return ""
+	}
+	return "the hooks fleetcom gives each run (PermissionRequest, Notification)"
+}

@@ -78,3 +78,11 @@ func (copilot) States(data []byte) []harness.StateEvent {
 	}
 	return out
 }
+
+// NeedsYouFrom implements harness.NeedsYouTeller.
+func (copilot) NeedsYouFrom(_ string, hooks harness.HookPolicy) string {
+	if hooks == harness.HooksOff {
+		return ""
+	}
+	return "the hooks fleetcom gives each run (Notification permission_prompt)"
+}

@@ -1,6 +1,7 @@
 // Package opencode is fleetcom's knowledge of opencode: its Spec and
 // Behaviour, the JavaScript plugin that reports a run's session and state
-// (plugin.go), its SQLite store, read with the sqlite3 program (store.go),
+// (plugin.go), its SQLite store (store.go: in process through harness.OpenDB
+// in the fleetcom command, with the sqlite3 program in the shim),
 // and discovery (find.go). It exports one value, Agent, which the list
 // (harness/agents) names.
 package opencode
@@ -22,7 +23,7 @@ import (
 // own), copies session.created and the state events into the capture file
 // (plugin.go). The session exists only from the first prompt; `opencode -s
 // <id>` continues one, from any directory in the TUI. The store is one SQLite
-// database, read with the sqlite3 program (store.go).
+// database (store.go).
 var spec = harness.Spec{
 	Name:    "opencode",
 	Display: "opencode",
@@ -69,9 +70,9 @@ var _ interface {
 // first), then 14 characters of base 62; 30 in all
 // (ses_dcbb20063ffeCKCXIkplFKKSHS).
 var grammar = harness.Grammar{
-	Name:   `"ses_", 12 lowercase hex digits and 14 letters or digits`,
-	Valid:  func(s string) bool { return len(s) == idLen && idPrefix(s, idLen) },
-	Prefix: idPrefix,
+	Name:        `"ses_", 12 lowercase hex digits and 14 letters or digits`,
+	Valid:       func(s string) bool { return len(s) == idLen && idPrefix(s, idLen) },
+	ValidPrefix: idPrefix,
 }
 
 // idLen is the length of an opencode session ID.

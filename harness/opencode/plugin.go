@@ -149,3 +149,8 @@ func (opencode) States(data []byte) []harness.StateEvent {
 	}
 	return out
 }
+
+// NeedsYouFrom implements harness.NeedsYouTeller.
+func (opencode) NeedsYouFrom(string, harness.HookPolicy) string {
+	return "the plugin fleetcom gives each run (permission.asked, question.asked)"
+}

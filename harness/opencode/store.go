@@ -22,9 +22,10 @@ import (
 // parent_id, directory, title, time_created, time_updated, time_archived,
 // …}, message {id, session_id, time_created, data} and part {id,
 // message_id, session_id, data}; data is JSON, a message's role in it, a
-// text part's text). fleetcom reads it with the sqlite3 program, which it
-// starts only where it reads the store (at a run's end, for list, resume,
-// completion, doctor), never on a shim's way to the child: a SQLite driver
+// text part's text). The fleetcom command reads it in process
+// (harness.OpenDB, set by the program that links a driver); fleetcom-shim,
+// which links none, reads it with the sqlite3 program, which it
+// starts only at a run's end, never on the way to the child: a SQLite driver
 // linked into the binary runs its initialisation on every shim start
 // (measured, README "Dependencies"). sqlite3 opens the database read-only
 // (-readonly), with no startup file of the user's (-init /dev/null) and a
