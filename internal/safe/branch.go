@@ -16,14 +16,8 @@ func Branch(s string) bool {
 		return false
 	}
 	for _, part := range strings.Split(s, "/") {
-		if part == "" || part[0] == '.' || strings.HasSuffix(part, ".lock") {
+		if part == "" || part[0] == '.' || strings.HasSuffix(part, ".lock") || !plainWord(part) {
 			return false
-		}
-		for i := 0; i < len(part); i++ {
-			c := part[i]
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
-				return false
-			}
 		}
 	}
 	return true
