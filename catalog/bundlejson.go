@@ -297,3 +297,38 @@ func (d *bundleDecoder) literal(rest string) error {
 	}
 	return nil
 }
+
+// members reads an object's members after its '{': member is handed each
+// key and reads its value. where says, in the error for anything but a ','
+// or '}' after a value, where it stands.
+func (d *bundleDecoder) members(where string, member func(key string) error) error {
+	for first := true; ; first = false {
+		c, err := d.peek()
+		if err != nil {
+			return err
+		}
+		if c == '}' && first {
+			d.r.ReadByte()
+			return nil
+		}
+		key, err := d.str(maxHeaderValue)
+		if err == nil {
+			err = d.expect(':')
+		}
+		if err == nil {
+			err = member(key)
+		}
+		if err != nil {
+			return err
+		}
+		if c, err = d.next(); err != nil {
+			return err
+		}
+		if c == '}' {
+			return nil
+		}
+		if c != ',' {
+			return invalid("not a conversation bundle: %q %s", c, where)
+		}
+	}
+}

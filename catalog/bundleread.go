@@ -68,24 +68,9 @@ func (d *bundleDecoder) bundle() (Bundle, error) {
 		}
 		return nil
 	}
-	for first := true; ; first = false {
-		c, err := d.peek()
-		if err != nil {
-			return Bundle{}, d.fail(err)
-		}
-		if c == '}' && first {
-			d.r.ReadByte()
-			break
-		}
-		key, err := d.str(maxHeaderValue)
-		if err == nil {
-			err = d.expect(':')
-		}
-		if err != nil {
-			return Bundle{}, d.fail(err)
-		}
+	err := d.members("after a value", func(key string) (err error) {
 		if seen[key] {
-			return Bundle{}, invalid("not a conversation bundle: %q twice", key)
+			return invalid("not a conversation bundle: %q twice", key)
 		}
 		seen[key] = true
 		switch key {
@@ -119,7 +104,7 @@ func (d *bundleDecoder) bundle() (Bundle, error) {
 		case "files":
 			for _, k := range []string{"format", "version", "tool", "id", "cwd"} {
 				if !seen[k] {
-					return Bundle{}, invalid("not a conversation bundle: its %s must come before its files", k)
+					return invalid("not a conversation bundle: its %s must come before its files", k)
 				}
 			}
 			if err = header(); err == nil {
@@ -134,24 +119,15 @@ func (d *bundleDecoder) bundle() (Bundle, error) {
 			// skipped, so no reader of the same bundle sees other fields.
 			for _, k := range []string{"format", "version", "tool", "id", "cwd", "cli_version", "title", "active", "exported", "files"} {
 				if strings.EqualFold(key, k) {
-					return Bundle{}, invalid("not a conversation bundle: %q", key)
+					return invalid("not a conversation bundle: %q", key)
 				}
 			}
 			err = d.value(nil)
 		}
-		if err != nil {
-			return Bundle{}, d.fail(err)
-		}
-		c, err = d.next()
-		if err != nil {
-			return Bundle{}, d.fail(err)
-		}
-		if c == '}' {
-			break
-		}
-		if c != ',' {
-			return Bundle{}, invalid("not a conversation bundle: %q after a value", c)
-		}
+		return err
+	})
+	if err != nil {
+		return Bundle{}, d.fail(err)
 	}
 	if _, err := d.next(); !errors.Is(err, io.EOF) {
 		if d.lr.N <= 0 {
@@ -250,26 +226,11 @@ func (d *bundleDecoder) files() ([]BundleFile, error) {
 func (d *bundleDecoder) file() (BundleFile, error) {
 	var f BundleFile
 	var named, data bool
-	for first := true; ; first = false {
-		c, err := d.peek()
-		if err != nil {
-			return f, err
-		}
-		if c == '}' && first {
-			d.r.ReadByte()
-			break
-		}
-		key, err := d.str(maxHeaderValue)
-		if err == nil {
-			err = d.expect(':')
-		}
-		if err != nil {
-			return f, err
-		}
+	err := d.members("in a file", func(key string) (err error) {
 		switch key {
 		case "name":
 			if named {
-				return f, invalid("a file of the bundle has two names")
+				return invalid("a file of the bundle has two names")
 			}
 			named = true
 			if f.Name, err = d.str(maxHeaderValue); err == nil && !plainName(f.Name) {
@@ -277,28 +238,20 @@ func (d *bundleDecoder) file() (BundleFile, error) {
 			}
 		case "data":
 			if data {
-				return f, invalid("a file of the bundle has two contents")
+				return invalid("a file of the bundle has two contents")
 			}
 			data = true
 			f.Data, err = d.base64()
 		default:
 			if strings.EqualFold(key, "name") || strings.EqualFold(key, "data") {
-				return f, invalid("not a conversation bundle: %q in a file", key)
+				return invalid("not a conversation bundle: %q in a file", key)
 			}
 			err = d.value(nil)
 		}
-		if err != nil {
-			return f, err
-		}
-		if c, err = d.next(); err != nil {
-			return f, err
-		}
-		if c == '}' {
-			break
-		}
-		if c != ',' {
-			return f, invalid("not a conversation bundle: %q in a file", c)
-		}
+		return err
+	})
+	if err != nil {
+		return f, err
 	}
 	if !named {
 		return f, invalid("a file of the bundle has no name")

@@ -58,15 +58,29 @@ func New(st *store.Store, cfg Config) *Catalog {
 		prog: cfg.Progress, warn: cfg.Warn, fresh: map[string]bool{}}
 }
 
+// IndexConfig says how OpenIndex opens an index.
+type IndexConfig struct {
+	// Getenv resolves agent homes.
+	Getenv func(string) string
+	// Text indexes what was said, for search.
+	Text bool
+	// Warn reports what costs only speed or freshness.
+	Warn func(string)
+}
+
 // OpenIndex opens the index kept in dir ("" for one in memory) of every
-// agent's conversations in the environment getenv gives, and of the
-// records of st; text says whether what was said is indexed.
-func OpenIndex(dir string, st *store.Store, getenv func(string) string, text bool, warn func(string)) (*index.Index, error) {
+// agent's conversations in the environment cfg.Getenv gives, and of the
+// records of st.
+func OpenIndex(dir string, st *store.Store, cfg IndexConfig) (*index.Index, error) {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	o := index.Options{
 		Agents: agents.All(),
 		Homes:  func(a harness.Agent) []string { return []string{a.Home(getenv)} },
-		Text:   text,
-		Warn:   warn,
+		Text:   cfg.Text,
+		Warn:   cfg.Warn,
 	}
 	if st != nil {
 		o.Records = st
@@ -100,7 +114,7 @@ func (c *Catalog) Opened() *index.Index {
 // refresh for too long, costs freshness: what the index holds is read.
 func (c *Catalog) index(dir string) (*index.Index, error) {
 	if c.idx == nil {
-		x, err := OpenIndex("", c.st, c.getenv, true, c.warn)
+		x, err := OpenIndex("", c.st, IndexConfig{Getenv: c.getenv, Text: true, Warn: c.warn})
 		if err != nil {
 			return nil, err
 		}
@@ -285,12 +299,23 @@ func (c *Catalog) valid(tool, id string) bool {
 	return ok && a.ID.Valid(id)
 }
 
-// entries turns the conversations of the index into entries, with found
-// ones when found is set.
-func (c *Catalog) entries(list []index.Conv, found bool) []Entry {
+// Listing says which conversations a listing holds.
+type Listing int
+
+const (
+	// RecordsOnly lists the conversations that have a record.
+	RecordsOnly Listing = iota
+	// WithFound lists also those the agents' stores hold that no record
+	// knows.
+	WithFound
+)
+
+// entries turns the conversations of the index into entries, as which
+// says.
+func (c *Catalog) entries(list []index.Conv, which Listing) []Entry {
 	out := make([]Entry, 0, len(list))
 	for _, v := range list {
-		if !found && !v.Recorded() {
+		if which != WithFound && !v.Recorded() {
 			continue
 		}
 		if e, ok := c.entry(v, false); ok {
@@ -300,10 +325,9 @@ func (c *Catalog) entries(list []index.Conv, found bool) []Entry {
 	return out
 }
 
-// All returns the conversations of every directory, newest first: the
-// recorded ones, and with found those the agents' stores hold that no
-// record knows.
-func (c *Catalog) All(found bool) ([]Entry, error) {
+// All returns the conversations of every directory that which lists,
+// newest first.
+func (c *Catalog) All(which Listing) ([]Entry, error) {
 	x, err := c.index("")
 	if err != nil {
 		return nil, err
@@ -312,13 +336,12 @@ func (c *Catalog) All(found bool) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.entries(list, found), nil
+	return c.entries(list, which), nil
 }
 
 // Dir returns the entries of the physical directory dir (of one tool when
-// tool is set), newest first: its records and, with found, the
-// conversations found in the agents' stores that no record knows.
-func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
+// tool is set) that which lists, newest first.
+func (c *Catalog) Dir(dir, tool string, which Listing) ([]Entry, []error) {
 	x, err := c.index(dir)
 	if err != nil {
 		return nil, []error{err}
@@ -327,7 +350,26 @@ func (c *Catalog) Dir(dir, tool string, found bool) ([]Entry, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	return c.entries(list, found), nil
+	return c.entries(list, which), nil
+}
+
+// EachDir calls fn with the entries Dir returns, one at a time, newest
+// first, until fn returns false: a caller that wants the newest few reads
+// only those of a directory that holds thousands.
+func (c *Catalog) EachDir(dir, tool string, which Listing, fn func(Entry) bool) error {
+	x, err := c.index(dir)
+	if err != nil {
+		return err
+	}
+	return x.EachDir(dir, tool, func(v index.Conv) bool {
+		if which != WithFound && !v.Recorded() {
+			return true
+		}
+		if e, ok := c.entry(v, false); ok {
+			return fn(e)
+		}
+		return true
+	})
 }
 
 // prefixed keeps the entries whose ID begins with ref.

@@ -162,7 +162,7 @@ func (c *Catalog) Move(tool, ref, from, dir string, keep bool) (Moved, error) {
 // MoveDir moves every conversation of directory from (records and those
 // found in the agents' stores) to dir, for a renamed project.
 func (c *Catalog) MoveDir(from, dir string, keep bool) ([]Moved, []error) {
-	entries, _ := c.Dir(from, "", true)
+	entries, _ := c.Dir(from, "", WithFound)
 	var out []Moved
 	var errs []error
 	for _, e := range entries {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/index"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -154,25 +155,46 @@ func foundEntry(f harness.Found) Entry {
 // to the order records keep (store.NewestFirst). An empty conversation (no
 // turn) is never the newest.
 func (c *Catalog) newest(q Query) (Plan, error) {
-	entries, errs := c.Dir(q.Dir, q.Tool, true)
-	if len(errs) > 0 {
-		return Plan{}, errs[0]
+	x, err := c.index(q.Dir)
+	if err != nil {
+		return Plan{}, err
 	}
-	recorded := false
-	for _, e := range entries {
-		recorded = recorded || !e.Found && e.Resumable
+	// The directory's conversations are walked newest first, only as far
+	// as the first resumable one: with thousands in one directory, one
+	// row is read, not all of them.
+	var first Entry
+	ok := false
+	resumable := func(v index.Conv) (Entry, bool) {
+		e, ok := c.entry(v, false)
+		return e, ok && e.Resumable
 	}
-	for _, e := range entries {
-		if e.Resumable {
-			return Plan{Entry: e, Fallback: e.Found, Recorded: recorded}, nil
+	if err := x.EachDir(q.Dir, q.Tool, func(v index.Conv) bool {
+		first, ok = resumable(v)
+		return !ok
+	}); err != nil {
+		return Plan{}, err
+	}
+	if !ok {
+		what := "session"
+		if q.Tool != "" {
+			what = q.Tool + " session"
+		}
+		return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", agents.Names()[0]),
+			"no resumable %s recorded or found for %s", what, q.Dir)
+	}
+	// A found one is a fallback: whether a resumable record is behind it
+	// changes what the user is told.
+	recorded := !first.Found
+	if first.Found {
+		if err := x.EachRecorded(q.Dir, q.Tool, func(v index.Conv) bool {
+			e, ok := resumable(v)
+			recorded = ok && !e.Found
+			return !recorded
+		}); err != nil {
+			return Plan{}, err
 		}
 	}
-	what := "session"
-	if q.Tool != "" {
-		what = q.Tool + " session"
-	}
-	return Plan{}, notFound(fmt.Sprintf("start one through the shim (for example '%s'), or run 'fleetcom list --all'", agents.Names()[0]),
-		"no resumable %s recorded or found for %s", what, q.Dir)
+	return Plan{Entry: first, Fallback: first.Found, Recorded: recorded}, nil
 }
 
 // describe is one line naming an entry in a list of candidates.
@@ -183,16 +205,17 @@ func describe(e Entry) string {
 	return fmt.Sprintf("  %s %s %s", e.Tool, e.ID, e.Cwd)
 }
 
-// Check is the precondition of running a plan: the conversation is in the
-// store of the home the agent will really use now, which is this
-// environment's, not the one a record names (a record is data; a planted one
-// must not point --exec at a transcript of someone else's making). A resume
-// of a missing conversation would kill the CLI at start.
+// Resumable is the precondition of running a plan, as an error: the
+// conversation is in the store of the home the agent will really use now,
+// which is this environment's, not the one a record names (a record is
+// data; a planted one must not point --exec at a transcript of someone
+// else's making). A resume of a missing conversation would kill the CLI at
+// start.
 //
 // The conversation must be where the record's directory says it is, by the
 // agent's own rules (Finder.Adoptable), not anywhere in the store: the CLI
 // resumes it from that directory.
-func (c *Catalog) Check(p Plan) error {
+func (c *Catalog) Resumable(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
 	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {

@@ -36,7 +36,7 @@ func display(name string) string {
 }
 
 func TestTrackerHooked(t *testing.T) {
-	tr := NewTracker(t0, true)
+	tr := NewTracker(t0, ByHooks)
 	step := func(c Change, ok bool) Change {
 		t.Helper()
 		if !ok {
@@ -73,7 +73,7 @@ func TestTrackerHooked(t *testing.T) {
 }
 
 func TestTrackerTerminal(t *testing.T) {
-	tr := NewTracker(t0, false)
+	tr := NewTracker(t0, ByTerminal)
 	c, _ := tr.Submitted(t0.Add(time.Second)) // a prompt typed while it starts
 	if c.To != harness.Working {
 		t.Fatalf("%+v", c)

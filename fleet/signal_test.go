@@ -12,7 +12,7 @@ import (
 // y, no Enter), working, done.
 func TestTrackerSignal(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	tr := NewTracker(t0, false)
+	tr := NewTracker(t0, ByTerminal)
 	if _, ok := tr.Signal(harness.Waiting, "", at(1)); ok || tr.State != harness.Starting {
 		t.Errorf("ready before its first quiet moment: %s", tr.State)
 	}
@@ -55,7 +55,7 @@ func TestTrackerSignal(t *testing.T) {
 	}
 
 	// Hooks, where a run has them, decide alone.
-	h := NewTracker(t0, true)
+	h := NewTracker(t0, ByHooks)
 	h.Quiet(at(3))
 	if _, ok := h.Signal(harness.NeedsYou, "approval request", at(5)); ok {
 		t.Error("a hooked run followed its terminal")

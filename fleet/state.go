@@ -60,10 +60,20 @@ type Change struct {
 	Turn time.Duration
 }
 
-// NewTracker starts a run at start; hooked says its agent reports its state
-// changes through hooks, so the terminal does not decide them.
-func NewTracker(start time.Time, hooked bool) *Tracker {
-	return &Tracker{State: harness.Starting, Since: start, hooked: hooked}
+// Decider says what decides a run's state.
+type Decider int
+
+const (
+	// ByTerminal: the screen's text and the signals the run gets.
+	ByTerminal Decider = iota
+	// ByHooks: the agent reports its state changes through hooks, so the
+	// terminal does not decide them.
+	ByHooks
+)
+
+// NewTracker starts a run at start, its state decided by by.
+func NewTracker(start time.Time, by Decider) *Tracker {
+	return &Tracker{State: harness.Starting, Since: start, hooked: by == ByHooks}
 }
 
 // Hooked reports whether hooks decide the run's state.

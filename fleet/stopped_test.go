@@ -11,7 +11,7 @@ import (
 // its evidence says meanwhile, and goes back to the state it was stopped in
 // when it is continued, with what came meanwhile applied.
 func TestTrackerStopped(t *testing.T) {
-	tr := NewTracker(t0, true)
+	tr := NewTracker(t0, ByHooks)
 	tr.Quiet(t0.Add(2 * time.Second)) // waiting
 	c, ok := tr.Stop(t0.Add(10 * time.Second))
 	if !ok || c.From != harness.Waiting || c.To != Stopped || tr.State != Stopped || !tr.Since.Equal(t0.Add(10*time.Second)) {

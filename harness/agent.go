@@ -79,13 +79,13 @@ type Spec struct {
 // reaches a command line or a path passes Valid: it is the validation
 // boundary, one per agent and as strict as the agent's IDs allow.
 type Grammar struct {
-	Name   string                       // for messages: "uuid"
-	Valid  func(s string) bool          // s is a whole ID
-	Prefix func(s string, min int) bool // s may begin an ID and has at least min characters
+	Name        string                       // for messages: "uuid"
+	Valid       func(s string) bool          // s is a whole ID
+	ValidPrefix func(s string, min int) bool // s may begin an ID and has at least min characters
 }
 
 // UUID is the grammar of lowercase 8-4-4-4-12 UUIDs.
-var UUID = Grammar{Name: "lowercase hex in the 8-4-4-4-12 shape", Valid: safe.UUID, Prefix: safe.UUIDPrefix}
+var UUID = Grammar{Name: "lowercase hex in the 8-4-4-4-12 shape", Valid: safe.UUID, ValidPrefix: safe.UUIDPrefix}
 
 // Spelling is how a resume names a conversation after the program word:
 // Words, then the ID as its own word, or joined to the last word with '='

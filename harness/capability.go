@@ -67,6 +67,16 @@ type DirHolder interface {
 	HeldInDir() (programs []string, recent time.Duration)
 }
 
+// Follower is implemented by agents whose CLI changes conversation without
+// telling fleetcom while it runs (Gemini CLI's /clear: no hook, no record
+// of which process runs which session, and the exit hint comes only at the
+// end). Followed is the conversation a run in cwd, started at spawn, that
+// had cur open, went on with in the turn that began at turn: "" when it
+// stayed with cur or the store cannot tell for sure.
+type Follower interface {
+	Followed(home, cwd, cur string, spawn, turn time.Time) string
+}
+
 // ParseCapture is the agent's Capturer, or "".
 func (a Agent) ParseCapture(data []byte, c Capture) string {
 	if x, ok := a.Behaviour.(Capturer); ok {

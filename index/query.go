@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -68,7 +69,10 @@ func (c Conv) Activity() time.Time {
 const convCols = `tool, id, cwd, scwd, home, title, summary, name, started, active, turns, msgs, side, stored, forgotten,
 	coalesce(rec, ''), ractive`
 
-// activity orders conversations newest first, as Activity dates them.
+// activity orders conversations newest first, as Activity dates them. The
+// indexes conv_cwd_activity and conv_cwd_recorded hold a directory's
+// conversations in this order, so that a walk of the newest (EachDir)
+// reads only as far as it goes.
 const activity = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END) DESC, (rec IS NULL), rended DESC, rupdated DESC, started DESC, id`
 
 func scanConv(s *sqlite3.Stmt) Conv { return scanConvAt(s, 0) }
@@ -101,6 +105,45 @@ func (x *Index) Dir(dir, tool string) ([]Conv, error) {
 		return x.convs(`WHERE cwd = ? AND tool = ? ORDER BY `+activity, dir, tool)
 	}
 	return x.convs(`WHERE cwd = ? ORDER BY `+activity, dir)
+}
+
+// EachDir calls fn with the conversations of the physical directory dir
+// (of one tool, unless tool is ""), newest first, as Dir returns them,
+// until fn returns false: a caller that wants the newest reads one row,
+// not the directory's thousands.
+func (x *Index) EachDir(dir, tool string, fn func(Conv) bool) error {
+	return x.each(`WHERE cwd = ? AND tool LIKE ? ORDER BY `+activity, fn, dir, anyTool(tool))
+}
+
+// EachRecorded is EachDir over the conversations fleetcom has a record of.
+func (x *Index) EachRecorded(dir, tool string, fn func(Conv) bool) error {
+	return x.each(`WHERE cwd = ? AND rec IS NOT NULL AND tool LIKE ? ORDER BY `+activity, fn, dir, anyTool(tool))
+}
+
+// anyTool is a LIKE pattern for one tool, or any for "". Tool names are
+// lowercase letters (harness/agents), which LIKE takes literally.
+func anyTool(tool string) string {
+	if tool == "" {
+		return "%"
+	}
+	return tool
+}
+
+// each runs a query of conversations, one row at a time, until fn returns
+// false.
+func (x *Index) each(where string, fn func(Conv) bool, args ...any) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	err := x.db.query(`SELECT `+convCols+` FROM conv `+where, args, func(s *sqlite3.Stmt) error {
+		if !fn(scanConv(s)) {
+			return errStop
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	return err
 }
 
 // All returns every conversation of every directory, newest first.

@@ -2,7 +2,7 @@ package index
 
 // version names the schema and what the readers put in it: a database of
 // another version is rebuilt, never migrated (it is a cache).
-const version = 2
+const version = 3
 
 // The schema. Times are Unix milliseconds. A conversation (conv) is keyed
 // by its tool and ID; it may be known from the agent's store (stored: some
@@ -40,6 +40,8 @@ CREATE TABLE conv(
 	UNIQUE(tool, id)
 );
 CREATE INDEX conv_cwd ON conv(cwd, active);
+CREATE INDEX conv_cwd_activity ON conv(cwd, ` + activity + `);
+CREATE INDEX conv_cwd_recorded ON conv(cwd, ` + activity + `) WHERE rec IS NOT NULL;
 CREATE INDEX conv_id ON conv(id);
 CREATE INDEX conv_active ON conv(active);
 CREATE INDEX conv_name ON conv(name COLLATE NOCASE) WHERE name <> '';

@@ -37,6 +37,8 @@ type live struct {
 	said      chan struct{} // the CLI said a new state (osc.go); nil when it says none
 	osc       *oscScan      // nil when the terminal's words are not read
 	pending   pendingSaid
+	follower  harness.Follower // nil: the capture channel says which conversation (follow.go)
+	followc   chan struct{}
 	wake      chan struct{} // the state changed outside the watcher (livestop.go)
 	stop      chan struct{}
 	stopped   chan struct{}
@@ -56,7 +58,11 @@ type live struct {
 func newLive(dir fleet.Dir, base fleet.Run, stater harness.Stater, n *notifier, warn func(error)) *live {
 	l := &live{dir: dir, warn: warn, stater: stater, notice: n, run: base,
 		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
-	l.tracker = fleet.NewTracker(base.Started, stater != nil)
+	by := fleet.ByTerminal
+	if stater != nil {
+		by = fleet.ByHooks
+	}
+	l.tracker = fleet.NewTracker(base.Started, by)
 	l.run.State, l.run.Since, l.run.Hooked = l.tracker.State, l.tracker.Since, l.tracker.Hooked()
 	if n != nil {
 		l.noticer.Rules = n.rules
@@ -176,6 +182,7 @@ func (l *live) captured(data []byte) {
 func (l *live) changed(c fleet.Change) {
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why
 	l.tidy()
+	l.turnEnded(c)
 	if l.notice == nil || !l.started {
 		return
 	}
@@ -240,6 +247,8 @@ func (l *live) watch() {
 			})
 		case <-l.said:
 			l.heard()
+		case <-l.followc:
+			l.follow()
 		case <-l.wake:
 		case <-timer.C:
 		}

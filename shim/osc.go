@@ -15,8 +15,8 @@ import (
 // without hooks, that is how it shows needs-you at an approval prompt.
 //
 // The copy loop finds those commands in each chunk on its way to the
-// terminal: one search for ESC ] per chunk, which TUI output rarely holds
-// (a few per turn), and no allocation until one is cut between two chunks.
+// terminal: a byte search for ']' per chunk, which TUI output rarely holds
+// (a few per turn), and no allocation unless one is cut between two chunks.
 // A state that changes is handed to the watcher, which decides (live.go).
 
 // oscMax bounds an operating system command the scan keeps across chunks:
@@ -131,8 +131,8 @@ func (o *oscScan) found(payload []byte) {
 	o.tell(o.last)
 }
 
-// signals follows what the CLI of a run without hooks says of its state:
-// nil when its agent says nothing there.
+// signals makes a run without hooks follow what its CLI says of its state
+// on its terminal; sig is nil for an agent that says nothing there.
 func (l *live) signals(sig harness.Signaller) {
 	if sig == nil || l.stater != nil {
 		return

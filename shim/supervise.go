@@ -239,6 +239,10 @@ func (j *job) live(in harness.Instrumentation, cwd, home string, started time.Ti
 	l := newLive(fleet.OpenDir(o.LiveDir), base, stater, newNotifier(j.cfg.Notify, aside, warn), warn)
 	sig, _ := j.a.Behaviour.(harness.Signaller)
 	l.signals(sig)
+	if stater == nil {
+		f, _ := j.a.Behaviour.(harness.Follower)
+		l.follows(f)
+	}
 	return l, aside
 }
 

@@ -105,8 +105,17 @@ func private(p string) error {
 // Invalid input is an error and writes nothing; a damaged stored record is
 // replaced, with a warning.
 func (s *Store) Put(in Record) (Record, error) {
+	return s.save(in, "save session", merge)
+}
+
+// save validates in, merges it under the conversation's lock with the record
+// already stored by mix (the record as it is when none is stored), writes
+// the result and returns it; doing names the write in its errors. A record
+// whose directory changed (only Refile changes it) leaves its old
+// directory's marker last, so it stays reachable throughout.
+func (s *Store) save(in Record, doing string, mix func(old, in Record, now time.Time) Record) (Record, error) {
 	if err := s.checkInput(in); err != nil {
-		return Record{}, fmt.Errorf("save session: %w", err)
+		return Record{}, fmt.Errorf("%s: %w", doing, err)
 	}
 	in = normalize(in)
 	in.Cwd, _ = safe.Physical(in.Cwd)
@@ -123,18 +132,21 @@ func (s *Store) Put(in Record) (Record, error) {
 	old, err := s.load(in.Tool, in.ID)
 	switch {
 	case err == nil:
-		out = merge(old, in, now)
+		out = mix(old, in, now)
 	case !errors.Is(err, fs.ErrNotExist):
-		return Record{}, fmt.Errorf("save session: %w", err)
+		return Record{}, fmt.Errorf("%s: %w", doing, err)
 	}
 	if err := s.check(out); err != nil {
-		return Record{}, fmt.Errorf("save session: %w", err)
+		return Record{}, fmt.Errorf("%s: %w", doing, err)
 	}
 	if err := s.ensureMarker(out); err != nil {
 		return Record{}, err
 	}
 	if err := s.writeRecord(out); err != nil {
 		return Record{}, err
+	}
+	if old.Cwd != "" && old.Cwd != out.Cwd {
+		os.Remove(filepath.Join(s.dir, "dirs", safe.PathKey(old.Cwd), markerName(in.Tool, in.ID)))
 	}
 	return out, nil
 }
@@ -243,38 +255,9 @@ func (s *Store) now() time.Time {
 // new marker is made before it and the old one removed after, so the record
 // is reachable from its directory's index throughout.
 func (s *Store) Refile(in Record) (Record, error) {
-	if err := s.checkInput(in); err != nil {
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	in = normalize(in)
-	in.Cwd, _ = safe.Physical(in.Cwd)
-	unlock, err := s.lock(in.Tool, in.ID)
-	if err != nil {
-		return Record{}, err
-	}
-	defer unlock()
-	now := utc(s.now())
-	out := in
-	out.Updated = now
-	old, err := s.load(in.Tool, in.ID)
-	switch {
-	case err == nil:
-		out = merge(old, in, now)
+	return s.save(in, "move session", func(old, in Record, now time.Time) Record {
+		out := merge(old, in, now)
 		out.Cwd = in.Cwd
-	case !errors.Is(err, fs.ErrNotExist):
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	if err := s.check(out); err != nil {
-		return Record{}, fmt.Errorf("move session: %w", err)
-	}
-	if err := s.ensureMarker(out); err != nil {
-		return Record{}, err
-	}
-	if err := s.writeRecord(out); err != nil {
-		return Record{}, err
-	}
-	if old.Cwd != "" && old.Cwd != out.Cwd {
-		os.Remove(filepath.Join(s.dir, "dirs", safe.PathKey(old.Cwd), markerName(in.Tool, in.ID)))
-	}
-	return out, nil
+		return out
+	})
 }

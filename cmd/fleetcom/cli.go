@@ -140,7 +140,7 @@ func dispatch(args []string) int {
 	cmd, ok := lookup(name)
 	if !ok {
 		err := usageError{msg: fmt.Sprintf("unknown command %q", name), hint: "run 'fleetcom help' for the list of commands"}
-		if s := suggest(name, commandNames(false)); s != "" {
+		if s := suggest(name, shownCommands()); s != "" {
 			err.hint = fmt.Sprintf("did you mean 'fleetcom %s'?", s)
 		}
 		report(err)
@@ -304,11 +304,12 @@ func usageText() string {
 	return b.String()
 }
 
-// commandNames lists the commands, hidden ones too when asked.
-func commandNames(hidden bool) []string {
+// shownCommands lists the names of the commands help shows (not the
+// hidden ones).
+func shownCommands() []string {
 	var out []string
 	for _, c := range commandTable() {
-		if hidden || !c.hidden {
+		if !c.hidden {
 			out = append(out, c.name)
 		}
 	}

@@ -291,7 +291,7 @@ func cmdHelp(in input) error {
 		c, ok := lookup(in.args[0])
 		if !ok || c.hidden {
 			err := usageError{msg: fmt.Sprintf("no help for %q: not a command", in.args[0])}
-			if s := suggest(in.args[0], commandNames(false)); s != "" {
+			if s := suggest(in.args[0], shownCommands()); s != "" {
 				err.hint = fmt.Sprintf("did you mean 'fleetcom help %s'?", s)
 			}
 			return err

@@ -32,10 +32,17 @@ const dirsDirective = ":dirs"
 type candidate struct{ value, desc string }
 
 // idSource lists the saved sessions of a directory, optionally of one tool,
-// in the order to offer them; with found, the conversations found in the
-// tools' stores that no record knows follow them; with names, the names of
-// those that have one follow last.
-type idSource func(dir, tool string, found, names bool) []candidate
+// in the order to offer them, those which lists (catalog.WithFound: the
+// conversations found in the tools' stores that no record knows too). With
+// a word begun (prefix), only the sessions whose ID begins with it, then
+// the names that do.
+type idSource func(dir, tool string, which catalog.Listing, prefix string) []candidate
+
+// completeMax is how many of a directory's conversations completion
+// offers, the newest: a shell shows no more usefully, and a directory of
+// ten thousand would otherwise cost all of them on every TAB. A word begun
+// finds an older one by its ID or name.
+const completeMax = 200
 
 // globalFlags are offered for `fleetcom -<TAB>`.
 var globalFlags = []candidate{{"--help", "show help"}, {"--version", "print fleetcom's version"}}
@@ -166,13 +173,12 @@ func toolWords() []candidate {
 // after a tool only that tool's sessions. Names are offered once a word is
 // begun: with nothing typed yet they would double the list.
 func completeResume(in input, pos []string, ids idSource) []candidate {
-	names := in.cur != ""
 	switch {
 	case len(pos) == 0:
-		return append(toolWords(), ids(in.get("-C"), "", true, names)...)
+		return append(toolWords(), ids(in.get("-C"), "", catalog.WithFound, in.cur)...)
 	case len(pos) == 1:
 		if _, ok := agents.Named(pos[0]); ok {
-			return ids(in.get("-C"), pos[0], true, names)
+			return ids(in.get("-C"), pos[0], catalog.WithFound, in.cur)
 		}
 	}
 	return nil
@@ -181,7 +187,7 @@ func completeResume(in input, pos []string, ids idSource) []candidate {
 // completeForget offers the current directory's records not named yet.
 func completeForget(_ input, pos []string, ids idSource) []candidate {
 	var out []candidate
-	for _, c := range ids("", "", false, false) {
+	for _, c := range ids("", "", catalog.RecordsOnly, "") {
 		if !slices.Contains(pos, c.value) {
 			out = append(out, c)
 		}
@@ -197,11 +203,11 @@ func completeRun(_ input, pos []string, _ idSource) []candidate {
 	return toolWords()
 }
 
-// savedIDs is the idSource over the session store and, with found, the
+// savedIDs is the idSource over the session store and, with WithFound, the
 // tools' own stores. It reads the directory's index and records and brings
 // discovery's caches up to date (the only thing it writes); it reports
 // nothing.
-func savedIDs(dir, tool string, found, names bool) []candidate {
+func savedIDs(dir, tool string, which catalog.Listing, prefix string) []candidate {
 	if dir == "" {
 		dir = "."
 	} else if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
@@ -217,9 +223,15 @@ func savedIDs(dir, tool string, found, names bool) []candidate {
 		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
 	cat := newCatalog(st)
-	entries, _ := cat.Dir(phys, tool, found)
+	var entries []catalog.Entry
+	_ = cat.EachDir(phys, tool, which, func(e catalog.Entry) bool {
+		if strings.HasPrefix(e.ID, prefix) || prefix != "" && strings.HasPrefix(e.Name, prefix) {
+			entries = append(entries, e)
+		}
+		return len(entries) < completeMax
+	})
 	words := sessionWords(entries, time.Now())
-	if names {
+	if prefix != "" {
 		words = append(words, nameWords(entries, time.Now())...)
 	}
 	return words

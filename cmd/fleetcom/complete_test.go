@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -22,7 +23,7 @@ import (
 
 // fakeIDs is an idSource over a fixed list: one session per tool in ".",
 // and one claude session in "/elsewhere".
-func fakeIDs(dir, tool string, _, _ bool) []candidate {
+func fakeIDs(dir, tool string, _ catalog.Listing, _ string) []candidate {
 	all := map[string][]candidate{
 		"":           {{"11111111-1111-4111-8111-111111111111", "claude, 1h, newest"}, {"22222222-2222-4222-8222-222222222222", "codex, 2h"}, {"33333333-3333-4333-8333-333333333333", "grok, 3d"}},
 		"/elsewhere": {{"44444444-4444-4444-8444-444444444444", "claude, 5m"}},
@@ -209,6 +210,53 @@ func TestCompleteCommand(t *testing.T) {
 	want += ids[1] + "\tcodex, 10m, running now\n" + ids[0] + "\tclaude, 3h, running now, fix the flaky test\n"
 	if out != want || errs != "" {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr: %q", out, want, errs)
+	}
+}
+
+// A directory of more conversations than completion offers: the newest
+// completeMax, and an older one once its ID or name is begun.
+func TestCompleteNewestOnly(t *testing.T) {
+	state, work := t.TempDir(), t.TempDir()
+	useState(t, state)
+	var sessions []session
+	for i := range completeMax + 5 {
+		sessions = append(sessions, session{"claude", "", time.Duration(i+1) * time.Minute})
+	}
+	ids := putSessions(t, filepath.Join(state, "fleetcom"), work, sessions)
+	for i, id := range ids {
+		p := claudeTranscriptPath(filepath.Join(state, "home", ".claude"), work, id)
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		line, _ := json.Marshal(map[string]any{"type": "user", "sessionId": id, "cwd": work,
+			"timestamp": time.Now().Add(-sessions[i].age).UTC().Format(time.RFC3339Nano),
+			"message":   map[string]any{"role": "user", "content": "a title"}})
+		if err := os.WriteFile(p, append(line, '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(work)
+	complete := func(word string) []string {
+		t.Helper()
+		out, errs := captureOutput(t, func() {
+			if code := dispatch([]string{"__complete", "--", "resume", "claude", word}); code != 0 {
+				t.Errorf("__complete: %d", code)
+			}
+		})
+		if errs != "" {
+			t.Errorf("stderr: %q", errs)
+		}
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			got = append(got, strings.Split(l, "\t")[0])
+		}
+		return got
+	}
+	got := complete("")
+	if len(got) != completeMax || got[0] != ids[0] || got[completeMax-1] != ids[completeMax-1] {
+		t.Errorf("offered %d, from %.8s to %.8s; want the newest %d", len(got), got[0], got[len(got)-1], completeMax)
+	}
+	oldest := ids[len(ids)-1]
+	if got := complete(oldest[:13]); !slices.Contains(got, oldest) {
+		t.Errorf("%s… offered %v, not the oldest conversation", oldest[:13], got)
 	}
 }
 

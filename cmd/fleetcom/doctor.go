@@ -85,10 +85,10 @@ func cmdDoctor(in input) error {
 				c = oneCause(c, rep.Checks[i+1:])
 			}
 			word := paint(on, statusColour(c.Status), c.Status)
-			fmt.Fprintf(stdout, "%s%*s %s: %s\n", word, 8-len(c.Status), "", c.Name, printable(c.Detail, false))
+			fmt.Fprintf(stdout, "%s%*s %s: %s\n", word, 8-len(c.Status), "", c.Name, printable(c.Detail))
 			if c.Hint != "" && !hinted[c.Hint] {
 				hinted[c.Hint] = true
-				fmt.Fprintf(stdout, "%-8s %s %s\n", "", paint(on, "\x1b[1m", "hint:"), printable(c.Hint, false))
+				fmt.Fprintf(stdout, "%-8s %s %s\n", "", paint(on, "\x1b[1m", "hint:"), printable(c.Hint))
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func movedHint(cat *catalog.Catalog, dir string) string {
 		return ""
 	}
 	h := fmt.Sprintf("conversations are recorded for %s, which no longer exists; if the project moved here, run 'fleetcom move --from %s --to %s'",
-		printable(gone[0], false), printable(safe.Quote(gone[0]), false), printable(safe.Quote(dir), false))
+		printable(gone[0]), printable(safe.Quote(gone[0])), printable(safe.Quote(dir)))
 	if len(gone) > 1 {
 		h += fmt.Sprintf(" (%d more such directories: 'fleetcom list --all')", len(gone)-1)
 	}
@@ -47,11 +47,11 @@ func withMovedHint(err error, cat *catalog.Catalog, dir string) error {
 	return err
 }
 
-// checkPlan is cat.Check, then the directory the conversation must run
+// checkPlan is cat.Resumable, then the directory the conversation must run
 // in: a line starting with a cd into a directory that is gone fails, and
 // so does a run.
 func checkPlan(cat *catalog.Catalog, p catalog.Plan) error {
-	if err := cat.Check(p); err != nil {
+	if err := cat.Resumable(p); err != nil {
 		return err
 	}
 	if what, hints := dirGone(cat, p); what != "" {
@@ -64,7 +64,7 @@ func checkPlan(cat *catalog.Catalog, p catalog.Plan) error {
 // directory is gone, as adoption would, with what to do.
 func checkFound(cat *catalog.Catalog, p catalog.Plan) error {
 	if what, hints := dirGone(cat, p); what != "" {
-		return notFoundError{msg: fmt.Sprintf("cannot adopt %s conversation %s: its directory %s no longer exists", p.Entry.Tool, p.Entry.ID, printable(p.Dir(), false)),
+		return notFoundError{msg: fmt.Sprintf("cannot adopt %s conversation %s: its directory %s no longer exists", p.Entry.Tool, p.Entry.ID, printable(p.Dir())),
 			hint: strings.Join(hints, "\n")}
 	}
 	return nil
@@ -78,15 +78,15 @@ func dirGone(cat *catalog.Catalog, p catalog.Plan) (what string, hints []string)
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
-	what = fmt.Sprintf("%s conversation %s belongs to %s, which no longer exists", p.Entry.Tool, p.Entry.ID, printable(dir, false))
+	what = fmt.Sprintf("%s conversation %s belongs to %s, which no longer exists", p.Entry.Tool, p.Entry.ID, printable(dir))
 	// The move line is today's: to here, unless the directory was a
 	// worktree, whose conversations rarely belong in the repository or
 	// wherever the user stands now.
-	from := printable(safe.Quote(dir), false)
+	from := printable(safe.Quote(dir))
 	move := fmt.Sprintf("if the project moved, run 'fleetcom move --from %s --to NEW' with NEW the directory it is in now", from)
 	w := worktreeHint(cat, dir, []catalog.Entry{p.Entry})
 	if here, err := physical("."); err == nil && w == "" {
-		move = fmt.Sprintf("if the project moved here, run 'fleetcom move --from %s --to %s'", from, printable(safe.Quote(here), false))
+		move = fmt.Sprintf("if the project moved here, run 'fleetcom move --from %s --to %s'", from, printable(safe.Quote(here)))
 	}
 	if w != "" {
 		hints = append(hints, w)
@@ -102,7 +102,7 @@ func dirGone(cat *catalog.Catalog, p catalog.Plan) (what string, hints []string)
 // catalog has for it), the newest first.
 func worktreeHint(cat *catalog.Catalog, dir string, entries []catalog.Entry) string {
 	if entries == nil {
-		entries, _ = cat.Dir(dir, "", true)
+		entries, _ = cat.Dir(dir, "", catalog.WithFound)
 	}
 	branch, who := "", ""
 	for _, e := range entries {
@@ -119,18 +119,18 @@ func worktreeHint(cat *catalog.Catalog, dir string, entries []catalog.Entry) str
 	if !ok {
 		return ""
 	}
-	what := "a git worktree of " + printable(w.Repo, false)
+	what := "a git worktree of " + printable(w.Repo)
 	switch {
 	case w.Probable:
-		what = fmt.Sprintf("probably a git worktree of %s, which has the branch %s that %s recorded there", printable(w.Repo, false), w.Branch, who)
+		what = fmt.Sprintf("probably a git worktree of %s, which has the branch %s that %s recorded there", printable(w.Repo), w.Branch, who)
 	case w.Branch != "":
 		what += ", on branch " + w.Branch
 	case w.Commit != "":
 		what += ", at commit " + w.Commit
 	}
-	h := printable(dir, false) + " was " + what
+	h := printable(dir) + " was " + what
 	if line := w.Line(); line != "" {
-		h += fmt.Sprintf("; to bring it back, run '%s'", printable(line, false))
+		h += fmt.Sprintf("; to bring it back, run '%s'", printable(line))
 	}
 	if w.Locked {
 		h += " (git keeps it locked: if it is on a drive that is not mounted, mount that instead)"

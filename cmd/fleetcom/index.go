@@ -27,13 +27,13 @@ func indexPath() string { return filepath.Join(resolvePaths().CacheDir, "index")
 
 // openIndex opens the index of st's records and every agent's store.
 func openIndex(st *store.Store) *index.Index {
-	text := !settings().TextOff
-	x, err := catalog.OpenIndex(indexPath(), st, os.Getenv, text, indexWarn)
+	cfg := catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff, Warn: indexWarn}
+	x, err := catalog.OpenIndex(indexPath(), st, cfg)
 	if err == nil {
 		return x
 	}
 	indexWarn(fmt.Sprintf("index: %v: reading the conversations without it, which is slower", err))
-	x, err = catalog.OpenIndex("", st, os.Getenv, text, indexWarn)
+	x, err = catalog.OpenIndex("", st, cfg)
 	if err != nil {
 		return nil // the catalog makes its own
 	}
@@ -79,7 +79,7 @@ func newCatalog(st *store.Store) *catalog.Catalog {
 		Index:    openIndex(st),
 		Replay:   settings().Options,
 		Hot:      hotRuns,
-		Progress: newProgress(false).report,
+		Progress: newProgress().report,
 		Warn:     indexWarn,
 	})
 	catalogs = append(catalogs, c)
@@ -110,10 +110,8 @@ type progress struct {
 	started bool
 }
 
-// newProgress is a progress for one command.
-func newProgress(always bool) *progress {
-	return &progress{tty: isTerminal(stderr), always: always}
-}
+// newProgress is a progress for one command, shown once a refresh is long.
+func newProgress() *progress { return &progress{tty: isTerminal(stderr)} }
 
 // progressAfter is how long a refresh runs before it says so.
 const progressAfter = 400 * time.Millisecond
@@ -206,7 +204,7 @@ func cmdSweep(in input) error {
 	if err != nil {
 		return nil
 	}
-	x, err := catalog.OpenIndex(dir, st, os.Getenv, !settings().TextOff, func(string) {})
+	x, err := catalog.OpenIndex(dir, st, catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff})
 	if err != nil {
 		return nil
 	}

@@ -50,14 +50,14 @@ func cmdIndex(in input) error {
 		if err := index.Purge(dir); err != nil {
 			return fmt.Errorf("purge index: %w", err)
 		}
-		fmt.Fprintf(stdout, "removed the index at %s; the next command that needs it builds it again\n", printable(tildePath(dir), false))
+		fmt.Fprintf(stdout, "removed the index at %s; the next command that needs it builds it again\n", printable(tildePath(dir)))
 		return nil
 	}
 	st, err := openStore()
 	if err != nil {
 		return err
 	}
-	x, err := catalog.OpenIndex(dir, st, os.Getenv, !settings().TextOff, indexWarn)
+	x, err := catalog.OpenIndex(dir, st, catalog.IndexConfig{Getenv: os.Getenv, Text: !settings().TextOff, Warn: indexWarn})
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,8 @@ func cmdIndex(in input) error {
 		}
 	}
 	start := time.Now()
-	p := newProgress(true)
+	p := newProgress()
+	p.always = true
 	r, err := x.Refresh(index.Scope{Full: true, Hot: hotRuns(), Progress: p.report})
 	if err != nil {
 		return err
@@ -94,7 +95,7 @@ func cmdIndex(in input) error {
 func printIndexStats(s index.Stats, now time.Time) {
 	where := "in memory"
 	if s.Dir != "" {
-		where = printable(tildePath(s.Dir), false)
+		where = printable(tildePath(s.Dir))
 	}
 	fmt.Fprintf(stdout, "index:          %s (%s)\n", where, size(s.Size))
 	var tools []string

@@ -45,14 +45,14 @@ func cmdList(in input) error {
 	var entries []catalog.Entry
 	dir := ""
 	if all {
-		if entries, err = cat.All(true); err != nil {
+		if entries, err = cat.All(catalog.WithFound); err != nil {
 			return err
 		}
 	} else {
 		if dir, err = targetDir(in.get("-C")); err != nil {
 			return err
 		}
-		entries, _ = cat.Dir(dir, "", true)
+		entries, _ = cat.Dir(dir, "", catalog.WithFound)
 	}
 	if in.has("--json") {
 		rows := make([]listed, 0, len(entries))
@@ -204,7 +204,7 @@ func printTSV(entries []catalog.Entry) {
 	for _, e := range entries {
 		cols := []string{e.Tool, e.ID, state(e), e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Shown()}
 		for i := range cols {
-			cols[i] = strings.ReplaceAll(printable(cols[i], false), "\t", " ")
+			cols[i] = strings.ReplaceAll(printable(cols[i]), "\t", " ")
 		}
 		fmt.Fprintln(stdout, strings.Join(cols, "\t"))
 	}
@@ -228,13 +228,13 @@ func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time)
 	}
 	fmt.Fprintln(w, strings.Join(append(head, "TITLE"), "\t"))
 	for i, e := range entries {
-		title := printable(e.Shown(), false)
+		title := printable(e.Shown())
 		if s := state(e); s != "saved" {
 			title = strings.TrimSpace("(" + s + ") " + title)
 		}
 		cols := []string{e.Tool, short[i], age(now.Sub(e.Activity()))}
 		if withDir {
-			cols = append(cols, printable(tildePath(e.Cwd), false))
+			cols = append(cols, printable(tildePath(e.Cwd)))
 		}
 		fmt.Fprintln(w, strings.Join(append(cols, title), "\t"))
 	}
@@ -316,7 +316,7 @@ func cmdForget(in input) error {
 		} else if err := cat.Store().Forget(e.Tool, e.ID); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		fmt.Fprintf(stdout, "forgot %s %s %s\n", e.Tool, e.ID, printable(e.Cwd, false))
+		fmt.Fprintf(stdout, "forgot %s %s %s\n", e.Tool, e.ID, printable(e.Cwd))
 	}
 	return nil
 }
@@ -350,7 +350,7 @@ func cmdPrune(in input) error {
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, printable(r.Cwd, false))
+		fmt.Fprintf(stdout, "%s %s %s %s\n", verb, r.Tool, r.ID, printable(r.Cwd))
 	}
 	if len(gone) == 0 {
 		hintf("nothing to prune: every recorded conversation is still in its agent's store, or running")

@@ -108,7 +108,7 @@ func cmdImport(in input) error {
 	if already {
 		verb = "already imported"
 	}
-	fmt.Fprintf(stdout, "%s %s %s %s\n", verb, rec.Tool, rec.ID, printable(rec.Cwd, false))
+	fmt.Fprintf(stdout, "%s %s %s %s\n", verb, rec.Tool, rec.ID, printable(rec.Cwd))
 	return nil
 }
 
@@ -179,7 +179,7 @@ func cmdMove(in input) error {
 // reportMoved prints one moved conversation on stdout, and its agent's note
 // for the user on stderr.
 func reportMoved(m catalog.Moved) {
-	fmt.Fprintf(stdout, "moved %s %s %s\n", m.Tool, m.ID, printable(m.Cwd, false))
+	fmt.Fprintf(stdout, "moved %s %s %s\n", m.Tool, m.ID, printable(m.Cwd))
 	if m.Unchecked != "" {
 		warnf("could not check %s: make sure no %s has %s open", m.Unchecked, m.Tool, m.ID)
 	}

@@ -15,9 +15,12 @@ var stderr io.Writer = os.Stderr
 
 func say(kind, text string) { msg.Say(stderr, kind, text) }
 
-// printable escapes the control characters of s, keeping newlines when
-// lines is set (msg.Printable).
-func printable(s string, lines bool) string { return msg.Printable(s, lines) }
+// printable escapes the control characters of s, newlines too: a value
+// shown on one line (msg.Printable).
+func printable(s string) string { return msg.Printable(s, false) }
+
+// printableLines is printable keeping newlines: text of several lines.
+func printableLines(s string) string { return msg.Printable(s, true) }
 
 func errorf(format string, args ...any) { say("error", fmt.Sprintf(format, args...)) }
 func warnf(format string, args ...any)  { say("warning", fmt.Sprintf(format, args...)) }

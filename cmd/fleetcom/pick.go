@@ -47,11 +47,11 @@ func pickAndResume(in input) error {
 	}
 	var entries []catalog.Entry
 	if in.has("--all") {
-		if entries, err = cat.All(true); err != nil {
+		if entries, err = cat.All(catalog.WithFound); err != nil {
 			return err
 		}
 	} else {
-		entries, _ = cat.Dir(dir, "", true)
+		entries, _ = cat.Dir(dir, "", catalog.WithFound)
 	}
 	// Only what can be resumed is offered.
 	var offer []catalog.Entry

@@ -191,7 +191,7 @@ func lostItems(cat *catalog.Catalog, since time.Time) []lostItem {
 	var out []lostItem
 	for _, l := range fleet.OpenDir(resolvePaths().LiveDir).Lost(since) {
 		p, err := planOf(cat, l.Tool, l.ID, here)
-		if err != nil || cat.Check(p) != nil {
+		if err != nil || cat.Resumable(p) != nil {
 			continue // nothing in its tool's store to resume
 		}
 		var ended time.Time
@@ -252,14 +252,14 @@ func printLost(items []lostItem, now time.Time) {
 		if title := it.plan.Entry.Shown(); title != "" {
 			comment += " · " + cutText(title, 60)
 		}
-		fmt.Fprintln(stdout, printable(comment, false))
+		fmt.Fprintln(stdout, printable(comment))
 		if len(it.widens) > 0 {
-			fmt.Fprintln(stdout, printable("# comes back with "+strings.Join(it.widens, " ")+": it may act without asking", false))
+			fmt.Fprintln(stdout, printable("# comes back with "+strings.Join(it.widens, " ")+": it may act without asking"))
 		}
 		for _, g := range it.gone {
-			fmt.Fprintln(stdout, printable("# "+g, false))
+			fmt.Fprintln(stdout, printable("# "+g))
 		}
-		if shown := printable(it.line, false); shown != it.line && term {
+		if shown := printable(it.line); shown != it.line && term {
 			fmt.Fprintln(stdout, shown)
 			escaped = true
 			continue
@@ -300,7 +300,7 @@ func chooseLost(items []lostItem, refs []string) ([]lostItem, error) {
 			for _, i := range hits {
 				fmt.Fprintf(&b, "\n  %s %s %s", items[i].Tool, items[i].ID, items[i].plan.Dir())
 			}
-			return nil, usageError{msg: fmt.Sprintf("%q names more than one lost conversation:%s", ref, printable(b.String(), true)),
+			return nil, usageError{msg: fmt.Sprintf("%q names more than one lost conversation:%s", ref, printableLines(b.String())),
 				hint: "give more of the ID"}
 		default:
 			keep[hits[0]] = true

@@ -127,7 +127,7 @@ func reopen(cat *catalog.Catalog, items []lostItem, session string, dry bool) er
 		w := fleet.Window{Session: session, Create: create, Name: fleet.WindowName(it.Tool, it.ID),
 			Dir: it.plan.Dir(), Command: command}
 		if dry {
-			fmt.Fprintln(stdout, printable(w.Line(), false))
+			fmt.Fprintln(stdout, printable(w.Line()))
 			create = false
 			opened++
 			continue
@@ -156,7 +156,7 @@ func reopen(cat *catalog.Catalog, items []lostItem, session string, dry bool) er
 			where = "tmux session " + session
 		}
 		fmt.Fprintf(stdout, "reopened %s %s in window %s of %s: %s\n", it.Tool, it.ID, w.Name, where,
-			printable(it.line, false))
+			printable(it.line))
 	}
 	if !dry && opened > failed && session != "" {
 		switch {
@@ -252,7 +252,7 @@ func lastLines(screen string, n int) []string {
 	var out []string
 	for _, l := range strings.Split(screen, "\n") {
 		if l = strings.TrimRight(l, " \t\r"); l != "" {
-			out = append(out, printable(l, false))
+			out = append(out, printable(l))
 		}
 	}
 	return out[max(0, len(out)-n):]

@@ -109,7 +109,7 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 			Record    listed `json:"record"`
 		}{line, p.Dir(), listed{Record: p.Entry.Record, Resume: canonical}})
 	}
-	if shown := printable(line, false); shown != line && isTerminal(stdout) {
+	if shown := printable(line); shown != line && isTerminal(stdout) {
 		// The directory's name holds control characters: on a terminal the
 		// line is shown escaped, never as the bytes that would drive it.
 		// Piped (eval "$(fleetcom resume …)") it goes as it is, quoted for

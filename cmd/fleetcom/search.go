@@ -155,7 +155,7 @@ func printHits(hits []hit, now time.Time) {
 	for _, h := range hits {
 		id := h.ID[:min(8, len(h.ID))]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.Tool, paint(colour, "\x1b[1m", id), age(now.Sub(h.Activity())),
-			printable(tildePath(h.Cwd), false), printable(h.Shown(), false))
+			printable(tildePath(h.Cwd)), printable(h.Shown()))
 		tw.Flush()
 		fmt.Fprintf(stdout, "    %s\n", markSnippet(h.snippet, colour, width))
 	}
@@ -164,8 +164,8 @@ func printHits(hits []hit, now time.Time) {
 // markSnippet shows a snippet: its matched words in colour, or plain, cut
 // to the terminal's width when there is one.
 func markSnippet(s string, colour bool, width int) string {
-	s = printable(s, false) // the markers are control characters: escaped, then put back
-	open, end := printable(index.Mark, false), printable(index.EndMark, false)
+	s = printable(s) // the markers are control characters: escaped, then put back
+	open, end := printable(index.Mark), printable(index.EndMark)
 	if width > 8 {
 		s = cutVisible(s, width-5, open, end)
 	}

@@ -66,7 +66,7 @@ func cmdAhead(in input) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(stdout, printable(aheadWarning(shell, shellHome(), exe), true)) // it names paths read from files
+	fmt.Fprint(stdout, printableLines(aheadWarning(shell, shellHome(), exe))) // it names paths read from files
 	return nil
 }
 

@@ -321,7 +321,7 @@ func printStatus(out io.Writer, v view, width int, now time.Time) {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
 		for i := range r {
-			r[i] = strings.ReplaceAll(printable(r[i], false), "\t", " ")
+			r[i] = strings.ReplaceAll(printable(r[i]), "\t", " ")
 		}
 		fmt.Fprintln(w, strings.Join(r, "\t"))
 	}
@@ -335,7 +335,7 @@ func printStatus(out io.Writer, v view, width int, now time.Time) {
 	if len(goes) > 0 {
 		fmt.Fprintln(out, "\nto go there:")
 		for _, g := range goes {
-			fmt.Fprintln(out, printable(g, false))
+			fmt.Fprintln(out, printable(g))
 		}
 	}
 }

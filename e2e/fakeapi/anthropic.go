@@ -142,39 +142,18 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body 
 		held = typed(last, HoldWord)
 	}
 	rec.Model, rec.Reply = req.Model, text
-	id := fmt.Sprintf("msg_fake_%06d", nextID())
-	in, out := len(body)/4+1, len(text)/4+1
+	m := anthropicReply{id: fmt.Sprintf("msg_fake_%06d", nextID()), model: req.Model, in: len(body)/4 + 1}
 	if call != nil && !ok {
 		rec.Reply = "CALL " + call.Name + " " + string(call.Input)
-		anthropicToolUse(w, req, id, call, in, rec)
+		anthropicToolUse(w, req.Stream, m, call, rec)
 		return
 	}
+	m.stop, m.out = "end_turn", len(text)/4+1
 	if !req.Stream {
-		writeJSON(w, http.StatusOK, map[string]any{
-			"id": id, "type": "message", "role": "assistant", "model": req.Model,
-			"content":       []any{map[string]any{"type": "text", "text": text}},
-			"stop_reason":   "end_turn",
-			"stop_sequence": nil,
-			"usage":         map[string]any{"input_tokens": in, "output_tokens": out},
-		}, rec)
+		m.whole(w, map[string]any{"type": "text", "text": text}, rec)
 		return
 	}
-	e := startSSE(w, rec)
-	e.event("message_start", map[string]any{
-		"type": "message_start",
-		"message": map[string]any{
-			"id": id, "type": "message", "role": "assistant", "model": req.Model,
-			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{
-				"input_tokens": in, "output_tokens": 1,
-				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
-			},
-		},
-	})
-	e.event("content_block_start", map[string]any{
-		"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "text", "text": ""},
-	})
+	e := m.start(w, map[string]any{"type": "text", "text": ""}, rec)
 	e.event("ping", map[string]any{"type": "ping"})
 	for i, c := range chunks(text) {
 		e.event("content_block_delta", map[string]any{
@@ -185,52 +164,71 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body 
 			s.hold(r)
 		}
 	}
-	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	e.event("message_delta", map[string]any{
-		"type":  "message_delta",
-		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": out},
-	})
-	e.event("message_stop", map[string]any{"type": "message_stop"})
+	m.end(e)
 }
 
 // anthropicToolUse answers with one tool_use block and stop reason
 // "tool_use".
-func anthropicToolUse(w http.ResponseWriter, req messagesRequest, id string, call *toolCall, in int, rec *Request) {
+func anthropicToolUse(w http.ResponseWriter, stream bool, m anthropicReply, call *toolCall, rec *Request) {
 	useID := fmt.Sprintf("toolu_fake_%06d", nextID())
-	if !req.Stream {
-		writeJSON(w, http.StatusOK, map[string]any{
-			"id": id, "type": "message", "role": "assistant", "model": req.Model,
-			"content":       []any{map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": call.Input}},
-			"stop_reason":   "tool_use",
-			"stop_sequence": nil,
-			"usage":         map[string]any{"input_tokens": in, "output_tokens": 10},
-		}, rec)
+	m.stop, m.out = "tool_use", 10
+	if !stream {
+		m.whole(w, map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": call.Input}, rec)
 		return
 	}
-	e := startSSE(w, rec)
-	e.event("message_start", map[string]any{
-		"type": "message_start",
-		"message": map[string]any{
-			"id": id, "type": "message", "role": "assistant", "model": req.Model,
-			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": in, "output_tokens": 1,
-				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
-		},
-	})
-	e.event("content_block_start", map[string]any{
-		"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": map[string]any{}},
-	})
+	e := m.start(w, map[string]any{"type": "tool_use", "id": useID, "name": call.Name, "input": map[string]any{}}, rec)
 	e.event("content_block_delta", map[string]any{
 		"type": "content_block_delta", "index": 0,
 		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(call.Input)},
 	})
+	m.end(e)
+}
+
+// anthropicReply is one answer of the Messages API around its one content
+// block: how it ends and what it counts.
+type anthropicReply struct {
+	id, model string
+	stop      string // "end_turn" or "tool_use"
+	in, out   int    // input and output tokens
+}
+
+// whole writes the answer as one message holding block.
+func (m anthropicReply) whole(w http.ResponseWriter, block map[string]any, rec *Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": m.id, "type": "message", "role": "assistant", "model": m.model,
+		"content":       []any{block},
+		"stop_reason":   m.stop,
+		"stop_sequence": nil,
+		"usage":         map[string]any{"input_tokens": m.in, "output_tokens": m.out},
+	}, rec)
+}
+
+// start opens the answer's event stream up to its block's start, with
+// block as it is before its first delta.
+func (m anthropicReply) start(w http.ResponseWriter, block map[string]any, rec *Request) *sse {
+	e := startSSE(w, rec)
+	e.event("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id": m.id, "type": "message", "role": "assistant", "model": m.model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]any{
+				"input_tokens": m.in, "output_tokens": 1,
+				"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+			},
+		},
+	})
+	e.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": block})
+	return e
+}
+
+// end closes the block and the answer's event stream.
+func (m anthropicReply) end(e *sse) {
 	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	e.event("message_delta", map[string]any{
 		"type":  "message_delta",
-		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": 10},
+		"delta": map[string]any{"stop_reason": m.stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": m.out},
 	})
 	e.event("message_stop", map[string]any{"type": "message_stop"})
 }

@@ -64,7 +64,7 @@ func ValidIDOfAny(id string) bool {
 // at least min characters.
 func ValidPrefixOfAny(s string, min int) bool {
 	for _, a := range list {
-		if a.ID.Prefix(s, min) {
+		if a.ID.ValidPrefix(s, min) {
 			return true
 		}
 	}

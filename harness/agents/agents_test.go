@@ -21,7 +21,7 @@ func TestList(t *testing.T) {
 		if a == nil || a.Spec == nil || a.Behaviour == nil {
 			t.Fatalf("list[%d] is not a whole agent: %+v", i, a)
 		}
-		valid := a.Name != "" && a.ID != nil && a.ID.Valid != nil && a.ID.Prefix != nil && len(a.Resume.Words) > 0
+		valid := a.Name != "" && a.ID != nil && a.ID.Valid != nil && a.ID.ValidPrefix != nil && len(a.Resume.Words) > 0
 		for _, c := range []byte(a.Name) {
 			valid = valid && ('a' <= c && c <= 'z' || '0' <= c && c <= '9')
 		}

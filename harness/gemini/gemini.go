@@ -54,6 +54,7 @@ type gemini struct{}
 var _ interface {
 	harness.Behaviour
 	harness.Correlator
+	harness.Follower
 	harness.Titler
 	harness.Excerpter
 	harness.Finder
@@ -119,7 +120,7 @@ func wrappedID(text []byte, p int, valid func(string) bool) string {
 		if valid(string(id)) {
 			return string(id)
 		}
-		if end == p || !spec.ID.Prefix(string(id), 1) {
+		if end == p || !spec.ID.ValidPrefix(string(id), 1) {
 			return ""
 		}
 		// Only spaces, and one line break (CR LF reads as two), before the

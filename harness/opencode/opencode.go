@@ -70,9 +70,9 @@ var _ interface {
 // first), then 14 characters of base 62; 30 in all
 // (ses_dcbb20063ffeCKCXIkplFKKSHS).
 var grammar = harness.Grammar{
-	Name:   `"ses_", 12 lowercase hex digits and 14 letters or digits`,
-	Valid:  func(s string) bool { return len(s) == idLen && idPrefix(s, idLen) },
-	Prefix: idPrefix,
+	Name:        `"ses_", 12 lowercase hex digits and 14 letters or digits`,
+	Valid:       func(s string) bool { return len(s) == idLen && idPrefix(s, idLen) },
+	ValidPrefix: idPrefix,
 }
 
 // idLen is the length of an opencode session ID.

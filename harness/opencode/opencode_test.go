@@ -46,7 +46,7 @@ func TestGrammar(t *testing.T) {
 		{"ses_dcbb20063ffeC", 4, true}, {"ses_dcbb20063ffgC", 4, false}, {ocID1, 4, true}, {ocID1 + "x", 4, false},
 		{"dcbb", 4, false}, {"0f8b", 4, false},
 	} {
-		if got := g.Prefix(c.s, c.min); got != c.ok {
+		if got := g.ValidPrefix(c.s, c.min); got != c.ok {
 			t.Errorf("Prefix(%q, %d) = %v, want %v", c.s, c.min, got, c.ok)
 		}
 	}

@@ -1,0 +1,54 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// Followed implements harness.Follower. After /clear Gemini CLI goes on in
+// a new session file of the project, with a new ID, and says so only in
+// its exit box. A turn writes to the file of the conversation it belongs
+// to, so once a turn has ended: if cur's file was written during it, the
+// run is still in cur; otherwise the one session file written during it
+// that the run could have started (begun after its spawn, with a prompt,
+// not a sub-agent's) is where it went. Two such files (another Gemini
+// taking a turn in the same project at the same moment) say nothing.
+func (gemini) Followed(home, cwd, cur string, spawn, turn time.Time) string {
+	chats := chatsDir(home, cwd)
+	if chats == "" {
+		return ""
+	}
+	entries, _ := os.ReadDir(chats)
+	found := ""
+	for _, e := range entries {
+		if _, ok := fileID(e.Name()); !ok {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(turn.Add(-harness.SpawnSlack)) {
+			continue
+		}
+		path := filepath.Join(chats, e.Name())
+		h, ok := readHead(path)
+		if !ok {
+			continue
+		}
+		if h.SessionID == cur {
+			return "" // the turn went to cur
+		}
+		if t, err := time.Parse(time.RFC3339Nano, h.StartTime); err != nil || t.Before(spawn.Add(-harness.SpawnSlack)) || h.Kind == "subagent" {
+			continue
+		}
+		if c, ok := readSession(path, false); !ok || !c.resumable {
+			continue
+		}
+		if found != "" && found != h.SessionID {
+			return ""
+		}
+		found = h.SessionID
+	}
+	return found
+}
