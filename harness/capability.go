@@ -38,6 +38,15 @@ type Excerpter interface {
 	Excerpt(home, cwd, id string, n, m int) Excerpt
 }
 
+// Brancher is implemented by agents whose store records the git branch a
+// conversation's directory had checked out.
+type Brancher interface {
+	// Branch returns the branch the store last recorded for conversation
+	// id of cwd, as written there (evidence, not validated: safe.Branch
+	// is the caller's); "" when none.
+	Branch(home, cwd, id string) string
+}
+
 // Holder is implemented by agents that keep a record of which of their
 // processes run which conversation.
 type Holder interface {
@@ -98,6 +107,14 @@ func (a Agent) Excerpt(home, cwd, id string, n, m int) Excerpt {
 		return x.Excerpt(home, cwd, id, n, m)
 	}
 	return Excerpt{}
+}
+
+// Branch is the agent's Brancher, or "".
+func (a Agent) Branch(home, cwd, id string) string {
+	if x, ok := a.Behaviour.(Brancher); ok {
+		return x.Branch(home, cwd, id)
+	}
+	return ""
 }
 
 // Holders is the agent's Holder, or none.

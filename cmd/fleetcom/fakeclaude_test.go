@@ -288,10 +288,11 @@ func (c *claudeFake) say(text string) {
 	if _, err := os.Stat(path); err != nil {
 		c.metadata()
 	}
+	branch, _ := gitBranch(c.cwd) // on every message line (2.1.197)
 	appendJSONL(path, map[string]any{"type": "user", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
-		"message": map[string]any{"role": "user", "content": text}})
+		"message": map[string]any{"role": "user", "content": text}, "gitBranch": branch})
 	appendJSONL(path, map[string]any{"type": "assistant", "sessionId": c.id, "cwd": c.cwd, "timestamp": stamp(),
-		"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ACK " + text}}}})
+		"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ACK " + text}}}, "gitBranch": branch})
 	fmt.Printf("\x1b[1m⏺\x1b[0m ACK %s\r\n", text)
 }
 

@@ -295,9 +295,12 @@ func writeRollout(home, id, cwd, source string) string {
 	now := time.Now()
 	path := filepath.Join(home, "sessions", now.Format("2006"), now.Format("01"), now.Format("02"),
 		"rollout-"+now.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
-	appendJSONL(path, map[string]any{"timestamp": stamp(), "type": "session_meta", "payload": map[string]any{
-		"id": id, "session_id": id, "timestamp": stamp(), "cwd": cwd, "originator": "codex_cli_rs",
-		"cli_version": "0.171.0", "source": "cli", "thread_source": source}})
+	meta := map[string]any{"id": id, "session_id": id, "timestamp": stamp(), "cwd": cwd, "originator": "codex_cli_rs",
+		"cli_version": "0.171.0", "source": "cli", "thread_source": source}
+	if branch, ok := gitBranch(cwd); ok && branch != "HEAD" {
+		meta["git"] = map[string]any{"branch": branch} // and commit_hash (0.171.0)
+	}
+	appendJSONL(path, map[string]any{"timestamp": stamp(), "type": "session_meta", "payload": meta})
 	return path
 }
 

@@ -134,6 +134,28 @@ func physicalWd() string {
 	return wd
 }
 
+// gitBranch is the branch checked out at dir as the real CLIs record it:
+// read from the nearest .git (a folder, or a worktree's file pointing at
+// its git directory); "HEAD" when detached or outside a repository, as
+// Claude Code writes it, "" for none as Codex leaves it out.
+func gitBranch(dir string) (branch string, repo bool) {
+	for d := dir; ; d = filepath.Dir(d) {
+		gd := filepath.Join(d, ".git")
+		if b, err := os.ReadFile(gd); err == nil {
+			gd = strings.TrimSpace(strings.TrimPrefix(string(b), "gitdir: "))
+		}
+		if head, err := os.ReadFile(filepath.Join(gd, "HEAD")); err == nil {
+			if b, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/"); ok {
+				return b, true
+			}
+			return "HEAD", true
+		}
+		if d == filepath.Dir(d) {
+			return "HEAD", false
+		}
+	}
+}
+
 func fakeHome(variable, dot string) string {
 	if v := os.Getenv(variable); v != "" {
 		return v

@@ -84,7 +84,11 @@ func cmdList(in input) error {
 			hintf("no conversation saved yet: run %s through the shims, then 'fleetcom list'", agentList("or"))
 		default:
 			if h := movedHint(cat, dir); h != "" {
-				hintf("no conversation saved or found for %s; %s", dir, h)
+				first, more, _ := strings.Cut(h, "\n")
+				hintf("no conversation saved or found for %s; %s", dir, first)
+				if more != "" {
+					hintf("%s", more)
+				}
 			} else {
 				hintf("no conversation saved or found for %s: run 'fleetcom list --all' to see every directory's conversations", dir)
 			}

@@ -162,6 +162,7 @@ type lostItem struct {
 	canonical, line string
 	active          time.Time // its last message, by its agent's store; zero: unknown
 	widens          []string  // the options replayed that widen its permissions
+	gone            []string  // its directory no longer exists: so, and what to do
 }
 
 func (it lostItem) json() restored {
@@ -206,6 +207,9 @@ func lostItems(cat *catalog.Catalog, since time.Time) []lostItem {
 			continue
 		}
 		it := lostItem{Lost: l, plan: p, canonical: canonical, line: line, active: active}
+		if what, hints := dirGone(cat, p); what != "" {
+			it.gone = append([]string{what}, hints...)
+		}
 		if settings().Options {
 			it.widens = fleet.Widening(l.Tool, p.Entry.Options)
 		}
@@ -251,6 +255,9 @@ func printLost(items []lostItem, now time.Time) {
 		fmt.Fprintln(stdout, printable(comment))
 		if len(it.widens) > 0 {
 			fmt.Fprintln(stdout, printable("# comes back with "+strings.Join(it.widens, " ")+": it may act without asking"))
+		}
+		for _, g := range it.gone {
+			fmt.Fprintln(stdout, printable("# "+g))
 		}
 		if shown := printable(it.line); shown != it.line && term {
 			fmt.Fprintln(stdout, shown)

@@ -107,7 +107,7 @@ func reopen(cat *catalog.Catalog, items []lostItem, session string, dry bool) er
 		}
 		// Checked right before it starts, as resume --exec checks: the
 		// window runs resume --exec, which checks again.
-		if err := cat.Resumable(it.plan); err != nil {
+		if err := checkPlan(cat, it.plan); err != nil {
 			warnf("%v", err)
 			failed++
 			continue

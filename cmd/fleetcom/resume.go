@@ -69,6 +69,11 @@ func cmdResume(in input) error {
 // line (with a cd prefix when it belongs elsewhere) or, with --exec, runs
 // it.
 func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
+	if p.Entry.Found {
+		if err := checkFound(cat, p); err != nil {
+			return err
+		}
+	}
 	if err := cat.Settle(&p); err != nil {
 		return err
 	}
@@ -86,7 +91,7 @@ func finishPlan(cat *catalog.Catalog, p catalog.Plan, in input) error {
 	// A line for a conversation whose files are gone would only fail
 	// inside the CLI, later: every line printed is checked first, as a
 	// run is.
-	if err := cat.Resumable(p); err != nil {
+	if err := checkPlan(cat, p); err != nil {
 		return err
 	}
 	here, err := physical(".")
@@ -141,7 +146,7 @@ func isTerminal(w io.Writer) bool {
 // execPlan runs a plan under the shim runtime, after checking its
 // precondition.
 func execPlan(cat *catalog.Catalog, p catalog.Plan) error {
-	if err := cat.Resumable(p); err != nil {
+	if err := checkPlan(cat, p); err != nil {
 		return err
 	}
 	var opts []string

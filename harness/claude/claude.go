@@ -58,6 +58,7 @@ var _ interface {
 	harness.Namer
 	harness.HintNamer
 	harness.Indexer
+	harness.Brancher
 } = claude{}
 
 // Instrument implements Behaviour. The settings go inline, as JSON, not as

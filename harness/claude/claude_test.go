@@ -228,3 +228,33 @@ func TestLastActive(t *testing.T) {
 
 // The IDs the tests name.
 const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned
+
+// Claude Code writes the checkout's branch on each message line (measured
+// on 2.1.197): the last one is the conversation's; "HEAD" is what a
+// detached checkout, or none, gives, and is passed on as written.
+func TestBranch(t *testing.T) {
+	home, cwd := t.TempDir(), "/src/app-login"
+	id := harnesstest.UUID(t)
+	path := writeTranscript(t, home, cwd, id, "")
+	line := func(branch string) string {
+		return harnesstest.JSONLine(t, map[string]any{"parentUuid": nil, "isSidechain": false, "type": "user",
+			"message": map[string]any{"role": "user", "content": "hi"}, "uuid": harnesstest.UUID(t),
+			"timestamp": "2026-12-06T10:10:42.587Z", "userType": "external", "entrypoint": "cli", "cwd": cwd,
+			"sessionId": id, "version": "2.1.197", "gitBranch": branch})
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(line("main") + line("wt/branch"))
+	f.WriteString(harnesstest.JSONLine(t, map[string]any{"type": "file-history-snapshot", "snapshot": "x"}))
+	f.Close()
+	if got := Agent.Branch(home, cwd, id); got != "wt/branch" {
+		t.Errorf("Branch = %q, want wt/branch", got)
+	}
+	if got := Agent.Branch(home, "/elsewhere", id); got != "" {
+		t.Errorf("Branch of another directory = %q", got)
+	}
+	plain := harnesstest.UUID(t)
+	writeTranscript(t, home, cwd, plain, "hello")
+	if got := Agent.Branch(home, cwd, plain); got != "" {
+		t.Errorf("Branch without gitBranch = %q", got)
+	}
+}

@@ -269,3 +269,28 @@ func (claude) Active(home, cwd, id string) time.Time {
 	})
 	return at
 }
+
+// Branch implements Brancher: Claude Code writes the checkout's branch on
+// each message line (gitBranch; "HEAD" when detached or outside a
+// repository, measured on 2.1.197); the last one recorded.
+func (claude) Branch(home, cwd, id string) string {
+	p, ok := findTranscript(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	var branch string
+	harness.FindLastLine(p, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"gitBranch"`)) {
+			return false
+		}
+		var l struct {
+			GitBranch string `json:"gitBranch"`
+		}
+		if json.Unmarshal(line, &l) != nil || l.GitBranch == "" {
+			return false
+		}
+		branch = l.GitBranch
+		return true
+	})
+	return branch
+}

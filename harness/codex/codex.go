@@ -60,6 +60,7 @@ var _ interface {
 	harness.Diagnoser
 	harness.Namer
 	harness.Indexer
+	harness.Brancher
 } = codex{}
 
 // notifyAsset is the notifier's file name in a capture namespace.

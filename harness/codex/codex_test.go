@@ -276,3 +276,27 @@ func TestScrapeExit(t *testing.T) {
 
 // The IDs the tests name.
 const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned
+
+// Codex records the checkout in session_meta's git (measured on 0.171.0,
+// in a worktree); a rollout outside a repository has none.
+func TestBranch(t *testing.T) {
+	home, cwd := t.TempDir(), "/src/app-login"
+	id := harnesstest.UUID(t)
+	meta := `{"timestamp":"2026-12-06T10:09:53.345Z","ordinal":0,"type":"session_meta","payload":{"account_scoped":true,` +
+		`"session_id":"` + id + `","id":"` + id + `","timestamp":"2026-12-06T10:09:53.345Z","cwd":"` + cwd + `",` +
+		`"originator":"codex_exec","cli_version":"0.171.0","source":"exec","thread_source":"user","model_provider":"fake",` +
+		`"git":{"commit_hash":"6db1fd6ac5830cb47d7ff34e15e1736b4082420b","branch":"wt/branch"}}}` + "\n"
+	at := time.Now()
+	harnesstest.WriteFile(t, filepath.Join(dayDir(home, at), "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+id+".jsonl"), meta)
+	if got := Agent.Branch(home, cwd, id); got != "wt/branch" {
+		t.Errorf("Branch = %q, want wt/branch", got)
+	}
+	if got := Agent.Branch(home, "/elsewhere", id); got != "" {
+		t.Errorf("Branch of another directory = %q", got)
+	}
+	plain := harnesstest.UUID(t)
+	writeRollout(t, home, plain, cwd, false, "hello")
+	if got := Agent.Branch(home, cwd, plain); got != "" {
+		t.Errorf("Branch outside a repository = %q", got)
+	}
+}

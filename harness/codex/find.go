@@ -343,3 +343,13 @@ func (codex) Active(home, cwd, id string) time.Time {
 	})
 	return at
 }
+
+// Branch implements Brancher: the branch of the checkout the thread
+// started in, which the rollout's session_meta records.
+func (codex) Branch(home, cwd, id string) string {
+	_, meta, ok := findRollout(home, id)
+	if !ok || cwd != "" && !safe.SameDir(meta.Payload.Cwd, cwd) {
+		return ""
+	}
+	return meta.Payload.Git.Branch
+}

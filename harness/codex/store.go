@@ -28,6 +28,11 @@ type sessionMeta struct {
 		Timestamp    string          `json:"timestamp"`
 		ThreadSource string          `json:"thread_source"`
 		Source       json.RawMessage `json:"source"`
+		// Git is the checkout the thread started in, when a repository:
+		// {"commit_hash","branch"} (measured on 0.171.0).
+		Git struct {
+			Branch string `json:"branch"`
+		} `json:"git"`
 	} `json:"payload"`
 }
 

@@ -66,6 +66,7 @@ var _ interface {
 	harness.Mover
 	harness.Namer
 	harness.Activer
+	harness.Brancher
 } = copilot{}
 
 // Instrument implements Behaviour. fleetcom's plugin goes in with every

@@ -316,3 +316,22 @@ func BenchmarkDiscover(b *testing.B) {
 
 // The IDs the tests name.
 const uid, other, pinned = harnesstest.UID, harnesstest.Other, harnesstest.Pinned
+
+// Copilot records the checkout's branch in workspace.yaml (measured on
+// 1.0.102, in a worktree): fleetcom reads it for a directory that is gone.
+func TestBranch(t *testing.T) {
+	home, proj := t.TempDir(), "/src/app-login"
+	at := time.Date(2026, 12, 6, 10, 11, 33, 0, time.UTC)
+	fixture(t, home, proj, uid, "hello", "id: "+uid+"\ncwd: "+proj+"\ngit_root: "+proj+
+		"\nbranch: wt/branch\nclient_name: github/cli\nuser_named: false\nsummary_count: 0\n", at)
+	fixture(t, home, "/src/notes", other, "hello", "", at)
+	if got := Agent.Branch(home, proj, uid); got != "wt/branch" {
+		t.Errorf("Branch = %q, want wt/branch", got)
+	}
+	if got := Agent.Branch(home, "/elsewhere", uid); got != "" {
+		t.Errorf("Branch of another directory = %q", got)
+	}
+	if got := Agent.Branch(home, "/src/notes", other); got != "" {
+		t.Errorf("Branch outside a repository = %q", got)
+	}
+}

@@ -154,3 +154,13 @@ func (copilot) ConversationName(home, cwd, id string) string {
 	}
 	return harness.CleanName(s.ws.name)
 }
+
+// Branch implements Brancher: workspace.yaml's branch, the checkout's when
+// the session started in a repository (measured on 1.0.102).
+func (copilot) Branch(home, cwd, id string) string {
+	s, ok := sessionOf(home, cwd, id)
+	if !ok {
+		return ""
+	}
+	return s.ws.branch
+}

@@ -22,7 +22,8 @@ import (
 //     session quit before one has none, and cannot be resumed.
 //   - workspace.yaml: id, cwd (the directory a resume runs in: Copilot
 //     changes to it), name (the first prompt, or the user's /rename or
-//     --name, then user_named: true), created_at, updated_at.
+//     --name, then user_named: true), created_at, updated_at; in a
+//     repository also git_root and branch, the checkout's.
 //   - inuse.<pid>.lock (the pid inside) and inuse.<pid>.hold while a
 //     process has the session open: from the start of a new session, from
 //     the first prompt of a resumed one.
@@ -101,9 +102,9 @@ func readHead(dir string) sessionHead {
 
 // workspace is what workspace.yaml says.
 type workspace struct {
-	id, cwd, name string
-	userNamed     bool
-	ok            bool // read
+	id, cwd, name, branch string
+	userNamed             bool
+	ok                    bool // read
 }
 
 func readWorkspace(dir string) workspace {
@@ -115,6 +116,7 @@ func readWorkspace(dir string) workspace {
 	w.id, _, _, _ = yamlValue(data, "id")
 	w.cwd, _, _, _ = yamlValue(data, "cwd")
 	w.name, _, _, _ = yamlValue(data, "name")
+	w.branch, _, _, _ = yamlValue(data, "branch")
 	named, _, _, _ := yamlValue(data, "user_named")
 	w.userNamed = named == "true"
 	return w

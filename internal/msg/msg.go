@@ -54,14 +54,17 @@ func needsEscape(r rune, lines bool) bool {
 	return unicode.IsControl(r) || r == utf8.RuneError || unicode.Is(unicode.Bidi_Control, r)
 }
 
-// Hinter is an error that knows the command that fixes it.
+// Hinter is an error that knows the command that fixes it. A hint of
+// several lines is several hints, each said on its own line.
 type Hinter interface{ Hint() string }
 
-// Report writes err as an error and, when it has one, its hint.
+// Report writes err as an error and, when it has one, its hints.
 func Report(w io.Writer, err error) {
 	Say(w, "error", err.Error())
 	var h Hinter
 	if errors.As(err, &h) && h.Hint() != "" {
-		Say(w, "hint", h.Hint())
+		for _, line := range strings.Split(h.Hint(), "\n") {
+			Say(w, "hint", line)
+		}
 	}
 }

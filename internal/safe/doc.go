@@ -1,5 +1,6 @@
 // Package safe holds the few careful primitives every other package of
 // fleetcom shares: the UUID grammar behind the validation boundary, the
+// subset of git's branch names a printed line may hold, the
 // physical form of a directory, opening a file to read, append to or
 // create without being blocked or fooled by what someone put in its place
 // (every file fleetcom touches goes through these), atomic writes, bounded

@@ -21,9 +21,11 @@ func Host(h string) bool {
 
 // hostPart is one side of a destination: not empty, not an option.
 func hostPart(s string) bool {
-	if s == "" || s[0] == '-' {
-		return false
-	}
+	return s != "" && s[0] != '-' && plainWord(s)
+}
+
+// plainWord reports s made of ASCII letters, digits and . _ - only.
+func plainWord(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
