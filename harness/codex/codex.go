@@ -100,8 +100,9 @@ func (codex) Diagnose(home string) []harness.Note {
 	hooks := harness.Note{Name: "codex.hooks", OK: trusted,
 		Detail: "fleetcom's hooks are trusted: codex reports its live state (working, waiting, needs-you) through them"}
 	if !trusted {
-		hooks.Detail = "fleetcom's hooks are not trusted in codex yet: its live state follows the terminal, and " +
-			"needs-you is not seen; to use them, set hooks = true under [codex] in fleetcom's config.toml " +
+		hooks.Detail = "fleetcom's hooks are not trusted in codex yet: its live state (needs-you too) comes from " +
+			"what codex writes on its terminal, and a new conversation is named once its first turn ends; " +
+			"to name it at its first prompt, set hooks = true under [codex] in fleetcom's config.toml " +
 			"and choose to trust them when codex asks, once"
 	}
 	return []harness.Note{{Name: "codex.notify", OK: plan.Inject, Detail: plan.Case}, hooks}
