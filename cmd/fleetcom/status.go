@@ -40,8 +40,9 @@ session:window.pane, with the command that goes there below the table. A
 run whose process is gone is never shown.
 
 The state comes from the agent's own hooks where fleetcom can give them
-for one run ('fleetcom doctor' says which agents take them, and which wait
-for you to trust them), else from the activity on its terminal.
+for one run, else from what the agent writes of its state on its terminal
+(Codex, Gemini CLI, Grok), and from the activity there: 'fleetcom doctor'
+says, per agent, what tells needs-you.
 
 --watch redraws in place until q or Ctrl-C. --host asks other machines,
 over your own ssh (BatchMode), for theirs: one table with a host column; a
