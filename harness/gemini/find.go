@@ -147,25 +147,10 @@ func (gemini) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 // Correlate implements Correlator: the single session of cwd's folder that
 // began since the spawn and holds a conversation.
 func (gemini) Correlate(home, cwd string, spawn time.Time) string {
-	chats := chatsDir(home, cwd)
-	if chats == "" {
-		return ""
-	}
-	entries, _ := os.ReadDir(chats)
 	found := ""
-	for _, e := range entries {
-		if _, ok := fileID(e.Name()); !ok {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(spawn.Add(-harness.SpawnSlack)) {
-			continue
-		}
-		c, ok := readSession(filepath.Join(chats, e.Name()), false)
-		if !ok || !c.resumable || c.Kind == "subagent" {
-			continue
-		}
-		if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err != nil || t.Before(spawn.Add(-harness.SpawnSlack)) {
+	for _, path := range writtenSince(home, cwd, spawn) {
+		c, ok := readSession(path, false)
+		if !ok || !c.resumable || !begunSince(c.sessionHead, spawn) {
 			continue
 		}
 		if found != "" && found != c.SessionID {
@@ -174,4 +159,33 @@ func (gemini) Correlate(home, cwd string, spawn time.Time) string {
 		found = c.SessionID
 	}
 	return found
+}
+
+// writtenSince lists the session files of cwd's folder last written at or
+// after since (less the slack of file times).
+func writtenSince(home, cwd string, since time.Time) []string {
+	chats := chatsDir(home, cwd)
+	if chats == "" {
+		return nil
+	}
+	entries, _ := os.ReadDir(chats)
+	var out []string
+	for _, e := range entries {
+		if _, ok := fileID(e.Name()); !ok {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since.Add(-harness.SpawnSlack)) {
+			continue
+		}
+		out = append(out, filepath.Join(chats, e.Name()))
+	}
+	return out
+}
+
+// begunSince reports a main session (not a sub-agent's) that began at or
+// after spawn: one a run started then could have created.
+func begunSince(h sessionHead, spawn time.Time) bool {
+	t, err := time.Parse(time.RFC3339Nano, h.StartTime)
+	return err == nil && !t.Before(spawn.Add(-harness.SpawnSlack)) && h.Kind != "subagent"
 }

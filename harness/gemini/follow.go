@@ -1,12 +1,6 @@
 package gemini
 
-import (
-	"os"
-	"path/filepath"
-	"time"
-
-	"github.com/fleetcom/fleetcom/harness"
-)
+import "time"
 
 // Followed implements harness.Follower. After /clear Gemini CLI goes on in
 // a new session file of the project, with a new ID, and says so only in
@@ -17,21 +11,8 @@ import (
 // not a sub-agent's) is where it went. Two such files (another Gemini
 // taking a turn in the same project at the same moment) say nothing.
 func (gemini) Followed(home, cwd, cur string, spawn, turn time.Time) string {
-	chats := chatsDir(home, cwd)
-	if chats == "" {
-		return ""
-	}
-	entries, _ := os.ReadDir(chats)
 	found := ""
-	for _, e := range entries {
-		if _, ok := fileID(e.Name()); !ok {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(turn.Add(-harness.SpawnSlack)) {
-			continue
-		}
-		path := filepath.Join(chats, e.Name())
+	for _, path := range writtenSince(home, cwd, turn) {
 		h, ok := readHead(path)
 		if !ok {
 			continue
@@ -39,7 +20,7 @@ func (gemini) Followed(home, cwd, cur string, spawn, turn time.Time) string {
 		if h.SessionID == cur {
 			return "" // the turn went to cur
 		}
-		if t, err := time.Parse(time.RFC3339Nano, h.StartTime); err != nil || t.Before(spawn.Add(-harness.SpawnSlack)) || h.Kind == "subagent" {
+		if !begunSince(h, spawn) {
 			continue
 		}
 		if c, ok := readSession(path, false); !ok || !c.resumable {
