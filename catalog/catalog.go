@@ -361,7 +361,24 @@ func (c *Catalog) EachDir(dir, tool string, which Listing, fn func(Entry) bool) 
 	if err != nil {
 		return err
 	}
-	return x.EachDir(dir, tool, func(v index.Conv) bool {
+	return x.EachDir(dir, tool, c.each(which, fn))
+}
+
+// EachAll calls fn with the entries All returns, one at a time, newest
+// first, until fn returns false: a listing of every directory is written
+// as it is read, never held whole.
+func (c *Catalog) EachAll(which Listing, fn func(Entry) bool) error {
+	x, err := c.index("")
+	if err != nil {
+		return err
+	}
+	return x.EachAll(c.each(which, fn))
+}
+
+// each turns fn over entries into a function over the index's
+// conversations, as which lists them.
+func (c *Catalog) each(which Listing, fn func(Entry) bool) func(index.Conv) bool {
+	return func(v index.Conv) bool {
 		if which != WithFound && !v.Recorded() {
 			return true
 		}
@@ -369,7 +386,7 @@ func (c *Catalog) EachDir(dir, tool string, which Listing, fn func(Entry) bool) 
 			return fn(e)
 		}
 		return true
-	})
+	}
 }
 
 // prefixed keeps the entries whose ID begins with ref.

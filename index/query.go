@@ -154,6 +154,12 @@ func (x *Index) All(tool string) ([]Conv, error) {
 	return x.convs(`ORDER BY ` + activity)
 }
 
+// EachAll calls fn with every conversation of every directory, newest
+// first, as All returns them, until fn returns false.
+func (x *Index) EachAll(fn func(Conv) bool) error {
+	return x.each(`ORDER BY `+activity, fn)
+}
+
 // Prefix returns the conversations whose ID begins with prefix, newest
 // first.
 func (x *Index) Prefix(prefix string) ([]Conv, error) {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -42,41 +45,61 @@ func cmdList(in input) error {
 	if err != nil {
 		return err
 	}
-	var entries []catalog.Entry
 	dir := ""
-	if all {
-		if entries, err = cat.All(catalog.WithFound); err != nil {
-			return err
-		}
-	} else {
+	if !all {
 		if dir, err = targetDir(in.get("-C")); err != nil {
 			return err
 		}
-		entries, _ = cat.Dir(dir, "", catalog.WithFound)
 	}
+	// The listing is read from the index row by row and written as it
+	// comes: at thousands of conversations, holding it whole costs more
+	// than reading it. Only the table on a terminal, which aligns its
+	// columns, keeps it.
+	each := func(fn func(catalog.Entry) bool) error {
+		if all {
+			return cat.EachAll(catalog.WithFound, fn)
+		}
+		_ = cat.EachDir(dir, "", catalog.WithFound, fn)
+		return nil
+	}
+	live := liveNow(resolvePaths().LiveDir)
 	if in.has("--json") {
-		rows := make([]listed, 0, len(entries))
-		for _, e := range entries {
+		rows := []listed{}
+		err := each(func(e catalog.Entry) bool {
 			line, _ := cat.Line(e)
-			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Lost: state(e) == "lost", Name: e.Name})
+			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Lost: stateIn(live, e) == "lost", Name: e.Name})
+			return true
+		})
+		if err != nil {
+			return err
 		}
 		return writeJSON(rows)
 	}
 	// Runs quit before their first prompt hold nothing to resume: they are
 	// noise until prune, shown only when asked for.
-	hidden := 0
-	if !in.has("--empty") {
-		kept := entries[:0]
-		for _, e := range entries {
-			if state(e) == "empty" {
-				hidden++
-				continue
-			}
-			kept = append(kept, e)
+	hidden, shown := 0, 0
+	withEmpty := in.has("--empty")
+	width, table := terminalWidth()
+	var entries []catalog.Entry
+	out := bufio.NewWriter(stdout)
+	err = each(func(e catalog.Entry) bool {
+		s := stateIn(live, e)
+		if s == "empty" && !withEmpty {
+			hidden++
+			return true
 		}
-		entries = kept
+		shown++
+		if table {
+			entries = append(entries, e)
+		} else {
+			writeTSV(out, e, s)
+		}
+		return true
+	})
+	if err != nil {
+		return err
 	}
-	if len(entries) == 0 {
+	if shown == 0 {
 		switch {
 		case hidden > 0:
 			hintf("only %d empty run%s (quit before the first prompt): 'fleetcom list --empty' shows them, 'fleetcom prune' drops them", hidden, plural(hidden))
@@ -95,12 +118,10 @@ func cmdList(in input) error {
 		}
 		return nil
 	}
-	if width, ok := terminalWidth(); ok {
-		printTable(entries, all, width, time.Now())
-	} else {
-		printTSV(entries)
+	if table {
+		printTable(out, entries, live, all, width, time.Now())
 	}
-	return nil
+	return out.Flush()
 }
 
 // plural is "s" for a count other than one.
@@ -128,15 +149,21 @@ func terminalWidth() (int, bool) {
 // record is a run going on, or one that ended unseen (its shim killed, the
 // machine gone down): the live files tell them apart (running). A lost one
 // whose conversation is in its agent's store is saved like any other.
-func state(e catalog.Entry) string {
+func state(e catalog.Entry) string { return stateIn(liveNow(resolvePaths().LiveDir), e) }
+
+// stateIn is state with the live files already read (liveNow): a listing
+// reads them once, not once per row.
+func stateIn(live map[string]bool, e catalog.Entry) string {
 	switch {
-	case liveNowHas(e.Tool, e.ID):
+	case live[e.Tool+"-"+e.ID]:
 		return "running"
 	case e.Found:
 		return "found"
 	case e.Resumable:
 		return "saved"
-	case e.Open() && running(e.Tool, e.ID):
+	case e.Open() && live == nil:
+		// Where processes cannot be told apart, every open record counts
+		// as running, as nothing says otherwise (running).
 		return "running"
 	case e.Gone:
 		return "gone"
@@ -196,25 +223,29 @@ func liveNow(dir string) map[string]bool {
 	return live
 }
 
-// printTSV prints the stable form for scripts: one line per conversation,
+// writeTSV writes the stable form for scripts: one line per conversation,
 // tab-separated, the same columns with or without --all: tool, ID, state
 // (saved, found, running, gone, lost, empty), last activity (RFC 3339, UTC),
 // directory, title.
-func printTSV(entries []catalog.Entry) {
-	for _, e := range entries {
-		cols := []string{e.Tool, e.ID, state(e), e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Shown()}
-		for i := range cols {
-			cols[i] = strings.ReplaceAll(printable(cols[i]), "\t", " ")
+func writeTSV(w *bufio.Writer, e catalog.Entry, state string) {
+	for i, col := range [...]string{e.Tool, e.ID, state, e.Activity().UTC().Format(time.RFC3339), e.Cwd, e.Shown()} {
+		if i > 0 {
+			w.WriteByte('\t')
 		}
-		fmt.Fprintln(stdout, strings.Join(cols, "\t"))
+		col = printable(col)
+		if strings.IndexByte(col, '\t') >= 0 {
+			col = strings.ReplaceAll(col, "\t", " ")
+		}
+		w.WriteString(col)
 	}
+	w.WriteByte('\n')
 }
 
 // printTable prints entries for people: a header, IDs shortened to the
 // shortest prefix that is still unique among them (at least 8
 // characters), the age, the directory with --all, and the title, marked
 // when the conversation is not a saved, resumable one, cut to the width.
-func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time) {
+func printTable(out io.Writer, entries []catalog.Entry, live map[string]bool, withDir bool, width int, now time.Time) {
 	ids := make([]string, len(entries))
 	for i, e := range entries {
 		ids[i] = e.ID
@@ -229,7 +260,7 @@ func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time)
 	fmt.Fprintln(w, strings.Join(append(head, "TITLE"), "\t"))
 	for i, e := range entries {
 		title := printable(e.Shown())
-		if s := state(e); s != "saved" {
+		if s := stateIn(live, e); s != "saved" {
 			title = strings.TrimSpace("(" + s + ") " + title)
 		}
 		cols := []string{e.Tool, short[i], age(now.Sub(e.Activity()))}
@@ -240,7 +271,7 @@ func printTable(entries []catalog.Entry, withDir bool, width int, now time.Time)
 	}
 	w.Flush()
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		fmt.Fprint(stdout, cut(line, width))
+		io.WriteString(out, cut(line, width))
 	}
 }
 
@@ -255,26 +286,41 @@ func cut(line string, width int) string {
 }
 
 // uniquePrefixes shortens each ID to the shortest prefix that no other of
-// the IDs shares, and never to fewer than least characters.
+// the IDs shares, and never to fewer than least characters. In sorted
+// order, the ID that shares the longest prefix with another is one of its
+// neighbours: two comparisons per ID, not one per pair.
 func uniquePrefixes(ids []string, least int) []string {
+	order := make([]int, len(ids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
 	out := make([]string, len(ids))
-	for i, id := range ids {
-		n := least
-		for ; n < len(id); n++ {
-			unique := true
-			for j, other := range ids {
-				if j != i && other != id && strings.HasPrefix(other, id[:n]) {
-					unique = false
-					break
-				}
+	for k, i := range order {
+		id, n := ids[i], least
+		// An equal ID (another tool's conversation) does not make the
+		// prefix longer: the nearest different one on each side does.
+		for _, step := range [...]int{-1, 1} {
+			j := k + step
+			for j >= 0 && j < len(order) && ids[order[j]] == id {
+				j += step
 			}
-			if unique {
-				break
+			if j >= 0 && j < len(order) {
+				n = max(n, commonPrefix(id, ids[order[j]])+1)
 			}
 		}
 		out[i] = id[:min(n, len(id))]
 	}
 	return out
+}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // age formats a duration the way people say it: 45s, 12m, 3h, 5d.

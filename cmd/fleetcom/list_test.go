@@ -1,7 +1,8 @@
 package main
 
 import (
-	"io"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,9 +25,7 @@ func TestPrintTable(t *testing.T) {
 		{Record: store.Record{Tool: tools[2], ID: "77777777-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Resumable: true, Title: strings.Repeat("a long title ", 20)}, Found: true},
 	}
 	var b strings.Builder
-	stdout = &b
-	defer func(w io.Writer) { stdout = w }(stdout)
-	printTable(entries, false, 60, now)
+	printTable(&b, entries, map[string]bool{}, false, 60, now)
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "TOOL") || !strings.Contains(lines[0], "TITLE") {
 		t.Fatalf("table:\n%s", b.String())
@@ -64,9 +63,7 @@ func TestPrintTableAll(t *testing.T) {
 		{Record: store.Record{Tool: tools[2], ID: "2f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u", Updated: now, Resumable: true}},
 	}
 	var b strings.Builder
-	stdout = &b
-	defer func(w io.Writer) { stdout = w }(stdout)
-	printTable(entries, true, 120, now)
+	printTable(&b, entries, map[string]bool{}, true, 120, now)
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], "DIRECTORY") {
 		t.Fatalf("table:\n%s", b.String())
@@ -78,5 +75,64 @@ func TestPrintTableAll(t *testing.T) {
 	}
 	if strings.Contains(lines[1], "first prompt") {
 		t.Errorf("the title shows beside the name: %q", lines[1])
+	}
+}
+
+// uniquePrefixes, which looks only at sorted neighbours, cuts every ID as
+// comparing it with every other one does: IDs that share long prefixes,
+// equal IDs (the same ID under two tools), and IDs that are prefixes of
+// others.
+func TestUniquePrefixes(t *testing.T) {
+	slow := func(ids []string, least int) []string {
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			n := least
+			for ; n < len(id); n++ {
+				unique := true
+				for _, other := range ids {
+					if other != id && strings.HasPrefix(other, id[:n]) {
+						unique = false
+						break
+					}
+				}
+				if unique {
+					break
+				}
+			}
+			out[i] = id[:min(n, len(id))]
+		}
+		return out
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 500; round++ {
+		ids := make([]string, r.IntN(12))
+		for i := range ids {
+			// Few letters and short IDs: long shared prefixes are common.
+			var b strings.Builder
+			for n := 4 + r.IntN(10); n > 0; n-- {
+				b.WriteByte("ab"[r.IntN(2)])
+			}
+			ids[i] = b.String()
+			if i > 0 && r.IntN(4) == 0 {
+				ids[i] = ids[r.IntN(i)] // the same ID again
+			}
+			if i > 0 && r.IntN(6) == 0 {
+				ids[i] = ids[r.IntN(i)] + "b" // one ID the prefix of another
+			}
+		}
+		least := r.IntN(6)
+		if got, want := uniquePrefixes(ids, least), slow(ids, least); !slices.Equal(got, want) {
+			t.Fatalf("uniquePrefixes(%q, %d) = %q, want %q", ids, least, got, want)
+		}
+	}
+	// Thousands of IDs: fast enough to be a test at all.
+	ids := make([]string, 20000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%08x-%04x", r.Uint32(), i)
+	}
+	for i, p := range uniquePrefixes(ids, 8) {
+		if !strings.HasPrefix(ids[i], p) || len(p) < 8 {
+			t.Fatalf("%q cut to %q", ids[i], p)
+		}
 	}
 }

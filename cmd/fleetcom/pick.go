@@ -45,20 +45,21 @@ func pickAndResume(in input) error {
 	if err != nil {
 		return err
 	}
-	var entries []catalog.Entry
+	// Only what can be resumed is offered, read row by row from the index.
+	var offer []catalog.Entry
+	live := liveNow(resolvePaths().LiveDir)
+	keep := func(e catalog.Entry) bool {
+		if s := stateIn(live, e); s == "saved" || s == "found" || s == "running" {
+			offer = append(offer, e)
+		}
+		return true
+	}
 	if in.has("--all") {
-		if entries, err = cat.All(catalog.WithFound); err != nil {
+		if err := cat.EachAll(catalog.WithFound, keep); err != nil {
 			return err
 		}
 	} else {
-		entries, _ = cat.Dir(dir, "", catalog.WithFound)
-	}
-	// Only what can be resumed is offered.
-	var offer []catalog.Entry
-	for _, e := range entries {
-		if s := state(e); s == "saved" || s == "found" || s == "running" {
-			offer = append(offer, e)
-		}
+		_ = cat.EachDir(dir, "", catalog.WithFound, keep)
 	}
 	if len(offer) == 0 {
 		if in.has("--all") {
@@ -87,6 +88,7 @@ func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, que
 		return err
 	}
 	now := time.Now()
+	live := liveNow(resolvePaths().LiveDir)
 	rows := make([]picker.Row, len(offer))
 	for i, e := range offer {
 		title := e.Shown()
@@ -94,7 +96,7 @@ func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, que
 			title = titles[i]
 		}
 		switch {
-		case liveNowHas(e.Tool, e.ID):
+		case live[e.Tool+"-"+e.ID]:
 			// Chosen, it is not started a second time: resume says where
 			// it runs (or goes there with --switch).
 			title = strings.TrimSpace("(running) " + title)

@@ -48,6 +48,10 @@ func Printable(s string, lines bool) string {
 }
 
 func needsEscape(r rune, lines bool) bool {
+	if ' ' <= r && r < 0x7f {
+		// Printable ASCII, most of any text: no table to look in.
+		return false
+	}
 	if r == '\n' {
 		return !lines
 	}
