@@ -107,7 +107,7 @@ func (c *Catalog) lookupAnywhere(tool, id string) ([]harness.Found, error) {
 	var found []harness.Found
 	var refusal error
 	for _, a := range agents.All() {
-		if !a.ValidID(id) {
+		if !a.ID.Valid(id) {
 			continue
 		}
 		f, err := a.Lookup(c.Home(a), id)

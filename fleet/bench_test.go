@@ -25,7 +25,7 @@ func BenchmarkRunning50(b *testing.B) {
 	home := b.TempDir()
 	var names []string // the agents whose IDs are UUIDs
 	for _, a := range agents.All() {
-		if a.ValidID(uid) {
+		if a.ID.Valid(uid) {
 			names = append(names, a.Name)
 		}
 	}

@@ -26,7 +26,7 @@ func (s *Status) check() error {
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown tool %q", s.Tool)
-	case s.ID != "" && !a.ValidID(s.ID):
+	case s.ID != "" && !a.ID.Valid(s.ID):
 		return fmt.Errorf("invalid %s id %q", s.Tool, s.ID)
 	case !ValidState(s.State):
 		return fmt.Errorf("invalid state %q", s.State)

@@ -20,7 +20,7 @@ var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 var tool, otherTool = func() (string, string) {
 	var names []string
 	for _, a := range agents.All() {
-		if a.ValidID(uid) {
+		if a.ID.Valid(uid) {
 			names = append(names, a.Name)
 		}
 	}

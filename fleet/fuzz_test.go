@@ -23,7 +23,7 @@ func FuzzLiveFile(f *testing.F) {
 		runs, _ := d.Read()
 		for _, r := range runs {
 			a, ok := agents.Named(r.Tool)
-			if !ok || (r.ID != "" && !a.ValidID(r.ID)) || !ValidState(r.State) || r.PID <= 0 ||
+			if !ok || (r.ID != "" && !a.ID.Valid(r.ID)) || !ValidState(r.State) || r.PID <= 0 ||
 				(r.Tmux != nil && !tmuxPane(r.Tmux.Pane)) || (r.End != "" && r.End != EndHangup && r.End != EndSignal) {
 				t.Fatalf("read %+v from %q", r, data)
 			}

@@ -137,7 +137,7 @@ func (r *Run) check() error {
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown tool %q", r.Tool)
-	case r.ID != "" && !a.ValidID(r.ID):
+	case r.ID != "" && !a.ID.Valid(r.ID):
 		return fmt.Errorf("invalid %s id %q", r.Tool, r.ID)
 	case !ValidState(r.State):
 		return fmt.Errorf("invalid state %q", r.State)

@@ -77,7 +77,7 @@ func ReopenCommand(resume []string, tool, id string) (string, error) {
 	switch {
 	case !ok:
 		return "", fmt.Errorf("unknown tool %q", tool)
-	case !a.ValidID(id):
+	case !a.ID.Valid(id):
 		return "", fmt.Errorf("invalid %s id %q", tool, id)
 	case len(resume) == 0:
 		return "", errors.New("no command to resume with")

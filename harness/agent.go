@@ -239,9 +239,6 @@ const (
 	EnvNotifyChain = "FLEETCOM_NOTIFY_CHAIN"
 )
 
-// ValidID reports whether id is an ID of this agent's grammar.
-func (a *Spec) ValidID(id string) bool { return a.ID.Valid(id) }
-
 // ValidateID returns an error naming the value when id is not one of the
 // agent's IDs.
 func (a *Spec) ValidateID(id string) error {

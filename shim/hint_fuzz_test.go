@@ -53,7 +53,7 @@ func FuzzExitHint(f *testing.F) {
 			r.pinned = pinned
 		}
 		ev := &evidence{hint: claude.ScrapeExit(tail)}
-		if ev.hint != "" && !claude.ValidID(ev.hint) {
+		if ev.hint != "" && !claude.ID.Valid(ev.hint) {
 			t.Fatalf("the hint %q passed no grammar", ev.hint)
 		}
 		id, source := r.decide(ev)

@@ -21,7 +21,7 @@ func TestLiveEnd(t *testing.T) {
 	}
 	var tool string
 	for _, a := range agents.All() {
-		if a.ValidID(liveID) {
+		if a.ID.Valid(liveID) {
 			tool = a.Name
 			break
 		}

@@ -90,7 +90,7 @@ func (r *recorder) captureContext() harness.Capture {
 // put writes one record, reporting failures as warnings, and returns
 // whether the conversation is resumable.
 func (r *recorder) put(id, source string, ended *time.Time, exit *int) bool {
-	if r.st == nil || !r.a.ValidID(id) {
+	if r.st == nil || !r.a.ID.Valid(id) {
 		return false
 	}
 	rec := r.base

@@ -149,7 +149,7 @@ func cmdPreview(in input) error {
 	}
 	tool, id, _ := strings.Cut(in.args[0], ":")
 	a, ok := agents.Named(tool)
-	if !ok || !a.ValidID(id) {
+	if !ok || !a.ID.Valid(id) {
 		return usagef("%q is not a conversation key", in.args[0])
 	}
 	cat, err := openCatalog()

@@ -23,7 +23,7 @@ func cmdReopen(in input) error {
 		return usagef("__reopen takes a tool and an ID")
 	}
 	a, ok := agents.Named(in.args[0])
-	if !ok || !a.ValidID(in.args[1]) {
+	if !ok || !a.ID.Valid(in.args[1]) {
 		return usagef("__reopen: %q %q is not a conversation", in.args[0], in.args[1])
 	}
 	self, err := selfPath()
