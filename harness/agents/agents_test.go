@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
@@ -42,6 +43,21 @@ func TestList(t *testing.T) {
 	}
 	if _, ok := Named(""); ok {
 		t.Error("an agent without a name")
+	}
+}
+
+// Every agent can be indexed: its conversation files (harness.Indexer) or
+// its database (harness.DBIndexer). Without either, nothing of its store
+// enters the index, so every command would see its conversations as gone:
+// list marks each record "(gone)", and resume finds nothing to offer.
+func TestEveryAgentIsIndexed(t *testing.T) {
+	for _, a := range All() {
+		_, files := a.Behaviour.(harness.Indexer)
+		_, db := a.Behaviour.(harness.DBIndexer)
+		if !files && !db {
+			t.Errorf("%s: its Behaviour implements neither harness.Indexer (conversations in files) nor harness.DBIndexer (in a database): "+
+				"without one, the index never holds its conversations, and every command sees them as gone", a.Name)
+		}
 	}
 }
 
