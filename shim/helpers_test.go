@@ -11,6 +11,7 @@ import (
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/termtest"
+	"github.com/fleetcom/fleetcom/internal/testexec"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,6 +45,7 @@ func TestMain(m *testing.M) {
 		shimRole(res)
 		return
 	}
+	testexec.DefaultHangup()
 	m.Run()
 }
 

@@ -64,6 +64,9 @@ func (w widened) Run() int {
 	if !given {
 		goflag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
+	// Run is reached only in the process that runs the tests, never in
+	// the roles testscript starts this binary in.
+	testexec.DefaultHangup()
 	return w.m.Run()
 }
 

@@ -1,5 +1,6 @@
-// Package testexec writes files that a test goes on to execute. Only tests
-// import it.
+// Package testexec writes files that a test goes on to execute, and keeps
+// the programs a test process starts from inheriting an ignored SIGHUP
+// (DefaultHangup). Only tests import it.
 //
 // A test process that writes a program and then runs it can fail with
 // ETXTBSY ("text file busy") when another goroutine forks in between: the
