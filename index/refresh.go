@@ -113,6 +113,11 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 		w.full = false
 		w.hotOnly = true
 	}
+	if w.full {
+		if err := x.db.c.Exec(writeCache); err == nil {
+			defer x.db.c.Exec(readCache)
+		}
+	}
 	if err := x.refreshRecords(w); err != nil {
 		return Result{}, err
 	}

@@ -45,12 +45,15 @@ func pickAndResume(in input) error {
 	if err != nil {
 		return err
 	}
-	// Only what can be resumed is offered, read row by row from the index.
-	var offer []catalog.Entry
+	// Only what can be resumed is offered, read row by row from the index
+	// into the picker's rows: at thousands of conversations, the entries
+	// themselves are not kept.
+	var offer offering
 	live := liveNow(resolvePaths().LiveDir)
+	now := time.Now()
 	keep := func(e catalog.Entry) bool {
 		if s := stateIn(live, e); s == "saved" || s == "found" || s == "running" {
-			offer = append(offer, e)
+			offer.add(e, e.Shown(), live, now)
 		}
 		return true
 	}
@@ -61,7 +64,7 @@ func pickAndResume(in input) error {
 	} else {
 		_ = cat.EachDir(dir, "", catalog.WithFound, keep)
 	}
-	if len(offer) == 0 {
+	if len(offer.rows) == 0 {
 		if in.has("--all") {
 			return notFoundError{msg: "no conversation to pick anywhere",
 				hint: fmt.Sprintf("run %s through the shims first", agentList("or"))}
@@ -76,36 +79,55 @@ func pickAndResume(in input) error {
 	if len(in.args) == 1 {
 		query = in.args[0]
 	}
-	return pickAmong(cat, offer, nil, query, in)
+	return offer.pick(cat, query, in)
 }
 
-// pickAmong opens the picker over entries, newest first, typed query in its
-// filter, and resumes the one chosen as resume does. titles, when given,
-// replace the entries' titles in the picker (search shows what matched).
-func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, query string, in input) error {
-	exe, err := selfPath()
-	if err != nil {
-		return err
+// offering is what the picker offers: a row per conversation, newest
+// first, and what finds each one again once chosen.
+type offering struct {
+	rows []picker.Row
+	refs []catalog.Query
+}
+
+// add offers entry e, shown as title.
+func (o *offering) add(e catalog.Entry, title string, live map[string]bool, now time.Time) {
+	switch {
+	case live[e.Tool+"-"+e.ID]:
+		// Chosen, it is not started a second time: resume says where it
+		// runs (or goes there with --switch).
+		title = strings.TrimSpace("(running) " + title)
+	case e.Found:
+		title = strings.TrimSpace("(found) " + title)
 	}
-	now := time.Now()
+	o.rows = append(o.rows, picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, tildePath(e.Cwd)}})
+	o.refs = append(o.refs, catalog.Query{Tool: e.Tool, Ref: e.ID, Dir: e.Cwd})
+}
+
+// pickAmong opens the picker over entries, newest first, and resumes the
+// one chosen as resume does. titles, when given, replace the entries'
+// titles in the picker (search shows what matched).
+func pickAmong(cat *catalog.Catalog, entries []catalog.Entry, titles []string, query string, in input) error {
+	var offer offering
 	live := liveNow(resolvePaths().LiveDir)
-	rows := make([]picker.Row, len(offer))
-	for i, e := range offer {
+	now := time.Now()
+	for i, e := range entries {
 		title := e.Shown()
 		if titles != nil {
 			title = titles[i]
 		}
-		switch {
-		case live[e.Tool+"-"+e.ID]:
-			// Chosen, it is not started a second time: resume says where
-			// it runs (or goes there with --switch).
-			title = strings.TrimSpace("(running) " + title)
-		case e.Found:
-			title = strings.TrimSpace("(found) " + title)
-		}
-		rows[i] = picker.Row{Key: e.Tool + ":" + e.ID, Cols: []string{e.Tool, age(now.Sub(e.Activity())), title, tildePath(e.Cwd)}}
+		offer.add(e, title, live, now)
 	}
-	i, err := picker.Pick(rows, picker.Options{
+	return offer.pick(cat, query, in)
+}
+
+// pick opens the picker, typed query in its filter, and resumes the
+// conversation chosen as resume does.
+func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
+	exe, err := selfPath()
+	if err != nil {
+		return err
+	}
+	i, err := picker.Pick(o.rows, picker.Options{
 		Header:  []string{"TOOL", "AGE", "TITLE", "DIRECTORY"},
 		Preview: []string{exe, "__preview"},
 		// FLEETCOM_FZF names the fzf to use, or "-" for the built-in
@@ -129,7 +151,7 @@ func pickAmong(cat *catalog.Catalog, offer []catalog.Entry, titles []string, que
 	case err != nil:
 		return err
 	}
-	p, err := cat.Resolve(catalog.Query{Tool: offer[i].Tool, Ref: offer[i].ID, Dir: offer[i].Cwd})
+	p, err := cat.Resolve(o.refs[i])
 	if err != nil {
 		return err
 	}
