@@ -7,6 +7,7 @@
 #   bench/history.sh                         the default scenarios (below)
 #   HISTORY_ONLY=claude10k bench/history.sh  only those named (comma- or space-separated; "all": every one)
 #   HISTORY_ROUNDS=N                         rounds per table (default: by the scenario's size)
+#   WATCH_SECONDS=N                          how long status --watch is watched (status scenario; default 20)
 #   HISTORY_CACHE=DIR                        where the generated stores are kept between runs
 #                                            (default: ~/.cache/fleetcom-bench/history)
 #   FLEETCOM_BIN=/path/to/fleetcom           measure that binary instead of building ./cmd/fleetcom
@@ -19,7 +20,8 @@
 # conversation) and `index`. `resume` and `search` exit 1 on an empty home,
 # so both sides of those two run under `sh -c '…; exit 0'`. The status
 # scenario pairs `status` with 50 live runs of ordinary transcripts and 50
-# whose titles sit behind sub-agent lines or in a 300 MiB rollout.
+# whose titles sit behind sub-agent lines or in a 300 MiB rollout, and
+# the share of one CPU `status --watch` takes with each set.
 #
 # A store is generated once per scenario and generator source, and reused;
 # each run works on a copy of its fleetcom state (commands may adopt a
@@ -82,6 +84,8 @@ main() {
 	fi
 	CGO_ENABLED=0 go build -trimpath -o "$tmp/pair" ./bench/pair
 	CGO_ENABLED=0 go build -trimpath -o "$tmp/genstore" ./bench/genstore
+	mkdir "$tmp/holder"
+	CGO_ENABLED=0 go build -trimpath -o "$tmp/holder/fleetcom" ./bench/holder
 	echo "fleetcom: $FC ($(file -L "$FC" | grep -o 'statically linked' || echo 'NOT statically linked')), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 	genkey=$(cat bench/genstore/*.go | sha256sum | cut -c1-12)
 	help=$("$FC" help 2>&1 || true)
@@ -237,15 +241,22 @@ status_bench() {
 		awk -F'\t' 'NR > 1 && $8 != "-" { print $1, $2, $3, $9 }' "$w/manifest.tsv"
 		cat "$tmp/plain.txt"
 	} | head -50 >"$tmp/odd.txt"
+	# status counts a run only while its CLI is the child of its shim, a
+	# fleetcom: the holder (bench/holder) stands for the shims, its sleeps
+	# for the CLIs.
+	"$tmp/holder/fleetcom" 100 >"$tmp/holder/pids" 2>/dev/null &
+	local holder=$!
+	pids+=("$holder")
+	while (($(wc -l <"$tmp/holder/pids") < 100)); do sleep 0.1; done
 	local kind i=0 tool id cwd home pid start
+	local -a kids
+	mapfile -t kids <"$tmp/holder/pids"
 	for kind in plain odd; do
 		while read -r tool id cwd home; do
-			sleep 3600 >/dev/null 2>&1 &
-			pid=$!
-			pids+=("$pid")
+			pid=${kids[i]}
 			start=$(cut -d' ' -f22 "/proc/$pid/stat")
-			printf '{"tool":"%s","id":"%s","cwd":"%s","home":"%s","state":"waiting","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":1,"tty":"/dev/pts/%d","tmux":null}\n' \
-				"$tool" "$id" "$cwd" "$home" $((i % 60)) "$pid" "$start" "$boot" $((i % 100)) \
+			printf '{"tool":"%s","id":"%s","cwd":"%s","home":"%s","state":"waiting","since":"2026-12-01T10:00:%02dZ","started":"2026-12-01T09:00:00Z","pid":%s,"pid_start":"%s","boot":"%s","shim_pid":%s,"tty":"/dev/pts/%d","tmux":null}\n' \
+				"$tool" "$id" "$cwd" "$home" $((i % 60)) "$pid" "$start" "$boot" "$holder" $((i % 100)) \
 				>"$tmp/live-$kind/fleetcom/live/${boot:0:8}-$pid-$start.json"
 			i=$((i + 1))
 		done <"$tmp/$kind.txt"
@@ -260,6 +271,37 @@ status_bench() {
 		-- "${P[@]}" "XDG_STATE_HOME=$tmp/live-odd" "$FC" status | tee "$tmp/status.out"
 	awk -v t="status: 50 live runs, odd shapes" '$1 == "empty" { ma = $3 " " $4 } $1 == "odd" { mb = $3 " " $4; r = $8 }
 		END { printf "%s\t%s\t%s\t%s\n", t, mb, ma, r }' "$tmp/status.out" >>"$summary"
+	local kind cpu
+	for kind in plain odd; do
+		cpu=$(watch_cpu "$tmp/live-$kind" "${P[@]}")
+		echo "status --watch, 50 live runs ($kind): $cpu of one CPU over ${WATCH_SECONDS:-20} s"
+		printf '%s\t%s\t-\t-\n' "status --watch: 50 live runs, $kind" "$cpu CPU" >>"$summary"
+	done
+}
+
+# watch_cpu STATE ENV...: the share of one CPU that `status --watch` takes
+# on a terminal (script's PTY), over WATCH_SECONDS (default 20) after its
+# first two seconds, from its utime and stime in /proc.
+watch_cpu() {
+	local state=$1 secs=${WATCH_SECONDS:-20} exe p pid= t0 t1
+	shift
+	exe=$(readlink -f "$FC")
+	sleep $((secs + 10)) | env "$@" XDG_STATE_HOME="$state" TERM=xterm-256color script -qec "$FC status --watch" /dev/null >/dev/null 2>&1 &
+	local feeder=$!
+	sleep 2
+	for p in $(pgrep -f -- "status --watch"); do
+		[[ $(readlink -f "/proc/$p/exe" 2>/dev/null) == "$exe" ]] && pid=$p
+	done
+	if [[ -z $pid ]]; then
+		echo "? (status --watch did not start)"
+		return
+	fi
+	t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	sleep "$secs"
+	t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	kill "$pid" 2>/dev/null || true
+	wait "$feeder" 2>/dev/null || true
+	awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" -v s="$secs" 'BEGIN { printf "%.2f%%", 100 * (b - a) / hz / s }'
 }
 
 main "$@"

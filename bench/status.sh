@@ -35,35 +35,10 @@ main() {
 	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
 	(cd -- "$tmp/hello" && CGO_ENABLED=0 go build -trimpath -o "$tmp/hello-go" main.go)
 	# status counts a run only while its CLI is the child of its shim, a
-	# fleetcom: the sleeps stand for the CLIs, and this holder, named
-	# fleetcom, for their shims.
+	# fleetcom: the sleeps stand for the CLIs, and the holder, built as a
+	# program named fleetcom, for their shims.
 	mkdir "$tmp/holder"
-	cat >"$tmp/holder/main.go" <<-'EOF'
-		package main
-
-		import (
-			"fmt"
-			"os"
-			"os/exec"
-			"os/signal"
-			"syscall"
-		)
-
-		func main() {
-			c := make(chan os.Signal, 1)
-			signal.Notify(c, syscall.SIGTERM, syscall.SIGINT)
-			for i := 0; i < 50; i++ {
-				cmd := exec.Command("sleep", "3600")
-				if cmd.Start() != nil {
-					os.Exit(1)
-				}
-				fmt.Println(cmd.Process.Pid)
-			}
-			os.Stdout.Close()
-			<-c
-		}
-	EOF
-	(cd -- "$tmp/holder" && CGO_ENABLED=0 go build -trimpath -o "$tmp/holder/fleetcom" main.go)
+	CGO_ENABLED=0 go build -trimpath -o "$tmp/holder/fleetcom" ./bench/holder
 
 	local live="$tmp/state/fleetcom/live" plain="$tmp/plain/fleetcom/live" boot b8 pane
 	mkdir -p "$live" "$plain" "$tmp/home/.claude" "$tmp/home/.codex" "$tmp/home/.grok"
