@@ -110,28 +110,7 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	var sets []string
-	var args []any
-	var ors []string
-	for i, t := range q.Terms {
-		m := match(t, q.Prefix && i == len(q.Terms)-1)
-		sets = append(sets, fmt.Sprintf(`SELECT rowid >> %d FROM chunk WHERE chunk MATCH ?`, chunkBits))
-		args = append(args, m)
-		ors = append(ors, m)
-	}
-	where := `rowid IN (` + strings.Join(sets, " INTERSECT ") + `) AND NOT forgotten AND NOT side`
-	if q.Tool != "" {
-		where += ` AND tool = ?`
-		args = append(args, q.Tool)
-	}
-	if q.Dir != "" {
-		where += ` AND cwd = ?`
-		args = append(args, q.Dir)
-	}
-	if !q.Since.IsZero() {
-		where += ` AND (CASE WHEN stored AND active > 0 THEN active ELSE ractive END) >= ?`
-		args = append(args, q.Since.UnixMilli())
-	}
+	where, args, ors := q.where()
 	type cand struct {
 		hit   Hit
 		best  int64 // the rowid of its best part, 0 when unranked
@@ -193,6 +172,55 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 		out = append(out, c.hit)
 	}
 	return out, nil
+}
+
+// where is the condition on conv of the conversations q finds, its
+// arguments, and the FTS5 query of each term.
+func (q Query) where() (string, []any, []string) {
+	var sets, ors []string
+	var args []any
+	for i, t := range q.Terms {
+		m := match(t, q.Prefix && i == len(q.Terms)-1)
+		sets = append(sets, fmt.Sprintf(`SELECT rowid >> %d FROM chunk WHERE chunk MATCH ?`, chunkBits))
+		args = append(args, m)
+		ors = append(ors, m)
+	}
+	where := `rowid IN (` + strings.Join(sets, " INTERSECT ") + `) AND NOT forgotten AND NOT side`
+	if q.Tool != "" {
+		where += ` AND tool = ?`
+		args = append(args, q.Tool)
+	}
+	if q.Dir != "" {
+		where += ` AND cwd = ?`
+		args = append(args, q.Dir)
+	}
+	if !q.Since.IsZero() {
+		where += ` AND (CASE WHEN stored AND active > 0 THEN active ELSE ractive END) >= ?`
+		args = append(args, q.Since.UnixMilli())
+	}
+	return where, args, ors
+}
+
+// Holding returns the conversations Search would find, as "tool:id", in
+// no order, unranked and without snippets: what a picker needs to know of
+// the text as the user types. Limit bounds them; 0 for all.
+func (x *Index) Holding(q Query) ([]string, error) {
+	if len(q.Terms) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	where, args, _ := q.where()
+	if q.Limit > 0 {
+		where += ` LIMIT ?`
+		args = append(args, q.Limit)
+	}
+	var out []string
+	err := x.db.query(`SELECT tool, id FROM conv WHERE `+where, args, func(s *sqlite3.Stmt) error {
+		out = append(out, s.ColumnText(0)+":"+s.ColumnText(1))
+		return nil
+	})
+	return out, err
 }
 
 // rankRows is how many matching parts of text one search ranks.

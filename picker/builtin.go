@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -45,7 +46,17 @@ func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 	}
 	m := newModel(newTable(o.Header, rows))
 	m.multi = o.Multi
+	if o.Text != nil {
+		m.keys = make([]string, len(rows))
+		for i, r := range rows {
+			m.keys[i] = r.Key
+		}
+	}
 	m.setFilter(o.Query)
+	done := make(chan struct{})
+	defer close(done)
+	text := asker{o: o, done: done, answers: make(chan answer, 1)}
+	defer text.stop()
 
 	sigc := make(chan os.Signal, 8)
 	for _, s := range watched {
@@ -100,9 +111,15 @@ func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 	if err := draw(); err != nil {
 		return nil, err
 	}
+	text.typed(string(m.filter))
 	for {
 		var keys []key
 		select {
+		case <-text.c:
+			text.ask(string(m.filter))
+			continue
+		case a := <-text.answers:
+			m.found(a.filter, a.keys, listRows(h))
 		case b := <-rd.bytes:
 			keys = dec.feed(b)
 			if dec.waiting() {
@@ -151,9 +168,68 @@ func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 				return nil, ErrCancelled
 			}
 		}
+		text.typed(string(m.filter))
 		if err := draw(); err != nil {
 			return nil, err
 		}
+	}
+}
+
+// textWait is how long typing pauses before Options.Text is asked about
+// the filter: a question per key would queue searches the next key makes
+// stale.
+const textWait = 150 * time.Millisecond
+
+// answer is what Options.Text returned for a filter.
+type answer struct {
+	filter string
+	keys   []string
+}
+
+// asker asks Options.Text in the background: once the filter has stayed
+// the same for textWait (c fires), about that filter, unless it was asked
+// already. Answers come on answers; those for a filter since changed are
+// dropped by the model (found).
+type asker struct {
+	o       Options
+	done    <-chan struct{}
+	answers chan answer
+	timer   *time.Timer
+	c       <-chan time.Time
+	asked   string
+}
+
+// typed says the filter is now f.
+func (a *asker) typed(f string) {
+	if a.o.Text == nil || f == a.asked {
+		return
+	}
+	if a.timer == nil {
+		a.timer = time.NewTimer(textWait)
+	} else {
+		a.timer.Reset(textWait)
+	}
+	a.c = a.timer.C
+}
+
+// ask asks about f, in the background.
+func (a *asker) ask(f string) {
+	a.c, a.asked = nil, f
+	if strings.TrimSpace(f) == "" {
+		return // nothing to look for; the columns alone decide
+	}
+	go func() {
+		keys := a.o.Text(f)
+		select {
+		case a.answers <- answer{f, keys}:
+		case <-a.done:
+		}
+	}()
+}
+
+func (a *asker) stop() {
+	if a.timer != nil {
+		a.timer.Stop()
 	}
 }
 

@@ -38,6 +38,34 @@ func TestBuiltinFilterChooses(t *testing.T) {
 	}
 }
 
+// TestBuiltinText: rows whose text holds the filter (Options.Text) match
+// beside those whose columns hold it, once typing pauses; a filter typed
+// on makes them go again.
+func TestBuiltinText(t *testing.T) {
+	cfg := helperConfig{Rows: sample, Header: sampleHeader, Stdio: true,
+		Text: map[string][]string{"flak": {sample[2].Key}}}
+	r := startBuiltin(t, cfg, 100, 20)
+	r.waitOpen()
+	r.send("flak")
+	both := func(v *termtest.Screen) bool {
+		s := v.Text()
+		return strings.Contains(s, "fix the flaky") && strings.Contains(s, "Ünïcode") && !strings.Contains(s, "port the parser")
+	}
+	r.waitScreen("the row whose title holds it, and the one whose text does", both)
+	r.send("y")
+	r.waitScreen("only the title's match once the filter is another", func(v *termtest.Screen) bool {
+		s := v.Text()
+		return strings.Contains(s, "fix the flaky") && !strings.Contains(s, "Ünïcode")
+	})
+	r.send("\x7f") // back to "flak": asked again
+	r.waitScreen("the text's row again", both)
+	r.send("\x0e\r") // Down to it, and choose it
+	result, status, _ := r.finish()
+	if want := "chosen " + sample[2].Key + "\n"; result != want || status != "exit 0" {
+		t.Errorf("result %q, %s; want %q", result, status, want)
+	}
+}
+
 func TestBuiltinArrows(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 	r.waitOpen()

@@ -49,6 +49,9 @@ type helperConfig struct {
 	PanicAfter int  // panic after this many frames (built-in picker)
 	ReadAfter  bool // then read one line from the terminal, cooked
 	Multi      bool // choose several (PickMany)
+	// Text answers Options.Text: the keys whose text holds a filter, by
+	// the filter; asked about any other, it answers nothing.
+	Text map[string][]string
 }
 
 func TestMain(m *testing.M) {
@@ -90,6 +93,9 @@ func pickRole() int {
 		return 3
 	}
 	o := Options{Header: cfg.Header, FZF: cfg.FZF, Preview: cfg.Preview}
+	if cfg.Text != nil {
+		o.Text = func(filter string) []string { return cfg.Text[filter] }
+	}
 	if cfg.Stdio {
 		o.In, o.Out = os.Stdin, os.Stdout
 	}

@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -20,6 +21,11 @@ type model struct {
 	top     int   // first match on screen
 	multi   bool  // rows can be marked, and the marked ones are chosen
 	marked  map[int]bool
+	// What Options.Text answered: the keys of the rows whose text holds
+	// the filter textFor. While the filter is still that, they match too.
+	keys    []string
+	text    map[string]bool
+	textFor string
 }
 
 // outcome is what a key press led to.
@@ -51,9 +57,10 @@ func (m *model) setFilter(q string) {
 }
 
 // refilter keeps the rows holding every word of the filter, ignoring case,
-// and selects the first of them.
+// or whose text holds it (found), and selects the first of them.
 func (m *model) refilter() {
 	words := strings.Fields(strings.ToLower(string(m.filter)))
+	byText := m.text != nil && m.textFor == string(m.filter)
 	m.matches = m.matches[:0]
 	for i, h := range m.hay {
 		ok := true
@@ -63,11 +70,31 @@ func (m *model) refilter() {
 				break
 			}
 		}
-		if ok {
+		if ok || byText && i < len(m.keys) && m.text[m.keys[i]] {
 			m.matches = append(m.matches, i)
 		}
 	}
 	m.sel, m.top = 0, 0
+}
+
+// found takes the keys Options.Text returned for filter, when the filter
+// is still that: their rows match too. The selected row stays selected,
+// on a screen of page rows.
+func (m *model) found(filter string, keys []string, page int) {
+	if filter != string(m.filter) {
+		return
+	}
+	m.text = make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m.text[k] = true
+	}
+	m.textFor = filter
+	was := m.choice()
+	m.refilter()
+	if j := slices.Index(m.matches, was); was >= 0 && j >= 0 {
+		m.sel = j
+		m.scroll(page)
+	}
 }
 
 // choice is the index of the selected row, or -1 when nothing matches.

@@ -40,6 +40,13 @@ type Options struct {
 	// Multi lets the user mark several rows and choose them together
 	// (PickMany): Tab and Shift-Tab mark, as in fzf --multi.
 	Multi bool
+	// Text, when set, finds rows by what they stand for beyond their
+	// columns (a conversation's text): given the filter as typed, it
+	// returns the keys of the rows that hold it. The built-in picker asks
+	// it in the background once typing pauses, and a row then matches
+	// when its columns hold every word of the filter or its key is among
+	// those returned for that filter. fzf does not ask it.
+	Text func(filter string) []string
 }
 
 var (

@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fleetcom/fleetcom/catalog"
 	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/harness/agents"
+	"github.com/fleetcom/fleetcom/index"
 	"github.com/fleetcom/fleetcom/internal/safe"
 	"github.com/fleetcom/fleetcom/picker"
 	"github.com/fleetcom/fleetcom/shim"
@@ -79,7 +81,32 @@ func pickAndResume(in input) error {
 	if len(in.args) == 1 {
 		query = in.args[0]
 	}
+	if x, err := cat.Index(dir); err == nil {
+		offer.text = textOf(x, dir)
+	}
 	return offer.pick(cat, query, in)
+}
+
+// pickTextMax bounds the conversations one question about the text
+// returns to the picker.
+const pickTextMax = 2000
+
+// textOf finds, as the user types in the picker, the conversations of dir
+// (of every directory for "") whose prompts and replies hold the filter,
+// as search does: every word, in any case, a "phrase" as it is, and the
+// last word, once three characters long and not ended by a space, as the
+// start of a word.
+func textOf(x *index.Index, dir string) func(string) []string {
+	return func(filter string) []string {
+		terms, err := index.ParseQuery([]string{filter})
+		if err != nil {
+			return nil
+		}
+		last := terms[len(terms)-1]
+		prefix := utf8.RuneCountInString(last) >= 3 && !strings.HasSuffix(filter, " ") && !strings.HasSuffix(filter, `"`)
+		keys, _ := x.Holding(index.Query{Terms: terms, Prefix: prefix, Dir: dir, Limit: pickTextMax})
+		return keys
+	}
 }
 
 // offering is what the picker offers: a row per conversation, newest
@@ -87,6 +114,9 @@ func pickAndResume(in input) error {
 type offering struct {
 	rows []picker.Row
 	refs []catalog.Query
+	// text, when set, finds rows by what their conversations say, as the
+	// user types (picker.Options.Text).
+	text func(string) []string
 }
 
 // add offers entry e, shown as title.
@@ -134,6 +164,7 @@ func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
 		// picker even where fzf is installed.
 		FZF:   os.Getenv("FLEETCOM_FZF"),
 		Query: query,
+		Text:  o.text,
 	})
 	var sig *picker.SignalError
 	switch {

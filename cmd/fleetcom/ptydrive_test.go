@@ -98,6 +98,8 @@ func runDialogue(u *ptyUser, script string, env []string, dir string) (string, e
 			pos, err = u.expect(arg, pos)
 		case "send":
 			_, err = u.Write([]byte(arg + "\r"))
+		case "type":
+			_, err = u.Write([]byte(arg))
 		case "esc":
 			_, err = u.Write([]byte{0x1b})
 		case "signal":
