@@ -39,20 +39,26 @@ import (
 const previewVar = "FLEETCOM_PREVIEW_"
 
 // previewCommand is the template for a preview argv of n words.
-func previewCommand(n int) string {
+func previewCommand(n int) string { return varWords(previewVar, n) + "{2}" }
+
+// previewEnv is the environment that previewCommand(len(argv)) reads.
+func previewEnv(argv []string) []string { return varEnv(previewVar, argv) }
+
+// varWords is the words of an argv of n words held in the environment
+// variables prefix0, prefix1…, each named in double quotes, and a space.
+func varWords(prefix string, n int) string {
 	var b strings.Builder
 	for i := range n {
-		fmt.Fprintf(&b, "\"$%s%d\" ", previewVar, i)
+		fmt.Fprintf(&b, "\"$%s%d\" ", prefix, i)
 	}
-	b.WriteString("{2}")
 	return b.String()
 }
 
-// previewEnv is the environment that previewCommand(len(argv)) reads.
-func previewEnv(argv []string) []string {
+// varEnv is the environment that varWords(prefix, len(argv)) reads.
+func varEnv(prefix string, argv []string) []string {
 	env := make([]string, len(argv))
 	for i, a := range argv {
-		env[i] = previewVar + strconv.Itoa(i) + "=" + a
+		env[i] = prefix + strconv.Itoa(i) + "=" + a
 	}
 	return env
 }
@@ -115,8 +121,17 @@ func runFZF(path string, rows []Row, o Options, out *os.File) ([]int, error) {
 	if o.Query != "" {
 		args = append(args, "--query="+o.Query)
 	}
+	env := append(append(os.Environ(), "SHELL=/bin/sh"), previewEnv(o.Preview)...)
+	if len(o.TextCommand) > 0 {
+		// Without its file the list is only not searched by text.
+		if file, remove, err := writeTextFile(input); err == nil {
+			defer remove()
+			args = append(args, textBinding(len(o.TextCommand)))
+			env = append(env, textEnv(o.TextCommand, file)...)
+		}
+	}
 	cmd := exec.Command(path, args...)
-	cmd.Env = append(append(os.Environ(), "SHELL=/bin/sh"), previewEnv(o.Preview)...)
+	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout = &stdout
 	cmd.Stderr = out

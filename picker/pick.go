@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -45,8 +46,14 @@ type Options struct {
 	// returns the keys of the rows that hold it. The built-in picker asks
 	// it in the background once typing pauses, and a row then matches
 	// when its columns hold every word of the filter or its key is among
-	// those returned for that filter. fzf does not ask it.
+	// those returned for that filter.
 	Text func(filter string) []string
+	// TextCommand does for fzf what Text does for the built-in picker: the
+	// argv of a command fzf runs whenever its query changes, with the
+	// file of the lines it was given and the query appended. It prints
+	// those lines again as MarkText does, and fzf's own matching then
+	// keeps the rows whose text holds the query.
+	TextCommand []string
 }
 
 var (
@@ -120,9 +127,9 @@ func pick(rows []Row, o Options) ([]int, error) {
 			return nil, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
 		}
 	}
-	for _, a := range o.Preview {
+	for _, a := range append(slices.Clip(o.Preview), o.TextCommand...) {
 		if strings.IndexByte(a, 0) >= 0 {
-			return nil, fmt.Errorf("preview command %q: holds a NUL byte", a)
+			return nil, fmt.Errorf("command word %q: holds a NUL byte", a)
 		}
 	}
 	if len(rows) == 0 {

@@ -75,9 +75,9 @@ line as resume does, or run it with --exec. A NAME or FILTER is typed into
 the picker's filter as it opens. The picker is fzf, with a preview of the
 conversation's first and last messages, when fzf is installed, else a small
 built-in one: type to filter, arrows to move, Enter to choose, Esc to
-cancel. As you type, the built-in picker also offers the conversations whose
-prompts and replies hold the filter, as 'fleetcom search' finds them (fzf
-filters the columns it shows). It needs a terminal.
+cancel. As you type, the picker also offers the conversations whose prompts
+and replies hold the filter, as 'fleetcom search' finds them (fzf marks them
+"· said: …"). It needs a terminal.
 
 Exit status: 0 when a conversation was chosen (with --exec: its CLI's
 status); 1 when there is nothing to pick, or nothing matched the filter;
@@ -233,6 +233,7 @@ set.
 			complete: fixed(commandWords), run: cmdHelp},
 		{name: "__complete", raw: true, hidden: true, run: cmdComplete},
 		{name: "__preview", hidden: true, run: cmdPreview},
+		{name: "__picktext", raw: true, hidden: true, run: cmdPickText},
 		{name: "__man", hidden: true, run: cmdMan},
 		{name: "__paths", hidden: true, run: cmdPaths},
 		{name: "__ahead", hidden: true, run: cmdAhead},

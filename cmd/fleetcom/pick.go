@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -83,8 +84,37 @@ func pickAndResume(in input) error {
 	}
 	if x, err := cat.Index(dir); err == nil {
 		offer.text = textOf(x, dir)
+		// fzf asks a process of its own, about the same directory.
+		offer.textDir = dir
+		if offer.textDir == "" {
+			offer.textDir = "-"
+		}
 	}
 	return offer.pick(cat, query, in)
+}
+
+// cmdPickText is what fzf runs as its query changes (picker.Options.
+// TextCommand): __picktext DIR|- FILE QUERY prints the picker's lines in
+// FILE again, those of the conversations of DIR (- for every directory)
+// whose text holds QUERY marked, as textOf finds them. What it cannot
+// search, it prints unmarked: the list never empties because of it.
+func cmdPickText(in input) error {
+	if len(in.args) != 3 {
+		return usagef("__picktext takes a directory, a file and a query")
+	}
+	dir, file, query := in.args[0], in.args[1], in.args[2]
+	if dir == "-" {
+		dir = ""
+	}
+	var keys []string
+	if strings.TrimSpace(query) != "" && (dir == "" || filepath.IsAbs(dir)) {
+		if cat, err := openCatalog(); err == nil {
+			if x, err := cat.Index(dir); err == nil {
+				keys = textOf(x, dir)(query)
+			}
+		}
+	}
+	return picker.MarkText(stdout, file, keys, query)
 }
 
 // pickTextMax bounds the conversations one question about the text
@@ -115,8 +145,10 @@ type offering struct {
 	rows []picker.Row
 	refs []catalog.Query
 	// text, when set, finds rows by what their conversations say, as the
-	// user types (picker.Options.Text).
-	text func(string) []string
+	// user types (picker.Options.Text); textDir is the directory it
+	// searches, "-" for all, for fzf's process (cmdPickText).
+	text    func(string) []string
+	textDir string
 }
 
 // add offers entry e, shown as title.
@@ -157,7 +189,7 @@ func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
 	if err != nil {
 		return err
 	}
-	i, err := picker.Pick(o.rows, picker.Options{
+	opts := picker.Options{
 		Header:  []string{"TOOL", "AGE", "TITLE", "DIRECTORY"},
 		Preview: []string{exe, "__preview"},
 		// FLEETCOM_FZF names the fzf to use, or "-" for the built-in
@@ -165,7 +197,11 @@ func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
 		FZF:   os.Getenv("FLEETCOM_FZF"),
 		Query: query,
 		Text:  o.text,
-	})
+	}
+	if o.textDir != "" {
+		opts.TextCommand = []string{exe, "__picktext", o.textDir}
+	}
+	i, err := picker.Pick(o.rows, opts)
 	var sig *picker.SignalError
 	switch {
 	case errors.As(err, &sig):
