@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/fleetcom/fleetcom/harness"
 )
 
 // Damage past the header is not looked for at every open (reading the
@@ -35,30 +33,24 @@ func TestCheckRebuildsADamagedIndex(t *testing.T) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var warnings []string
-	y, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} },
-		Text: true, Warn: func(m string) { warnings = append(warnings, m) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer y.Close()
-	if len(warnings) != 0 {
-		t.Fatalf("warnings at open: %q", warnings)
+	y, warnings := h.openWarned(dir)
+	if len(*warnings) != 0 {
+		t.Fatalf("warnings at open: %q", *warnings)
 	}
 	if err := y.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
-		t.Errorf("warnings after Check: %q; want one saying it is rebuilt", warnings)
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "rebuilding") {
+		t.Errorf("warnings after Check: %q; want one saying it is rebuilt", *warnings)
 	}
 	refresh(t, y, Scope{Full: true})
 	if got := search(t, y, "conversation"); len(got) != 300 {
 		t.Errorf("search after the rebuild: %d hits", len(got))
 	}
 	// Checked now: not again within a day.
-	warnings = nil
-	if err := y.Check(); err != nil || len(warnings) != 0 {
-		t.Errorf("a second Check: %v, %q", err, warnings)
+	*warnings = nil
+	if err := y.Check(); err != nil || len(*warnings) != 0 {
+		t.Errorf("a second Check: %v, %q", err, *warnings)
 	}
 }
 

@@ -432,15 +432,9 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, File), []byte(strings.Repeat("not a database ", 500)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var warnings []string
-	y, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} },
-		Text: true, Warn: func(m string) { warnings = append(warnings, m) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer y.Close()
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
-		t.Errorf("warnings: %q; want one saying it is rebuilt", warnings)
+	y, warnings := h.openWarned(dir)
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "rebuilding") {
+		t.Errorf("warnings: %q; want one saying it is rebuilt", *warnings)
 	}
 	refresh(t, y, Scope{})
 	if got := search(t, y, "survivor"); !slices.Equal(got, []string{idA}) {

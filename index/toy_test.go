@@ -144,11 +144,23 @@ func (h *toyHome) write(cwd, id string, lines ...string) {
 // open opens an index of the toy home in dir.
 func (h *toyHome) open(dir string, text bool) *Index {
 	h.t.Helper()
+	return h.openWarning(dir, text, func(m string) { h.t.Log("warning: " + m) })
+}
+
+// openWarned opens the index in dir with text, keeping its warnings.
+func (h *toyHome) openWarned(dir string) (*Index, *[]string) {
+	h.t.Helper()
+	var warnings []string
+	return h.openWarning(dir, true, func(m string) { warnings = append(warnings, m) }), &warnings
+}
+
+func (h *toyHome) openWarning(dir string, text bool, warn func(string)) *Index {
+	h.t.Helper()
 	x, err := Open(dir, Options{
 		Agents: []harness.Agent{toyAgent},
 		Homes:  func(harness.Agent) []string { return []string{h.home} },
 		Text:   text,
-		Warn:   func(m string) { h.t.Log("warning: " + m) },
+		Warn:   warn,
 	})
 	if err != nil {
 		h.t.Fatal(err)
