@@ -82,13 +82,14 @@ func pickAndResume(in input) error {
 	if len(in.args) == 1 {
 		query = in.args[0]
 	}
-	if x, err := cat.Index(dir); err == nil {
-		offer.text = textOf(x, dir)
-		// fzf asks a process of its own, about the same directory.
-		offer.textDir = dir
-		if offer.textDir == "" {
-			offer.textDir = "-"
-		}
+	// The text is searched where the rows come from: dir, or with --all
+	// every directory ("-" for fzf's process of its own).
+	scope, textDir := dir, dir
+	if in.has("--all") {
+		scope, textDir = "", "-"
+	}
+	if x, err := cat.Index(scope); err == nil {
+		offer.text, offer.textDir = textOf(x, scope), textDir
 	}
 	return offer.pick(cat, query, in)
 }
