@@ -48,9 +48,10 @@ type live struct {
 	run      fleet.Run
 	tracker  *fleet.Tracker
 	noticer  fleet.Noticer
-	applied  int    // state events of the capture already applied
-	tidied   string // the conversation whose obsolete files went (tidy)
-	started  bool   // the file was written and the watcher runs
+	applied  int           // state events of the capture already applied
+	tidied   string        // the conversation whose obsolete files went (tidy)
+	started  bool          // the file was written and the watcher runs
+	early    *fleet.Change // the last change before start, told then (start)
 	finished bool
 	failed   bool // a write failed and was reported
 }
@@ -117,6 +118,13 @@ func (l *live) start(pid int, id string) {
 	go l.watch()
 	go l.beat()
 	l.tidy()
+	// A change that came before the file (on a loaded machine the store's
+	// first write can take longer than the agent takes to ask for
+	// permission) is told now, if the run is still in its state.
+	if c := l.early; c != nil && c.To == l.tracker.State {
+		l.tell(*c)
+	}
+	l.early = nil
 }
 
 // tidy removes the files this run makes obsolete (fleet.Dir.Tidy): among
@@ -184,9 +192,17 @@ func (l *live) changed(c fleet.Change) {
 	l.run.State, l.run.Since, l.run.Why = l.tracker.State, l.tracker.Since, l.tracker.Why
 	l.tidy()
 	l.turnEnded(c)
-	if l.notice == nil || !l.started {
-		return
+	switch {
+	case l.notice == nil:
+	case !l.started:
+		l.early = &c
+	default:
+		l.tell(c)
 	}
+}
+
+// tell sends the notice a change deserves, if any; the caller holds l.mu.
+func (l *live) tell(c fleet.Change) {
 	if n, ok := l.noticer.Consider(c, &l.run); ok {
 		// What the conversation is called, as its agent's store says now
 		// (a rename shows): a bounded read, and notices are rare.

@@ -3,6 +3,7 @@ package shim
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,16 +118,46 @@ func TestLiveHooks(t *testing.T) {
 	liveState(t, d, harness.Waiting)
 	// The same lines again (a look at an unchanged file) change nothing.
 	l.captured([]byte(capture))
-	deadline := time.Now().Add(20 * time.Second)
-	var b []byte
-	for time.Now().Before(deadline) {
-		if b, _ = os.ReadFile(log); strings.Count(string(b), "\n") >= 1 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	b := waitLines(t, log, 1)
 	if lines := strings.Count(string(b), "\n"); lines != 1 || !strings.Contains(string(b), `"state":"needs-you"`) ||
 		!strings.Contains(string(b), `"why":"permission request"`) {
 		t.Errorf("notices: %q", b)
 	}
+}
+
+// TestLiveNoticeBeforeStart: an agent that asks for permission before the
+// run's live file is written (a loaded machine delays that write) is told
+// of once the file is, with what the run knows by then.
+func TestLiveNoticeBeforeStart(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "notices")
+	prog := filepath.Join(dir, "notify")
+	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
+	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
+	l, d, _ := newTestLive(t, mustAgent("claude").Behaviour.(harness.Stater), n)
+	l.captured([]byte(`{"hook_event_name":"SessionStart","session_id":"` + liveID + `"}` + "\n" +
+		`{"hook_event_name":"UserPromptSubmit"}` + "\n" + `{"hook_event_name":"PermissionRequest"}` + "\n"))
+	if runs, _ := d.Read(); len(runs) != 0 {
+		t.Fatalf("a live file before start: %+v", runs)
+	}
+	l.start(os.Getpid(), liveID)
+	liveState(t, d, harness.NeedsYou)
+	b := waitLines(t, log, 1)
+	if !strings.Contains(string(b), `"state":"needs-you"`) || !strings.Contains(string(b), `"pid":`+strconv.Itoa(os.Getpid())) {
+		t.Errorf("notices: %q", b)
+	}
+}
+
+// waitLines waits until the file holds at least n lines, and returns it.
+func waitLines(t *testing.T, path string, n int) []byte {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var b []byte
+	for time.Now().Before(deadline) {
+		if b, _ = os.ReadFile(path); strings.Count(string(b), "\n") >= n {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return b
 }
