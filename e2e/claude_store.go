@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,4 +116,46 @@ func HookPayloads(record string) []HookPayload {
 		}
 	})
 	return out
+}
+
+// WaitClaudeRecorded waits until a transcript of the project dir holds
+// text, as Claude writes a turn out after showing it.
+func WaitClaudeRecorded(t testing.TB, claudeHome, dir, text string) {
+	t.Helper()
+	if !eventually(replyWait, func() bool {
+		for _, tr := range ClaudeTranscripts(claudeHome, dir) {
+			if strings.Contains(tr.Text, text) {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("no transcript of %s holds %q after %s", dir, text, replyWait)
+	}
+}
+
+// ClaudeChain describes the transcript id of the project dir one entry a
+// line (its type, its uuid and the parent it names, the start of its
+// text), for a failure that needs to show how Claude will read it back.
+func ClaudeChain(claudeHome, dir, id string) string {
+	tr, ok := ClaudeTranscripts(claudeHome, dir)[id]
+	if !ok {
+		return "(no such transcript)"
+	}
+	short := func(s string) string { return s[:min(len(s), 8)] }
+	var b strings.Builder
+	forLines([]byte(tr.Text), func(line []byte) {
+		var e struct {
+			Type       string
+			UUID       string `json:"uuid"`
+			ParentUUID string `json:"parentUuid"`
+		}
+		_ = json.Unmarshal(line, &e)
+		text := string(line)
+		if i := strings.Index(text, `"content"`); i >= 0 {
+			text = text[i:]
+		}
+		fmt.Fprintf(&b, "%-10s %-8s <- %-8s %.80s\n", e.Type, short(e.UUID), short(e.ParentUUID), text)
+	})
+	return b.String()
 }

@@ -117,7 +117,7 @@ func claudeHint(t *testing.T, r Real) {
 			if len(c.env) > 0 {
 				argv = append(append([]string{"env"}, c.env...), argv...)
 			}
-			line, id := converse(t, x, proj, argv, "ZEBRA-42")
+			line, id := converse(t, x, w.ClaudeHome(), proj, argv, "ZEBRA-42")
 			if want := c.want(r, id); line != want {
 				t.Errorf("%s: hint %q, want %q", r, line, want)
 			}
@@ -161,6 +161,7 @@ func claudeHint(t *testing.T, r Real) {
 		ClearClaude(p, "HERON-17")
 		p.Submit("second HERON-18", typeWait)
 		ReplyClaude(p, "ACK HERON-18 CODES HERON-18\n")
+		WaitClaudeRecorded(t, w.ClaudeHome(), proj, "ACK HERON-18 CODES HERON-18")
 		status, screen := ExitClaude(p)
 		h := HookPayloads(record)
 		if len(h) != 2 || h[0].SessionID != id || h[0].Source != "startup" || h[1].Source != "clear" {
@@ -169,7 +170,7 @@ func claudeHint(t *testing.T, r Real) {
 		if line, _ := ClaudeHint(screen); status != 0 || line != "claude --resume "+h[1].SessionID {
 			t.Errorf("exit %d, hint %q, want claude --resume %s", status, line, h[1].SessionID)
 		}
-		resumeLine(t, x, proj, "claude --resume "+h[1].SessionID, "HERON-18")
+		resumeLine(t, x, w.ClaudeHome(), proj, "claude --resume "+h[1].SessionID, "HERON-18")
 		if h := HookPayloads(record); len(h) != 2 {
 			t.Errorf("the printed line ran the inline hook again: %+v", h)
 		}
@@ -180,12 +181,12 @@ func claudeHint(t *testing.T, r Real) {
 	t.Run("settings-file-gone", func(t *testing.T) {
 		tmp := filepath.Join(w.Root, "run-1", "claude-settings.json")
 		w.writeFile(tmp, "{}\n", 0o600)
-		line, id := converse(t, x, proj, []string{"claude", "--settings", tmp}, "OSPREY-31")
+		line, id := converse(t, x, w.ClaudeHome(), proj, []string{"claude", "--settings", tmp}, "OSPREY-31")
 		if err := os.RemoveAll(filepath.Dir(tmp)); err != nil {
 			t.Fatal(err)
 		}
 		if !r.Has("hint-echoes-flags") {
-			resumeLine(t, x, proj, line, "OSPREY-31")
+			resumeLine(t, x, w.ClaudeHome(), proj, line, "OSPREY-31")
 			return
 		}
 		if want := "claude --settings " + tmp + " --resume " + id; line != want {
@@ -207,14 +208,14 @@ func claudeHint(t *testing.T, r Real) {
 			"hooks": []any{map[string]any{"type": "command", "command": gatedCapture}},
 		}}}})
 		capture := filepath.Join(w.Root, "capture.jsonl")
-		line, id := converse(t, x, proj, []string{"env", "FLEETCOM_CAPTURE_FILE=" + capture, "claude", "--settings", stable}, "GANNET-92")
+		line, id := converse(t, x, w.ClaudeHome(), proj, []string{"env", "FLEETCOM_CAPTURE_FILE=" + capture, "claude", "--settings", stable}, "GANNET-92")
 		if h := HookPayloads(capture); len(h) != 1 || h[0].SessionID != id {
 			t.Errorf("captured %+v, want %s", h, id)
 		}
 		if want := (hintCase{echo: "--settings " + stable}).want(r, id); line != want {
 			t.Errorf("hint %q, want %q", line, want)
 		}
-		resumeLine(t, x, proj, line, "GANNET-92")
+		resumeLine(t, x, w.ClaudeHome(), proj, line, "GANNET-92")
 		if h := HookPayloads(capture); len(h) != 1 {
 			t.Errorf("the gated hook wrote without FLEETCOM_CAPTURE_FILE: %+v", h)
 		}
@@ -227,13 +228,19 @@ func claudeHint(t *testing.T, r Real) {
 const gatedCapture = `if [ -n "$FLEETCOM_CAPTURE_FILE" ]; then cat >> "$FLEETCOM_CAPTURE_FILE"; echo >> "$FLEETCOM_CAPTURE_FILE"; else cat > /dev/null; fi`
 
 // converse runs argv in dir, has one exchange planting code, quits and
-// returns the exit hint's line and ID.
-func converse(t *testing.T, x *Tmux, dir string, argv []string, code string) (line, id string) {
+// returns the exit hint's line and ID. It quits once the reply is in the
+// transcript, not only on screen: a /exit typed while Claude still writes
+// the turn out can leave a file whose last entries no longer chain to it,
+// and the resumed conversation then starts at /exit (seen once on 2.1.197
+// on a loaded machine).
+func converse(t *testing.T, x *Tmux, claudeHome, dir string, argv []string, code string) (line, id string) {
 	t.Helper()
 	p := x.Start(t, dir, argv...)
 	WaitClaude(p)
 	p.Submit("remember "+code, typeWait)
-	ReplyClaude(p, "ACK "+code+" CODES "+code)
+	reply := "ACK " + code + " CODES " + code
+	ReplyClaude(p, reply)
+	WaitClaudeRecorded(t, claudeHome, dir, reply)
 	status, screen := ExitClaude(p)
 	if m := anyHintRE.FindAllStringSubmatch(screen, -1); len(m) > 0 {
 		line, id = m[len(m)-1][1], m[len(m)-1][2]
@@ -247,8 +254,17 @@ func converse(t *testing.T, x *Tmux, dir string, argv []string, code string) (li
 // resumeLine runs a printed resume line through a shell in dir, as a person
 // pasting it would, and checks that the conversation goes on with code in
 // its context.
-func resumeLine(t *testing.T, x *Tmux, dir, line, code string) {
+func resumeLine(t *testing.T, x *Tmux, claudeHome, dir, line, code string) {
 	t.Helper()
+	id := line[strings.LastIndexByte(line, ' ')+1:]
+	if !strings.Contains(ClaudeTranscripts(claudeHome, dir)[id].Text, code) {
+		t.Fatalf("%s: the transcript of %s does not hold %s before resuming:\n%s", line, id, code, ClaudeChain(claudeHome, dir, id))
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the transcript of %s after resuming:\n%s", id, ClaudeChain(claudeHome, dir, id))
+		}
+	})
 	p := x.Start(t, dir, "sh", "-c", line)
 	WaitClaude(p)
 	p.Submit("which codes now", typeWait)

@@ -22,7 +22,7 @@ func moveClaude(t *testing.T, r Real) {
 	w := NewWorld(t, r.Bin)
 	old := w.Project("old dir")
 	x := w.Tmux()
-	_, id := converse(t, x, old, []string{"claude"}, "OSPREY-81")
+	_, id := converse(t, x, w.ClaudeHome(), old, []string{"claude"}, "OSPREY-81")
 	src := filepath.Join(w.ClaudeHome(), "projects", ClaudeSlug(old), id+".jsonl")
 	orig, err := os.ReadFile(src)
 	if err != nil {
