@@ -173,7 +173,7 @@ func (x *Index) openFile() (*conn, string, error) {
 	if _, err := db.c.FileControl("main", sqlite3.FCNTL_PERSIST_WAL, true); err != nil {
 		return db, "", err
 	}
-	if err := db.c.BusyTimeout(5 * time.Second); err != nil {
+	if err := db.c.BusyTimeout(busyWait); err != nil {
 		return db, "", err
 	}
 	for _, pragma := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA temp_store=MEMORY", readCache} {
@@ -264,6 +264,9 @@ func private(p string) error {
 	}
 	return nil
 }
+
+// busyWait is how long a statement waits for another process's lock.
+const busyWait = 5 * time.Second
 
 // damage says what SQLite found wrong.
 func damage(err error) string { return "damaged (" + err.Error() + ")" }

@@ -153,15 +153,50 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 			}
 		}
 	}
-	if err := x.setMeta("refreshed", now.UnixMilli()); err != nil {
-		return Result{}, err
+	// A refresh that found nothing new writes nothing, but for the time
+	// it was up to date, once a minute: a write is a sync of the log, and
+	// TAB should not wait for one.
+	if w.full || w.filesRead > 0 || now.UnixMilli()-x.meta("refreshed") >= refreshedEvery.Milliseconds() {
+		if err := x.setMeta("refreshed", now.UnixMilli()); err != nil {
+			return Result{}, err
+		}
 	}
 	if w.full {
 		if err := x.setMeta("swept", now.UnixMilli()); err != nil {
 			return Result{}, err
 		}
 	}
+	x.trimLog()
 	return Result{Files: w.filesRead, Bytes: w.bytesRead, Swept: w.full}, nil
+}
+
+// refreshedEvery is how often a refresh that changed nothing records that
+// the index was up to date (Stats.Refreshed).
+const refreshedEvery = time.Minute
+
+// logLimit is the size of the write-ahead log past which a refresh copies
+// it into the database and empties it.
+const logLimit = 1 << 20
+
+// trimLog empties the write-ahead log once it holds more than logLimit;
+// the caller holds the writers' lock. No command closes the index (it
+// ends with the process), so SQLite never resets the log itself, and each
+// process that opens the index first reads the whole log again to know
+// which pages it holds: after a first build, some thousand pages per
+// command, copied back into the database at every commit. It never waits
+// for readers in other processes: what they still read stays in the log
+// until a later refresh.
+func (x *Index) trimLog() {
+	if x.dir == "" {
+		return
+	}
+	if fi, err := os.Stat(x.path() + "-wal"); err != nil || fi.Size() <= logLimit {
+		return
+	}
+	if x.db.c.BusyTimeout(0) == nil {
+		defer x.db.c.BusyTimeout(busyWait)
+	}
+	_ = x.db.c.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 }
 
 // homes are the homes of an agent whose stores are read: the ones the

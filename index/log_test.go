@@ -1,0 +1,75 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fleetcom/fleetcom/harness"
+)
+
+// A refresh that found nothing new writes nothing (but for the time the
+// index was up to date, once a minute), and the write-ahead log never
+// stays larger than logLimit: no command closes the index, and each one
+// that opens it reads the whole log first.
+func TestRefreshKeepsTheLogShort(t *testing.T) {
+	h := newToyHome(t)
+	now := time.Now()
+	dir := t.TempDir()
+	x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} },
+		Text: true, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	// Text enough that the first build writes several times logLimit.
+	for i := range 400 {
+		var words []string
+		for j := range 300 {
+			words = append(words, fmt.Sprintf("w%dx%d", i, j))
+		}
+		h.write("/p", uuidN(i), "C /p", "P "+strings.Join(words, " "))
+	}
+	logSize := func() int64 {
+		t.Helper()
+		fi, err := os.Stat(x.path() + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	refreshed := func() time.Time {
+		t.Helper()
+		st, err := x.Stats()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Refreshed
+	}
+	refresh(t, x, Scope{})
+	if db, _ := os.Stat(x.path()); db.Size()+logSize() < 3*logLimit {
+		t.Fatalf("the first build wrote %d bytes: too few to show the log trimmed", db.Size()+logSize())
+	}
+	if n := logSize(); n > logLimit {
+		t.Errorf("the log holds %d bytes after the first build, past %d", n, logLimit)
+	}
+	first := refreshed()
+
+	now = now.Add(refreshedEvery / 2)
+	before := logSize()
+	refresh(t, x, Scope{})
+	if n := logSize(); n != before {
+		t.Errorf("a refresh that found nothing wrote %d bytes to the log", n-before)
+	}
+	if got := refreshed(); !got.Equal(first) {
+		t.Errorf("refreshed %v, want %v kept", got, first)
+	}
+
+	now = now.Add(refreshedEvery)
+	refresh(t, x, Scope{})
+	if got := refreshed(); !got.Equal(now.Truncate(time.Millisecond)) {
+		t.Errorf("refreshed %v a minute on, want %v", got, now)
+	}
+}
