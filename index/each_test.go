@@ -2,6 +2,7 @@ package index
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,6 +57,46 @@ func TestEachDirUsesItsIndex(t *testing.T) {
 		p := strings.Join(plan, "; ")
 		if !strings.Contains(p, q.index) || strings.Contains(p, "TEMP B-TREE") {
 			t.Errorf("plan of %s: %s", q.where, p)
+		}
+	}
+}
+
+// Rows that repeat the last row's paths share its strings (rowStrings),
+// and each row still has its own: a walk of every directory, interleaved
+// by time, gives each conversation the cwd it was read with, in the same
+// order All returns them.
+func TestEachAllKeepsEachRowsPaths(t *testing.T) {
+	h := newToyHome(t)
+	dirs := []string{"/a", "/b", "/a/deeper", "/c"}
+	want := map[string]string{}
+	for i := range 12 {
+		d := dirs[i%len(dirs)]
+		if i%5 == 0 {
+			d = dirs[0]
+		}
+		id := uuidN(i)
+		want[id] = d
+		h.write(d, id, "C "+d, strconv.Itoa(1700000000+i)+" P prompt")
+	}
+	x := h.open("", true)
+	refresh(t, x, Scope{})
+	all, err := x.All("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walked []Conv
+	if err := x.EachAll(func(c Conv) bool { walked = append(walked, c); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(walked) != len(want) || len(all) != len(want) {
+		t.Fatalf("walked %d, All %d, want %d", len(walked), len(all), len(want))
+	}
+	for i, c := range walked {
+		if c.Cwd != want[c.ID] || c.StoreCwd != want[c.ID] || c.Home != h.home || c.Tool != toyAgent.Name {
+			t.Errorf("%s: cwd %q, store cwd %q, home %q, tool %q; want %q in %s", c.ID, c.Cwd, c.StoreCwd, c.Home, c.Tool, want[c.ID], h.home)
+		}
+		if all[i] != c {
+			t.Errorf("row %d: EachAll %+v, All %+v", i, c, all[i])
 		}
 	}
 }

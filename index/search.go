@@ -118,8 +118,9 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	}
 	byRow := map[int64]*cand{}
 	var cands []*cand
+	var rs rowStrings
 	err := x.db.query(`SELECT rowid, `+convCols+` FROM conv WHERE `+where+` ORDER BY `+activity, args, func(s *sqlite3.Stmt) error {
-		c := &cand{hit: Hit{Conv: scanConvAt(s, 1)}, order: len(cands)}
+		c := &cand{hit: Hit{Conv: scanConvAt(s, 1, &rs)}, order: len(cands)}
 		byRow[s.ColumnInt64(0)] = c
 		cands = append(cands, c)
 		return nil
@@ -264,11 +265,11 @@ func oneLine(s string) string {
 }
 
 // scanConvAt reads the columns of convCols starting at column at.
-func scanConvAt(s *sqlite3.Stmt, at int) Conv {
+func scanConvAt(s *sqlite3.Stmt, at int, rs *rowStrings) Conv {
 	col := func(i int) int { return at + i }
 	return Conv{
-		Tool: s.ColumnText(col(0)), ID: s.ColumnText(col(1)), Cwd: s.ColumnText(col(2)), StoreCwd: s.ColumnText(col(3)),
-		Home: s.ColumnText(col(4)), Title: s.ColumnText(col(5)), Summary: s.ColumnText(col(6)), Name: s.ColumnText(col(7)),
+		Tool: rs.text(s, col(0), 0), ID: s.ColumnText(col(1)), Cwd: rs.text(s, col(2), 1), StoreCwd: rs.text(s, col(3), 2),
+		Home: rs.text(s, col(4), 3), Title: s.ColumnText(col(5)), Summary: s.ColumnText(col(6)), Name: s.ColumnText(col(7)),
 		Started: ms(s.ColumnInt64(col(8))), Active: ms(s.ColumnInt64(col(9))), Turns: s.ColumnInt(col(10)),
 		Messages: s.ColumnInt(col(11)), Side: s.ColumnBool(col(12)), Stored: s.ColumnBool(col(13)),
 		Forgotten: s.ColumnBool(col(14)), rec: s.ColumnText(col(15)), recActive: ms(s.ColumnInt64(col(16))),
