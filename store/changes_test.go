@@ -62,6 +62,32 @@ func TestChangedStartsOverWhenTheFileDoes(t *testing.T) {
 	if _, _, all, _ := s.Changed(mark); !all {
 		t.Error("a missing file was taken for no change")
 	}
+	// A write after the file went makes none: only a reader does, reading
+	// everything as it does. (A file made again may get the inode of the
+	// one a mark was taken in: marks name the file's token, not its inode.)
+	_, mark, _, _ = s.Changed("")
+	os.Remove(p)
+	if _, err := s.Put(rec("anchor", 4, "/work/a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Errorf("a write made the changes file again: %v", err)
+	}
+	if _, _, all, _ := s.Changed(mark); !all {
+		t.Error("a missing file after a write was taken for no change")
+	}
+	// A file from before tokens (keys from its first line) starts over.
+	os.WriteFile(p, []byte("anchor-"+testID(5)+"\n"), 0o600)
+	if _, _, all, _ := s.Changed(mark); !all {
+		t.Error("a file without a token was read on")
+	}
+	_, mark, all, _ := s.Changed("")
+	if _, err := s.Put(rec("anchor", 6, "/work/a")); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _, again, _ := s.Changed(mark); !all || again || !slices.Equal(keys, []string{"anchor-" + testID(6)}) {
+		t.Errorf("after the file started over: %v, all %v; want the one write", keys, again)
+	}
 	// It grows no larger than about maxChanges.
 	for i := 0; i < maxChanges/40+10; i++ {
 		s.noteChange("anchor", testID(3))

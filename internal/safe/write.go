@@ -52,7 +52,17 @@ func openRegular(path string, flags int, perm os.FileMode) (int, syscall.Stat_t,
 // a device, a directory, a symlink) is refused with ErrNotRegular, without
 // blocking and without writing.
 func AppendFile(path string, data []byte, perm os.FileMode) (int64, error) {
-	fd, st, err := openRegular(path, writeFlags|syscall.O_APPEND|syscall.O_CREAT, perm)
+	return appendFile(path, data, syscall.O_CREAT, perm)
+}
+
+// AppendExisting is AppendFile to a file that must be there already: a
+// missing one is an error (fs.ErrNotExist), and nothing is created.
+func AppendExisting(path string, data []byte) (int64, error) {
+	return appendFile(path, data, 0, 0)
+}
+
+func appendFile(path string, data []byte, create int, perm os.FileMode) (int64, error) {
+	fd, st, err := openRegular(path, writeFlags|syscall.O_APPEND|create, perm)
 	if err != nil {
 		return 0, err
 	}
