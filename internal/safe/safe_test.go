@@ -325,6 +325,16 @@ func TestAppendTouchTail(t *testing.T) {
 	if size, err := AppendFile(p, []byte("two\n"), 0o644); err != nil || size != 8 {
 		t.Fatalf("AppendFile = %d, %v", size, err)
 	}
+	if size, err := AppendExisting(p, []byte("3\n")); err != nil || size != 10 {
+		t.Fatalf("AppendExisting = %d, %v", size, err)
+	}
+	gone := filepath.Join(filepath.Dir(p), "gone")
+	if _, err := AppendExisting(gone, []byte("x\n")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("AppendExisting to a missing file: %v, want ErrNotExist", err)
+	}
+	if _, err := os.Lstat(gone); !os.IsNotExist(err) {
+		t.Errorf("AppendExisting made the missing file: %v", err)
+	}
 	if err := Touch(p, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -332,10 +342,10 @@ func TestAppendTouchTail(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v", fi.Mode())
 	}
-	if b, cut, err := ReadTail(p, 100, NoFollow); err != nil || cut || string(b) != "one\ntwo\n" {
+	if b, cut, err := ReadTail(p, 100, NoFollow); err != nil || cut || string(b) != "one\ntwo\n3\n" {
 		t.Errorf("ReadTail whole = %q, %v, %v", b, cut, err)
 	}
-	if b, cut, err := ReadTail(p, 5, NoFollow); err != nil || !cut || string(b) != "\ntwo\n" {
+	if b, cut, err := ReadTail(p, 5, NoFollow); err != nil || !cut || string(b) != "wo\n3\n" {
 		t.Errorf("ReadTail of 5 = %q, %v, %v", b, cut, err)
 	}
 	// A file far larger than the window costs the window, not the file.
