@@ -92,11 +92,7 @@ func TestLiveTerminal(t *testing.T) {
 // TestLiveHooks: a hooked run follows its agent's events, the terminal does
 // not start turns, and each change to needs-you is told once.
 func TestLiveHooks(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "notices")
-	prog := filepath.Join(dir, "notify")
-	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
-	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
+	n, log := noticeLog(t)
 	stater := mustAgent("claude").Behaviour.(harness.Stater)
 	l, d, _ := newTestLive(t, stater, n)
 	l.start(os.Getpid(), liveID)
@@ -129,11 +125,7 @@ func TestLiveHooks(t *testing.T) {
 // run's live file is written (a loaded machine delays that write) is told
 // of once the file is, with what the run knows by then.
 func TestLiveNoticeBeforeStart(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "notices")
-	prog := filepath.Join(dir, "notify")
-	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
-	n := newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) })
+	n, log := noticeLog(t)
 	l, d, _ := newTestLive(t, mustAgent("claude").Behaviour.(harness.Stater), n)
 	l.captured([]byte(`{"hook_event_name":"SessionStart","session_id":"` + liveID + `"}` + "\n" +
 		`{"hook_event_name":"UserPromptSubmit"}` + "\n" + `{"hook_event_name":"PermissionRequest"}` + "\n"))
@@ -146,6 +138,16 @@ func TestLiveNoticeBeforeStart(t *testing.T) {
 	if !strings.Contains(string(b), `"state":"needs-you"`) || !strings.Contains(string(b), `"pid":`+strconv.Itoa(os.Getpid())) {
 		t.Errorf("notices: %q", b)
 	}
+}
+
+// noticeLog is a notifier whose command appends each notice's JSON to the
+// file log: every needs-you, and no turn long enough to tell.
+func noticeLog(t *testing.T) (n *notifier, log string) {
+	dir := t.TempDir()
+	log = filepath.Join(dir, "notices")
+	prog := filepath.Join(dir, "notify")
+	testexec.WriteFile(prog, []byte("#!/bin/sh\ncat >> '"+log+"'\n"), 0o755)
+	return newNotifier(config.Notify{Command: []string{prog}, After: time.Hour, Every: 0}, nil, func(err error) { t.Error(err) }), log
 }
 
 // waitLines waits until the file holds at least n lines, and returns it.
