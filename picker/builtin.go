@@ -53,6 +53,8 @@ func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 		}
 	}
 	m.setFilter(o.Query)
+	more := o.More
+	m.loading = more != nil
 	done := make(chan struct{})
 	defer close(done)
 	text := asker{o: o, done: done, answers: make(chan answer, 1)}
@@ -120,6 +122,15 @@ func builtin(rows []Row, o Options, in, out *os.File) (idx []int, err error) {
 			continue
 		case a := <-text.answers:
 			m.found(a.filter, a.keys, listRows(h))
+		case batch, ok := <-more:
+			if !ok {
+				more, m.loading = nil, false
+				break
+			}
+			if err := checkKeys(batch); err != nil {
+				return nil, err
+			}
+			m.add(batch)
 		case b := <-rd.bytes:
 			keys = dec.feed(b)
 			if dec.waiting() {

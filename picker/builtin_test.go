@@ -66,6 +66,35 @@ func TestBuiltinText(t *testing.T) {
 	}
 }
 
+// TestBuiltinRowsLater: the picker opens on the rows it has while the rest
+// are still being read (Options.More), says that more are to come, filters
+// them as they arrive, and returns a later row's index counted after the
+// first ones.
+func TestBuiltinRowsLater(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	cfg := helperConfig{Rows: sample[:1], Later: [][]Row{sample[1:2], sample[2:]}, Gate: gate, Header: sampleHeader, Stdio: true}
+	r := startBuiltin(t, cfg, 100, 20)
+	r.waitOpen()
+	r.waitScreen("the first row, more to come", func(v *termtest.Screen) bool {
+		s := v.Text()
+		return strings.Contains(s, "1/1…") && strings.Contains(s, "fix the flaky")
+	})
+	r.send("日本")
+	r.waitScreen("nothing matching yet", func(v *termtest.Screen) bool { return strings.Contains(v.Text(), "0/1…") })
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen("the last row matching, and no more to come", func(v *termtest.Screen) bool {
+		s := v.Text()
+		return strings.Contains(s, "1/3") && !strings.Contains(s, "…") && strings.Contains(s, "Ünïcode")
+	})
+	r.send("\r")
+	result, status, _ := r.finish()
+	if want := "chosen " + sample[2].Key + "\n"; result != want || status != "exit 0" {
+		t.Errorf("result %q, %s; want %q", result, status, want)
+	}
+}
+
 func TestBuiltinArrows(t *testing.T) {
 	r := startBuiltin(t, helperConfig{Rows: sample, Header: sampleHeader, Stdio: true}, 100, 20)
 	r.waitOpen()

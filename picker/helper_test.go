@@ -52,6 +52,10 @@ type helperConfig struct {
 	// Text answers Options.Text: the keys whose text holds a filter, by
 	// the filter; asked about any other, it answers nothing.
 	Text map[string][]string
+	// Later are rows that come after Rows (Options.More), batch by batch,
+	// once the file Gate exists.
+	Later [][]Row
+	Gate  string
 }
 
 func TestMain(m *testing.M) {
@@ -99,6 +103,23 @@ func pickRole() int {
 	if cfg.Stdio {
 		o.In, o.Out = os.Stdin, os.Stdout
 	}
+	all := cfg.Rows
+	if cfg.Later != nil {
+		more := make(chan []Row)
+		o.More = more
+		go func() {
+			defer close(more)
+			for _, err := os.Stat(cfg.Gate); err != nil; _, err = os.Stat(cfg.Gate) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			for _, batch := range cfg.Later {
+				more <- batch
+			}
+		}()
+		for _, batch := range cfg.Later {
+			all = append(slices.Clip(all), batch...)
+		}
+	}
 	if cfg.PanicAfter > 0 {
 		frames := 0
 		afterFrame = func() {
@@ -121,7 +142,7 @@ func pickRole() int {
 	case err == nil:
 		result = "chosen"
 		for _, i := range chosen {
-			result += " " + cfg.Rows[i].Key
+			result += " " + all[i].Key
 		}
 	case errors.As(err, &sig):
 		result = "signal " + sig.Signal.String()
@@ -139,7 +160,7 @@ func pickRole() int {
 	writeResult(result + "\n")
 	if err == nil {
 		for _, i := range chosen {
-			fmt.Println(cfg.Rows[i].Key)
+			fmt.Println(all[i].Key)
 		}
 	}
 	if sig != nil {

@@ -14,23 +14,32 @@ type table struct {
 }
 
 func newTable(header []string, rows []Row) *table {
-	n := len(header)
-	for _, r := range rows {
-		n = max(n, len(r.Cols))
-	}
-	t := &table{header: make([]string, n), cells: make([][]string, len(rows)), natural: make([]int, n)}
+	t := &table{header: make([]string, len(header)), natural: make([]int, len(header))}
 	for i, h := range header {
 		t.header[i] = Printable(h)
 		t.natural[i] = width(t.header[i])
 	}
-	for i, r := range rows {
-		t.cells[i] = make([]string, n)
-		for j, c := range r.Cols {
-			t.cells[i][j] = Printable(c)
-			t.natural[j] = max(t.natural[j], width(t.cells[i][j]))
-		}
+	t.cells = make([][]string, 0, len(rows))
+	for _, r := range rows {
+		t.add(r)
 	}
 	return t
+}
+
+// add puts r below the rows already there. A row of more columns than the
+// table has adds columns without a header; the rows before it show them
+// empty.
+func (t *table) add(r Row) {
+	for len(t.natural) < len(r.Cols) {
+		t.header = append(t.header, "")
+		t.natural = append(t.natural, 0)
+	}
+	cells := make([]string, len(t.natural))
+	for j, c := range r.Cols {
+		cells[j] = Printable(c)
+		t.natural[j] = max(t.natural[j], width(cells[j]))
+	}
+	t.cells = append(t.cells, cells)
 }
 
 // fit shares avail cells between columns of the given natural widths. When

@@ -26,6 +26,8 @@ type model struct {
 	keys    []string
 	text    map[string]bool
 	textFor string
+	// loading says that more rows are still to come (Options.More).
+	loading bool
 }
 
 // outcome is what a key press led to.
@@ -59,22 +61,52 @@ func (m *model) setFilter(q string) {
 // refilter keeps the rows holding every word of the filter, ignoring case,
 // or whose text holds it (found), and selects the first of them.
 func (m *model) refilter() {
-	words := strings.Fields(strings.ToLower(string(m.filter)))
-	byText := m.text != nil && m.textFor == string(m.filter)
+	words, byText := m.terms()
 	m.matches = m.matches[:0]
-	for i, h := range m.hay {
-		ok := true
-		for _, w := range words {
-			if !strings.Contains(h, w) {
-				ok = false
-				break
-			}
-		}
-		if ok || byText && i < len(m.keys) && m.text[m.keys[i]] {
+	for i := range m.hay {
+		if m.match(i, words, byText) {
 			m.matches = append(m.matches, i)
 		}
 	}
 	m.sel, m.top = 0, 0
+}
+
+// terms are what a row is matched against: the filter's words, lowercased,
+// and whether the text's answer is for the filter as it stands.
+func (m *model) terms() ([]string, bool) {
+	return strings.Fields(strings.ToLower(string(m.filter))), m.text != nil && m.textFor == string(m.filter)
+}
+
+// match reports whether row i holds every word, or its text holds the
+// filter (byText: the answer found is for this filter).
+func (m *model) match(i int, words []string, byText bool) bool {
+	if byText && i < len(m.keys) && m.text[m.keys[i]] {
+		return true
+	}
+	for _, w := range words {
+		if !strings.Contains(m.hay[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// add takes rows that came after the picker opened (Options.More): they go
+// below the others, those that match the filter join the matches after the
+// ones there, and the selection stays on its row.
+func (m *model) add(rows []Row) {
+	words, byText := m.terms()
+	for _, r := range rows {
+		i := len(m.t.cells)
+		m.t.add(r)
+		m.hay = append(m.hay, strings.ToLower(strings.Join(m.t.cells[i], " ")))
+		if m.keys != nil {
+			m.keys = append(m.keys, r.Key)
+		}
+		if m.match(i, words, byText) {
+			m.matches = append(m.matches, i)
+		}
+	}
 }
 
 // found takes the keys Options.Text returned for filter, when the filter

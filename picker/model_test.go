@@ -114,3 +114,22 @@ func TestModelScroll(t *testing.T) {
 		t.Errorf("after growing to 30 rows: top %d", m.top)
 	}
 }
+
+// TestModelAdd: rows that come later join the matches of the filter as it
+// stands, after the ones there, and the selection stays on its row.
+func TestModelAdd(t *testing.T) {
+	m := newModel(newTable(sampleHeader, sample[:1]))
+	m.setFilter("src")
+	m.add(sample[1:2])
+	typed(m, 10, k(keyDown))
+	if !slices.Equal(m.matches, []int{0, 1}) || m.choice() != 1 {
+		t.Fatalf("after one row came: matches %v, choice %d", m.matches, m.choice())
+	}
+	m.add([]Row{{Key: "x:1", Cols: []string{"x", "1m", "elsewhere", "/tmp"}}, sample[2]})
+	if !slices.Equal(m.matches, []int{0, 1, 3}) || m.choice() != 1 || len(m.t.cells) != 4 {
+		t.Errorf("after two more: matches %v, choice %d, %d rows", m.matches, m.choice(), len(m.t.cells))
+	}
+	if w := m.t.natural[2]; w != width(sample[2].Cols[2]) && w != width(sample[0].Cols[2]) {
+		t.Errorf("title column %d wide, not the widest title's", w)
+	}
+}

@@ -54,6 +54,15 @@ type Options struct {
 	// those lines again as MarkText does, and fzf's own matching then
 	// keeps the rows whose text holds the query.
 	TextCommand []string
+	// More, when set, brings the rows after those given, in batches, while
+	// the caller still reads them; the caller closes it after the last
+	// batch. The built-in picker opens on the rows given and takes each
+	// batch as it comes, below them; fzf is started once every batch is
+	// in. A row's index, as Pick returns it, counts the rows given first,
+	// then those of each batch in order. A batch holding an invalid key
+	// ends the picker with ErrBadKey. Rows given first may be none while
+	// batches are still to come.
+	More <-chan []Row
 }
 
 var (
@@ -122,15 +131,26 @@ func PickMany(rows []Row, o Options) ([]int, error) {
 }
 
 func pick(rows []Row, o Options) ([]int, error) {
-	for _, r := range rows {
-		if !ValidKey(r.Key) {
-			return nil, fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
-		}
+	if err := checkKeys(rows); err != nil {
+		return nil, err
 	}
 	for _, a := range append(slices.Clip(o.Preview), o.TextCommand...) {
 		if strings.IndexByte(a, 0) >= 0 {
 			return nil, fmt.Errorf("command word %q: holds a NUL byte", a)
 		}
+	}
+	// The picker opens on at least one row: until one has come, or the
+	// last batch, it waits.
+	for len(rows) == 0 && o.More != nil {
+		batch, ok := <-o.More
+		if !ok {
+			o.More = nil
+			break
+		}
+		if err := checkKeys(batch); err != nil {
+			return nil, err
+		}
+		rows = batch
 	}
 	if len(rows) == 0 {
 		return nil, ErrNoMatch
@@ -145,9 +165,31 @@ func pick(rows []Row, o Options) ([]int, error) {
 		return nil, err
 	}
 	if fzf != "" {
+		// fzf reads its lines as they come, but they are laid out in
+		// columns as wide as the widest row's: it is given them all.
+		for o.More != nil {
+			batch, ok := <-o.More
+			if !ok {
+				break
+			}
+			if err := checkKeys(batch); err != nil {
+				return nil, err
+			}
+			rows = append(rows, batch...)
+		}
 		return runFZF(fzf, rows, o, out)
 	}
 	return builtin(rows, o, in, out)
+}
+
+// checkKeys refuses rows of an invalid key (ValidKey).
+func checkKeys(rows []Row) error {
+	for _, r := range rows {
+		if !ValidKey(r.Key) {
+			return fmt.Errorf("%w %q: only letters, digits and : . _ - are allowed", ErrBadKey, r.Key)
+		}
+	}
+	return nil
 }
 
 // terminal returns the terminal to pick on, opening /dev/tty for what the

@@ -54,6 +54,9 @@ func (m *model) frame(w, h int) []byte {
 
 	filter := Printable(string(m.filter))
 	count := fmt.Sprintf("%d/%d", len(m.matches), len(m.t.cells))
+	if m.loading {
+		count += "…"
+	}
 	if len(m.marked) > 0 {
 		count += fmt.Sprintf(" (%d marked)", len(m.marked))
 	}

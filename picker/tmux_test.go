@@ -69,6 +69,26 @@ func TestFZFFilterChooses(t *testing.T) {
 	checkStdout(t, stdout, sample[1].Key+"\n")
 }
 
+// TestFZFRowsLater: fzf is given the later rows too (Options.More), and a
+// later row chosen comes back at its index after the first ones.
+func TestFZFRowsLater(t *testing.T) {
+	fzf := needTool(t, "fzf")
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := helperConfig{Rows: nil, Later: [][]Row{sample[:2], sample[2:]}, Gate: gate, Header: sampleHeader, FZF: fzf}
+	r, result, stdout := startPickerInTmux(t, cfg, 120, 20)
+	r.waitText("3/3")
+	r.Type("Ünï")
+	r.waitText("1/3")
+	r.Keys("Enter")
+	if got := waitResult(t, result, r.Screen); got != "chosen "+sample[2].Key+"\n" {
+		t.Errorf("result %q", got)
+	}
+	checkStdout(t, stdout, sample[2].Key+"\n")
+}
+
 func TestFZFEscCancels(t *testing.T) {
 	fzf := needTool(t, "fzf")
 	r, result, stdout := startPickerInTmux(t, helperConfig{Rows: sample, Header: sampleHeader, FZF: fzf}, 120, 20)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -48,26 +49,39 @@ func pickAndResume(in input) error {
 	if err != nil {
 		return err
 	}
+	// The text is searched where the rows come from: dir, or with --all
+	// every directory ("-" for fzf's process of its own). The index is
+	// brought up to date here, before the listing starts beside the picker.
+	var offer offering
+	scope, textDir := dir, dir
+	if in.has("--all") {
+		scope, textDir = "", "-"
+	}
+	if x, err := cat.Index(scope); err == nil {
+		offer.text, offer.textDir = textOf(x, scope), textDir
+	}
 	// Only what can be resumed is offered, read row by row from the index
 	// into the picker's rows: at thousands of conversations, the entries
-	// themselves are not kept.
-	var offer offering
+	// themselves are not kept, and the picker opens on the first screen of
+	// them while the rest are read.
 	live := liveNow(resolvePaths().LiveDir)
 	now := time.Now()
-	keep := func(e catalog.Entry) bool {
-		if s := stateIn(live, e); s == "saved" || s == "found" || s == "running" {
-			offer.add(e, e.Shown(), live, now)
+	each := func(keep func(catalog.Entry) bool) error {
+		if in.has("--all") {
+			return cat.EachAll(catalog.WithFound, keep)
 		}
-		return true
+		_ = cat.EachDir(dir, "", catalog.WithFound, keep)
+		return nil
 	}
-	if in.has("--all") {
-		if err := cat.EachAll(catalog.WithFound, keep); err != nil {
+	offered := func(e catalog.Entry) bool {
+		s := stateIn(live, e)
+		return s == "saved" || s == "found" || s == "running"
+	}
+	first, more, stop := offer.gather(each, offered, live, now)
+	if len(first) == 0 {
+		if err := stop(); err != nil {
 			return err
 		}
-	} else {
-		_ = cat.EachDir(dir, "", catalog.WithFound, keep)
-	}
-	if len(offer.rows) == 0 {
 		if in.has("--all") {
 			return notFoundError{msg: "no conversation to pick anywhere",
 				hint: fmt.Sprintf("run %s through the shims first", agentList("or"))}
@@ -82,16 +96,80 @@ func pickAndResume(in input) error {
 	if len(in.args) == 1 {
 		query = in.args[0]
 	}
-	// The text is searched where the rows come from: dir, or with --all
-	// every directory ("-" for fzf's process of its own).
-	scope, textDir := dir, dir
-	if in.has("--all") {
-		scope, textDir = "", "-"
+	return offer.pickFrom(cat, first, more, stop, query, in)
+}
+
+// firstScreen is how many rows the picker opens on while the rest are
+// read: more than a terminal shows. nextRows is how many it is given at a
+// time after that.
+const (
+	firstScreen = 200
+	nextRows    = 1000
+)
+
+// gather reads what each lists into o in the background, keeping the
+// entries ok says to offer. It returns once the first screen of rows is in
+// (all of them, when there are fewer) with those rows, a channel that
+// brings the rest in batches and is closed after the last, and stop, which
+// ends the reading and waits for it: after stop, o.rows and o.refs hold
+// every row read, and stop returns the listing's error.
+func (o *offering) gather(each func(func(catalog.Entry) bool) error, ok func(catalog.Entry) bool, live map[string]bool, now time.Time) (first []picker.Row, more <-chan []picker.Row, stop func() error) {
+	ready := make(chan []picker.Row, 1)
+	batches := make(chan []picker.Row)
+	quit, done := make(chan struct{}), make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		defer close(batches)
+		sent := -1 // rows handed on; -1 until the first screen is
+		send := func() bool {
+			if sent < 0 {
+				ready <- slices.Clone(o.rows)
+				sent = len(o.rows)
+				return true
+			}
+			select {
+			case batches <- slices.Clone(o.rows[sent:]):
+				sent = len(o.rows)
+				return true
+			case <-quit:
+				return false
+			}
+		}
+		err = each(func(e catalog.Entry) bool {
+			if ok(e) {
+				o.add(e, e.Shown(), live, now)
+			}
+			switch n := len(o.rows); {
+			case sent < 0 && n >= firstScreen, sent >= 0 && n-sent >= nextRows:
+				return send()
+			}
+			select {
+			case <-quit:
+				return false
+			default:
+				return true
+			}
+		})
+		if sent < 0 || sent < len(o.rows) {
+			send()
+		}
+	}()
+	var stopped bool
+	stop = func() error {
+		if !stopped {
+			stopped = true
+			close(quit)
+			<-done
+		}
+		return err
 	}
-	if x, err := cat.Index(scope); err == nil {
-		offer.text, offer.textDir = textOf(x, scope), textDir
+	select {
+	case first = <-ready:
+	case <-done:
+		first = o.rows
 	}
-	return offer.pick(cat, query, in)
+	return first, batches, stop
 }
 
 // cmdPickText is what fzf runs as its query changes (picker.Options.
@@ -186,8 +264,15 @@ func pickAmong(cat *catalog.Catalog, entries []catalog.Entry, titles []string, q
 // pick opens the picker, typed query in its filter, and resumes the
 // conversation chosen as resume does.
 func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
+	return o.pickFrom(cat, o.rows, nil, func() error { return nil }, query, in)
+}
+
+// pickFrom is pick over first and the batches more brings (gather); stop
+// ends the reading of the rest once the picker has returned.
+func (o *offering) pickFrom(cat *catalog.Catalog, first []picker.Row, more <-chan []picker.Row, stop func() error, query string, in input) error {
 	exe, err := selfPath()
 	if err != nil {
+		stop()
 		return err
 	}
 	opts := picker.Options{
@@ -202,7 +287,11 @@ func (o *offering) pick(cat *catalog.Catalog, query string, in input) error {
 	if o.textDir != "" {
 		opts.TextCommand = []string{exe, "__picktext", o.textDir}
 	}
-	i, err := picker.Pick(o.rows, opts)
+	opts.More = more
+	i, err := picker.Pick(first, opts)
+	if serr := stop(); err == nil && serr != nil {
+		return serr
+	}
 	var sig *picker.SignalError
 	switch {
 	case errors.As(err, &sig):
