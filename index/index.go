@@ -286,7 +286,7 @@ func (x *Index) create() error { return x.createOn(x.db) }
 
 func (x *Index) createOn(db *conn) error {
 	return db.tx(func() error {
-		if err := db.c.Exec(schema); err != nil {
+		if err := db.script(schema); err != nil {
 			return err
 		}
 		text := 0
@@ -330,7 +330,7 @@ func (x *Index) Rebuild() error {
 	}
 	defer unlock()
 	if x.dir == "" {
-		if err := x.db.c.Exec(`DROP TABLE meta; DROP TABLE conv; DROP TABLE source; DROP TABLE dir; DROP TABLE db; DROP TABLE chunk;`); err != nil {
+		if err := x.db.script(`DROP TABLE meta; DROP TABLE conv; DROP TABLE source; DROP TABLE dir; DROP TABLE db; DROP TABLE chunk;`); err != nil {
 			return err
 		}
 		return x.create()

@@ -73,3 +73,54 @@ func TestRefreshKeepsTheLogShort(t *testing.T) {
 		t.Errorf("refreshed %v a minute on, want %v", got, now)
 	}
 }
+
+// The full-text engine is registered on the connection only once a
+// statement needs it: a command that lists pays nothing for it, and one
+// that searches or writes text still finds it there.
+func TestTextEngineOnlyWhenNeeded(t *testing.T) {
+	h := newToyHome(t)
+	dir := t.TempDir()
+	h.write("/p", uuidN(1), "C /p", "P the quetzal flew")
+	open := func() *Index {
+		t.Helper()
+		x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} }, Text: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	x := open()
+	refresh(t, x, Scope{})
+	x.Close()
+
+	x = open()
+	defer x.Close()
+	refresh(t, x, Scope{Dirs: []string{"/p"}})
+	n := 0
+	if err := x.EachDir("/p", "", func(Conv) bool { n++; return true }); err != nil || n != 1 {
+		t.Fatalf("EachDir: %d conversations, %v", n, err)
+	}
+	if x.db.text {
+		t.Error("listing registered the full-text engine")
+	}
+	keys, err := x.Holding(Query{Terms: []string{"quetzal"}})
+	if err != nil || len(keys) != 1 || !x.db.text {
+		t.Errorf("a search found %v (%v), engine registered %v", keys, err, x.db.text)
+	}
+}
+
+func TestNeedsText(t *testing.T) {
+	for q, want := range map[string]bool{
+		`SELECT rowid FROM chunk WHERE chunk MATCH ?`:           true,
+		`INSERT INTO chunk(rowid, body) VALUES (?, ?)`:          true,
+		"DROP TABLE db; DROP TABLE chunk;":                      true,
+		`PRAGMA quick_check(1)`:                                 true,
+		`SELECT rowid, chunks FROM conv WHERE cwd = ?`:          false,
+		`UPDATE conv SET textlen = 0, chunks = 0 WHERE rowid=?`: false,
+		`SELECT chunk_id FROM x`:                                false,
+	} {
+		if got := needsText(q); got != want {
+			t.Errorf("needsText(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

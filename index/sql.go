@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/ext/fts5"
@@ -13,20 +14,64 @@ import (
 type conn struct {
 	c     *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt
+	// text says that the full-text engine (FTS5) is registered. It is
+	// registered before the first statement that needs it (needsText):
+	// its set-up is some 10 % of a command that only lists.
+	text bool
 }
 
-// openConn opens the database file path (":memory:" for one in memory)
-// with full-text search registered.
+// openConn opens the database file path (":memory:" for one in memory).
+// SQLite reads the schema of the full-text table without its engine,
+// which only a statement that uses the table needs.
 func openConn(path string, flags sqlite3.OpenFlag) (*conn, error) {
 	c, err := sqlite3.OpenFlags(path, flags|sqlite3.OPEN_NOFOLLOW|sqlite3.OPEN_EXRESCODE)
 	if err != nil {
 		return nil, err
 	}
-	if err := fts5.Register(c); err != nil {
-		c.Close()
-		return nil, err
-	}
 	return &conn{c: c, stmts: map[string]*sqlite3.Stmt{}}, nil
+}
+
+// textFor registers the full-text engine before query when query needs
+// it: it names the full-text table (chunk), or checks the database.
+func (d *conn) textFor(query string) error {
+	if d.text || !needsText(query) {
+		return nil
+	}
+	if err := fts5.Register(d.c); err != nil {
+		return err
+	}
+	d.text = true
+	return nil
+}
+
+// needsText reports a statement that names the table chunk (a word of its
+// own: not the column chunks) or runs a check of the database.
+func needsText(query string) bool {
+	if strings.Contains(query, "_check") {
+		return true
+	}
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(query[i:], "chunk")
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len("chunk")
+		if (start == 0 || !word(query[start-1])) && (end == len(query) || !word(query[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+// script runs statements that return no rows, uncached.
+func (d *conn) script(query string) error {
+	if err := d.textFor(query); err != nil {
+		return err
+	}
+	return d.c.Exec(query)
 }
 
 func (d *conn) close() error {
@@ -41,6 +86,9 @@ func (d *conn) close() error {
 func (d *conn) prepare(query string) (*sqlite3.Stmt, error) {
 	if s, ok := d.stmts[query]; ok {
 		return s, nil
+	}
+	if err := d.textFor(query); err != nil {
+		return nil, err
 	}
 	s, tail, err := d.c.Prepare(query)
 	if err != nil {
@@ -84,7 +132,7 @@ func bind(s *sqlite3.Stmt, args []any) error {
 // exec runs a statement that returns no rows.
 func (d *conn) exec(query string, args ...any) error {
 	if len(args) == 0 && d.stmts[query] == nil && multi(query) {
-		return d.c.Exec(query)
+		return d.script(query)
 	}
 	s, err := d.prepare(query)
 	if err != nil {
