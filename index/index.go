@@ -176,7 +176,13 @@ func (x *Index) openFile() (*conn, string, error) {
 	if err := db.c.BusyTimeout(busyWait); err != nil {
 		return db, "", err
 	}
-	for _, pragma := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA temp_store=MEMORY", readCache} {
+	// journal_size_limit=0: the last connection to close copies the log
+	// into the database and empties it (the log is persistent, so SQLite
+	// would otherwise keep its frames). A log left with frames is read
+	// again by the next process to open the index, which then copies them
+	// all into the database once more as it closes: a write and three
+	// syncs for a command that changed nothing.
+	for _, pragma := range []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA journal_size_limit=0", "PRAGMA temp_store=MEMORY", readCache} {
 		if err := db.c.Exec(pragma); err != nil {
 			return db, damage(err), nil
 		}

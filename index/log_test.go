@@ -1,8 +1,10 @@
 package index
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +124,51 @@ func TestNeedsText(t *testing.T) {
 		if got := needsText(q); got != want {
 			t.Errorf("needsText(%q) = %v, want %v", q, got, want)
 		}
+	}
+}
+
+// A short history (every refresh a full sweep) that did not change leaves
+// the index's files as they were: nothing written, and a log the last
+// connection emptied, which the next process has no need to read again.
+func TestUnchangedSweepWritesNothing(t *testing.T) {
+	h := newToyHome(t)
+	now := time.Now()
+	dir := t.TempDir()
+	for i := range 3 {
+		h.write("/p", uuidN(i), "C /p", "P hello")
+	}
+	cycle := func() {
+		t.Helper()
+		x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} },
+			Text: true, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refresh(t, x, Scope{Dirs: []string{"/p"}})
+		if err := x.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() (db []byte, log int64) {
+		t.Helper()
+		db, err := os.ReadFile(filepath.Join(dir, File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, File) + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db, fi.Size()
+	}
+	cycle()
+	db, log := read()
+	if log != 0 {
+		t.Errorf("the log holds %d bytes after the last connection closed", log)
+	}
+	now = now.Add(refreshedEvery / 2)
+	cycle()
+	if db2, log2 := read(); !bytes.Equal(db, db2) || log2 != 0 {
+		t.Errorf("a sweep that found nothing changed the database (%v) or left a log of %d bytes", !bytes.Equal(db, db2), log2)
 	}
 }

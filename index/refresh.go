@@ -104,6 +104,7 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 	defer unlock()
 	now := x.o.Now()
 	w := &walk{x: x, now: now, near: map[string]bool{}, sc: sc}
+	changes := x.db.c.TotalChanges()
 	n, err := x.db.int64Of(`SELECT count(*) FROM source`)
 	if err != nil {
 		return Result{}, err
@@ -153,15 +154,19 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 			}
 		}
 	}
-	// A refresh that found nothing new writes nothing, but for the time
-	// it was up to date, once a minute: a write is a sync of the log, and
-	// TAB should not wait for one.
-	if w.full || w.filesRead > 0 || now.UnixMilli()-x.meta("refreshed") >= refreshedEvery.Milliseconds() {
+	// A refresh that found nothing new writes nothing, but for the times
+	// it was up to date and last swept everything, once a minute: a write
+	// is a sync of the log, and TAB should not wait for one. Below
+	// smallIndex files every refresh is a full sweep, so this holds for
+	// the commands of a short history too.
+	changed := w.filesRead > 0 || x.db.c.TotalChanges() != changes
+	due := func(k string) bool { return now.UnixMilli()-x.meta(k) >= refreshedEvery.Milliseconds() }
+	if changed || due("refreshed") {
 		if err := x.setMeta("refreshed", now.UnixMilli()); err != nil {
 			return Result{}, err
 		}
 	}
-	if w.full {
+	if w.full && (changed || due("swept")) {
 		if err := x.setMeta("swept", now.UnixMilli()); err != nil {
 			return Result{}, err
 		}

@@ -97,7 +97,7 @@ func (w *walk) dir(a harness.Agent, ix harness.Indexer, home string, tree int, t
 			return err
 		}
 		if err := w.x.db.exec(`INSERT INTO dir(path, tool, home, tree, level, parent, mtime) VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime`,
+			ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime WHERE mtime <> excluded.mtime`,
 			path, a.Name, home, tree, level, filepath.Dir(path), mtime); err != nil {
 			return err
 		}
