@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/fleetcom/fleetcom/harness"
 )
 
 // EachDir walks a directory's conversations in Dir's order and stops
@@ -98,5 +100,48 @@ func TestEachAllKeepsEachRowsPaths(t *testing.T) {
 		if all[i] != c {
 			t.Errorf("row %d: EachAll %+v, All %+v", i, c, all[i])
 		}
+	}
+}
+
+// TestEachAllReadsInOrder: a listing of every directory reads the index
+// of the catalog's order, not a sort of every conversation before the
+// first row, and an index built before that index gets it as it opens.
+func TestEachAllReadsInOrder(t *testing.T) {
+	h := newToyHome(t)
+	dir := t.TempDir()
+	h.write("/p", uuidN(1), "C /p", "P hello")
+	open := func() *Index {
+		t.Helper()
+		x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} }, Text: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	plan := func(x *Index) string {
+		t.Helper()
+		var steps []string
+		err := x.db.query(`EXPLAIN QUERY PLAN SELECT `+convCols+` FROM conv ORDER BY `+activity, nil, func(s *sqlite3.Stmt) error {
+			steps = append(steps, s.ColumnText(3))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(steps, "; ")
+	}
+	x := open()
+	refresh(t, x, Scope{})
+	if p := plan(x); strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "conv_activity") {
+		t.Errorf("EachAll's plan: %s", p)
+	}
+	if err := x.db.exec(`DROP INDEX conv_activity`); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	x = open()
+	defer x.Close()
+	if p := plan(x); !strings.Contains(p, "conv_activity") {
+		t.Errorf("reopened without the index, EachAll's plan: %s", p)
 	}
 }

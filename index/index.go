@@ -213,6 +213,9 @@ func (x *Index) openFile() (*conn, string, error) {
 		// must be read again for it.
 		return db, "[index] text changed", nil
 	}
+	// Without it (the index busy), listings are only slower: the next
+	// open tries again.
+	_ = addActivity(db)
 	// Damage past the header shows when a page is read (SQLite says so,
 	// and Check rebuilds); reading every page here would cost each command
 	// a second per few hundred megabytes.
@@ -394,4 +397,14 @@ func (x *Index) metaText(k string) string {
 	var v string
 	x.db.one(`SELECT v FROM meta WHERE k = ?`, []any{k}, func(s *sqlite3.Stmt) { v = s.ColumnText(0) })
 	return v
+}
+
+// addActivity gives an index built before convActivity that index: a
+// look at the schema per open, and the index made once.
+func addActivity(db *conn) error {
+	n, err := db.int64Of(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'conv_activity'`)
+	if err != nil || n > 0 {
+		return err
+	}
+	return db.tx(func() error { return db.exec(convActivity) })
 }

@@ -42,6 +42,7 @@ CREATE TABLE conv(
 CREATE INDEX conv_cwd ON conv(cwd, active);
 CREATE INDEX conv_cwd_activity ON conv(cwd, ` + activity + `);
 CREATE INDEX conv_cwd_recorded ON conv(cwd, ` + activity + `) WHERE rec IS NOT NULL;
+` + convActivity + `;
 CREATE INDEX conv_id ON conv(id);
 CREATE INDEX conv_active ON conv(active);
 CREATE INDEX conv_name ON conv(name COLLATE NOCASE) WHERE name <> '';
@@ -86,6 +87,12 @@ CREATE TABLE db(
 CREATE VIRTUAL TABLE chunk USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
 INSERT INTO chunk(chunk, rank) VALUES('automerge', 4);
 `
+
+// convActivity makes the index of every conversation in the catalog's
+// order: a listing of every directory (EachAll) reads from its first row
+// on, where SQLite would otherwise sort them all before the first. Indexes
+// built before it get it as they are opened (addActivity).
+const convActivity = `CREATE INDEX IF NOT EXISTS conv_activity ON conv(` + activity + `)`
 
 // chunkBits is how many low bits of a chunk's rowid number it within its
 // conversation.
