@@ -127,7 +127,11 @@ func (x *Index) Dir(dir, tool string) ([]Conv, error) {
 // until fn returns false: a caller that wants the newest reads one row,
 // not the directory's thousands.
 func (x *Index) EachDir(dir, tool string, fn func(Conv) bool) error {
-	return x.each(`WHERE cwd = ? AND tool LIKE ? ORDER BY `+activity, fn, dir, anyTool(tool))
+	if tool == "" {
+		// Without a LIKE to test on each row.
+		return x.each(`WHERE cwd = ? ORDER BY `+activity, fn, dir)
+	}
+	return x.each(`WHERE cwd = ? AND tool LIKE ? ORDER BY `+activity, fn, dir, tool)
 }
 
 // EachRecorded is EachDir over the conversations fleetcom has a record of.

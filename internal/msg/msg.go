@@ -25,8 +25,13 @@ func Say(w io.Writer, kind, text string) {
 // read from files (a directory a tool recorded, a folder name), which must
 // never reach the terminal as commands.
 func Printable(s string, lines bool) string {
+	// Printable ASCII, most of any text, is looked at a byte at a time.
+	i := 0
+	for i < len(s) && ' ' <= s[i] && s[i] < 0x7f {
+		i++
+	}
 	clean := true
-	for _, r := range s {
+	for _, r := range s[i:] {
 		if needsEscape(r, lines) {
 			clean = false
 			break
