@@ -307,12 +307,12 @@ func (w *walk) nearFiles() error {
 		}); err != nil {
 			return err
 		}
+		// Each file is looked at from the folder, opened once: a path
+		// walked from the root for each costs more than the stat.
+		folder := openFolder(dir)
 		for _, f := range files {
-			fi, err := os.Lstat(f.path)
-			if err == nil && fi.Mode().IsRegular() && fi.Size() == f.size && fi.ModTime().UnixNano() == f.mtime {
-				if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int64(st.Ino) == f.ino {
-					continue
-				}
+			if folder.same(f.path, f.size, f.mtime, f.ino) {
+				continue
 			}
 			a, ok := w.agentNamed(f.tool)
 			if !ok {
@@ -323,9 +323,11 @@ func (w *walk) nearFiles() error {
 				continue
 			}
 			if err := w.consider(a, ix, f.home, w.owns(ix, f.home, f.path), f.path, dir, nil); err != nil {
+				folder.close()
 				return err
 			}
 		}
+		folder.close()
 	}
 	return nil
 }
