@@ -145,3 +145,35 @@ func TestEachAllReadsInOrder(t *testing.T) {
 		t.Errorf("reopened without the index, EachAll's plan: %s", p)
 	}
 }
+
+// TestRecordedHomes: the homes of recorded conversations, each once and
+// only while it exists, beside the configured one; found by seeks, not a
+// read of every record.
+func TestRecordedHomes(t *testing.T) {
+	h := newToyHome(t)
+	x := h.open("", false)
+	other, third := t.TempDir(), t.TempDir()
+	for i, home := range []string{other, h.home, other, third, "/nowhere/at/all", "", third, "relative"} {
+		if err := x.db.exec(`INSERT INTO conv(tool, id, home, rec) VALUES (?, ?, ?, '{}')`, toyAgent.Name, uuidN(i), home); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.db.exec(`INSERT INTO conv(tool, id, home) VALUES (?, ?, ?)`, toyAgent.Name, uuidN(99), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	got := x.homes(toyAgent)
+	want := []string{h.home, other, third}
+	slices.Sort(got[1:])
+	slices.Sort(want[1:])
+	if !slices.Equal(got, want) {
+		t.Errorf("homes = %q, want %q", got, want)
+	}
+	var plan []string
+	x.db.query(`EXPLAIN QUERY PLAN SELECT min(home) FROM conv WHERE tool = ?1 AND rec IS NOT NULL AND home > ''`, []any{toyAgent.Name}, func(s *sqlite3.Stmt) error {
+		plan = append(plan, s.ColumnText(3))
+		return nil
+	})
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "conv_rechome") {
+		t.Errorf("a home's seek: %s", p)
+	}
+}

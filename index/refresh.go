@@ -212,7 +212,14 @@ func (x *Index) trimLog() {
 func (x *Index) homes(a harness.Agent) []string {
 	out := slices.Clone(x.o.Homes(a))
 	var recorded []string
-	x.db.query(`SELECT DISTINCT home FROM conv WHERE tool = ? AND rec IS NOT NULL AND home <> ''`, []any{a.Name}, func(s *sqlite3.Stmt) error {
+	// Each home found by a seek in conv_rechome from the one before: a
+	// DISTINCT would read the entry of every recorded conversation, at
+	// every refresh, for the one or two homes they name.
+	x.db.query(`WITH RECURSIVE h(home) AS (
+			SELECT min(home) FROM conv WHERE tool = ?1 AND rec IS NOT NULL AND home > ''
+			UNION ALL
+			SELECT (SELECT min(home) FROM conv WHERE tool = ?1 AND rec IS NOT NULL AND home > h.home) FROM h WHERE h.home IS NOT NULL)
+		SELECT home FROM h WHERE home IS NOT NULL`, []any{a.Name}, func(s *sqlite3.Stmt) error {
 		recorded = append(recorded, s.ColumnText(0))
 		return nil
 	})
