@@ -221,3 +221,29 @@ func TestSameSeedSameBytes(t *testing.T) {
 		t.Error("two runs with the same seed wrote different stores")
 	}
 }
+
+// TestFoldersDatedAsTheirFiles: no folder of the agents' stores is newer
+// than the newest conversation, as none would be on a user's disk: a
+// folder changes when a conversation starts in it.
+func TestFoldersDatedAsTheirFiles(t *testing.T) {
+	root := t.TempDir()
+	o := small(t, root)
+	n := 0
+	filepath.WalkDir(filepath.Join(root, "home"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		n++
+		if fi.ModTime().After(o.end.Add(time.Hour)) {
+			t.Errorf("%s is dated %s, after the newest conversation (%s)", p, fi.ModTime().UTC(), o.end)
+		}
+		return nil
+	})
+	if n < 5 {
+		t.Errorf("only %d folders under home", n)
+	}
+}

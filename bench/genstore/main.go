@@ -28,8 +28,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -158,6 +160,9 @@ func generate(o opts) error {
 		fmt.Fprintf(progress, "genstore: %s: %d conversations, %s, in %.1fs\n", s.name, w.count(s.name),
 			mib(w.bytes(s.name)), time.Since(t).Seconds())
 	}
+	if err := settleFolders(w.home); err != nil {
+		return err
+	}
 	if o.records {
 		t := time.Now()
 		if err := w.writeRecords(); err != nil {
@@ -169,6 +174,42 @@ func generate(o opts) error {
 		return err
 	}
 	fmt.Fprintf(progress, "genstore: done in %.1fs: %s\n", time.Since(start).Seconds(), o.root)
+	return nil
+}
+
+// settleFolders dates each folder under root as its newest entry, deepest
+// first: a folder's mtime is when an entry was last made or removed in
+// it, which an agent does when a conversation starts, not when the
+// generator ran. Left at the time of the run, every folder would look
+// lately changed to fleetcom's quick refresh.
+func settleFolders(root string) error {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, dir := range slices.Backward(dirs) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		var newest time.Time
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && fi.ModTime().After(newest) {
+				newest = fi.ModTime()
+			}
+		}
+		if !newest.IsZero() {
+			if err := os.Chtimes(dir, newest, newest); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
