@@ -177,3 +177,35 @@ func TestRecordedHomes(t *testing.T) {
 		t.Errorf("a home's seek: %s", p)
 	}
 }
+
+// TestRecordDirs: each directory with a record once, that of the newest
+// recorded conversation first, found by seeks in conv_cwd_recorded.
+func TestRecordDirs(t *testing.T) {
+	h := newToyHome(t)
+	x := h.open("", false)
+	for i, r := range []struct {
+		cwd     string
+		ractive int64
+		rec     bool
+	}{{"/b", 100, true}, {"/a", 300, true}, {"/b", 500, true}, {"/c", 200, true}, {"/d", 900, false}, {"/a", 50, true}} {
+		var rec any
+		if r.rec {
+			rec = "{}"
+		}
+		if err := x.db.exec(`INSERT INTO conv(tool, id, cwd, ractive, rec) VALUES (?, ?, ?, ?, ?)`, toyAgent.Name, uuidN(i), r.cwd, r.ractive, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := x.RecordDirs()
+	if want := []string{"/b", "/a", "/c"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("RecordDirs = %q, %v; want %q", got, err, want)
+	}
+	var plan []string
+	x.db.query(`EXPLAIN QUERY PLAN SELECT min(cwd) FROM conv WHERE rec IS NOT NULL AND cwd > ?`, []any{"/a"}, func(s *sqlite3.Stmt) error {
+		plan = append(plan, s.ColumnText(3))
+		return nil
+	})
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "conv_cwd_recorded") {
+		t.Errorf("the next directory's seek: %s", p)
+	}
+}

@@ -75,6 +75,9 @@ const convCols = `tool, id, cwd, scwd, home, title, summary, name, started, acti
 // reads only as far as it goes.
 const activity = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END) DESC, (rec IS NULL), rended DESC, rupdated DESC, started DESC, id`
 
+// newest is the first key of activity: when a conversation was last active.
+const newest = `(CASE WHEN stored AND active > 0 THEN active ELSE ractive END)`
+
 // rowStrings makes the strings of the columns that most rows of a query
 // repeat (a directory's thousands of conversations name one cwd, store cwd
 // and home, and a few tools): a value equal to the last row's is that
@@ -242,12 +245,20 @@ func ascii(s string) bool {
 }
 
 // RecordDirs returns the directories fleetcom's records belong to, each
-// once.
+// once, the one of the newest recorded conversation first. Each directory
+// is a seek in conv_cwd_recorded from the one before, and its newest
+// conversation the first entry there: a GROUP BY would read every record,
+// at every command run in a directory that has none.
 func (x *Index) RecordDirs() ([]string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []string
-	err := x.db.query(`SELECT cwd FROM conv WHERE rec IS NOT NULL GROUP BY cwd ORDER BY max(ractive) DESC`, nil, func(s *sqlite3.Stmt) error {
+	err := x.db.query(`WITH RECURSIVE d(cwd) AS (
+			SELECT min(cwd) FROM conv WHERE rec IS NOT NULL
+			UNION ALL
+			SELECT (SELECT min(cwd) FROM conv WHERE rec IS NOT NULL AND cwd > d.cwd) FROM d WHERE d.cwd IS NOT NULL)
+		SELECT cwd FROM d WHERE cwd IS NOT NULL
+		ORDER BY (SELECT `+newest+` FROM conv WHERE conv.cwd = d.cwd AND rec IS NOT NULL ORDER BY `+activity+` LIMIT 1) DESC, cwd`, nil, func(s *sqlite3.Stmt) error {
 		out = append(out, s.ColumnText(0))
 		return nil
 	})
