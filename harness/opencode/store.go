@@ -89,13 +89,15 @@ const sessionsSQL = `SELECT s.id AS id, s.directory AS directory, s.title AS tit
  COALESCE((SELECT MAX(m.time_created) FROM message m WHERE m.session_id = s.id), 0) AS last
  FROM session s`
 
-// cache keeps the last listing of each database while its files
-// are unchanged: one run's end asks several questions of one conversation.
+// cache keeps the last listing of each database while its files are
+// unchanged, and the sessions looked up one by one since: one run's end
+// asks several questions of one conversation.
 var cache struct {
 	sync.Mutex
 	db   string
 	sig  string
 	list []session
+	all  bool // list is every session, not those looked up
 }
 
 // sessions lists the sessions of home's database. No database is
@@ -107,13 +109,26 @@ func sessions(home string) ([]session, error) {
 		return nil, nil
 	}
 	cache.Lock()
-	if cache.db == db && cache.sig == sig {
+	if cache.db == db && cache.sig == sig && cache.all {
 		list := cache.list
 		cache.Unlock()
 		return list, nil
 	}
 	cache.Unlock()
-	out, err := query(db, sessionsSQL, sessionCols...)
+	list, err := readSessions(db, sessionsSQL)
+	if err != nil {
+		return nil, err
+	}
+	cache.Lock()
+	cache.db, cache.sig, cache.list, cache.all = db, sig, list, true
+	cache.Unlock()
+	return list, nil
+}
+
+// readSessions runs a query of sessionsSQL's columns, keeping the rows of
+// a valid ID and a clean absolute directory.
+func readSessions(db, sql string) ([]session, error) {
+	out, err := query(db, sql, sessionCols...)
 	if err != nil {
 		return nil, err
 	}
@@ -127,10 +142,46 @@ func sessions(home string) ([]session, error) {
 			list = append(list, r)
 		}
 	}
-	cache.Lock()
-	cache.db, cache.sig, cache.list = db, sig, list
-	cache.Unlock()
 	return list, nil
+}
+
+// session reads one session of home's database, by an ID that passed the
+// grammar (it is quoted into the query): a listing of every session
+// asks three questions of the messages of each, some 150 ms at 5,000
+// sessions and 2,000,000 messages. ok is false when there is none.
+func lookupSession(home, id string) (session, bool, error) {
+	db := dbPath(home)
+	sig, ok := signature(db)
+	if !ok {
+		return session{}, false, nil
+	}
+	cache.Lock()
+	if cache.db == db && cache.sig == sig {
+		for _, s := range cache.list {
+			if s.ID == id {
+				cache.Unlock()
+				return s, true, nil
+			}
+		}
+		if cache.all {
+			cache.Unlock()
+			return session{}, false, nil
+		}
+	}
+	cache.Unlock()
+	list, err := readSessions(db, sessionsSQL+" WHERE s.id = '"+id+"'")
+	if err != nil || len(list) == 0 {
+		return session{}, false, err
+	}
+	cache.Lock()
+	if cache.db != db || cache.sig != sig {
+		cache.db, cache.sig, cache.list, cache.all = db, sig, nil, false
+	}
+	if !cache.all {
+		cache.list = append(cache.list, list[0])
+	}
+	cache.Unlock()
+	return list[0], true, nil
 }
 
 // signature names the state of a database's files (the database
@@ -153,14 +204,12 @@ func find(home, id string) (session, error) {
 	if err := spec.ValidateID(id); err != nil {
 		return session{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
-	list, err := sessions(home)
+	s, ok, err := lookupSession(home, id)
 	if err != nil {
 		return session{}, err
 	}
-	for _, s := range list {
-		if s.ID == id {
-			return s, nil
-		}
+	if ok {
+		return s, nil
 	}
 	return session{}, harness.Refuse(harness.ErrNoConversation, "no opencode session %s in %s", id, dbPath(home))
 }

@@ -317,3 +317,32 @@ func dirNames(t *testing.T, dir string) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestLookupReadsOneSession: a question about one session reads that
+// session alone, not a listing of every one (whose questions about each
+// session's messages cost 150 ms at 5,000 sessions); a listing still
+// lists them all, and a lookup after it reads nothing more.
+func TestLookupReadsOneSession(t *testing.T) {
+	a := Agent
+	home, proj := t.TempDir(), t.TempDir()
+	t0 := time.Now().Add(-time.Hour)
+	writeDB(t, home,
+		ocRow{id: ocID1, dir: proj, title: "one", created: t0, prompts: []string{"a"}},
+		ocRow{id: ocID2, dir: proj, title: "two", created: t0.Add(time.Minute), prompts: []string{"b"}},
+		ocRow{id: "ses_dcbb10000000aaaaaaaaaaaaaa", dir: proj, title: "three", created: t0.Add(2 * time.Minute), prompts: []string{"c"}})
+	if got := a.Title(home, proj, ocID2); got != "two" {
+		t.Fatalf("Title = %q", got)
+	}
+	cache.Lock()
+	all, n := cache.all, len(cache.list)
+	cache.Unlock()
+	if all || n != 1 {
+		t.Errorf("after one lookup the cache holds %d sessions (all: %v), want the one", n, all)
+	}
+	if f, err := a.Discover(home, proj, ""); err != nil || len(f) != 3 {
+		t.Fatalf("Discover: %d, %v", len(f), err)
+	}
+	if got := a.Title(home, proj, ocID1); got != "one" || !a.Exists(home, proj, ocID1) || a.Exists(home, proj, "ses_dcbb1000000fffffffffffffff") {
+		t.Errorf("after the listing: Title %q, or Exists wrong", got)
+	}
+}
