@@ -49,6 +49,9 @@ func (c Conv) Record() (store.Record, bool) {
 	if c.rec == "" {
 		return store.Record{}, false
 	}
+	if r, ok := decodeRecord(c.rec); ok {
+		return r, true
+	}
 	var r store.Record
 	if json.Unmarshal([]byte(c.rec), &r) != nil {
 		return store.Record{}, false
