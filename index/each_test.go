@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
-
-	"github.com/fleetcom/fleetcom/harness"
 )
 
 // EachDir walks a directory's conversations in Dir's order and stops
@@ -110,14 +108,6 @@ func TestEachAllReadsInOrder(t *testing.T) {
 	h := newToyHome(t)
 	dir := t.TempDir()
 	h.write("/p", uuidN(1), "C /p", "P hello")
-	open := func() *Index {
-		t.Helper()
-		x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} }, Text: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
-	}
 	plan := func(x *Index) string {
 		t.Helper()
 		var steps []string
@@ -130,7 +120,7 @@ func TestEachAllReadsInOrder(t *testing.T) {
 		}
 		return strings.Join(steps, "; ")
 	}
-	x := open()
+	x := h.open(dir, true)
 	refresh(t, x, Scope{})
 	if p := plan(x); strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "conv_activity") {
 		t.Errorf("EachAll's plan: %s", p)
@@ -139,8 +129,7 @@ func TestEachAllReadsInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.Close()
-	x = open()
-	defer x.Close()
+	x = h.open(dir, true)
 	if p := plan(x); !strings.Contains(p, "conv_activity") {
 		t.Errorf("reopened without the index, EachAll's plan: %s", p)
 	}

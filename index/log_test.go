@@ -83,20 +83,11 @@ func TestTextEngineOnlyWhenNeeded(t *testing.T) {
 	h := newToyHome(t)
 	dir := t.TempDir()
 	h.write("/p", uuidN(1), "C /p", "P the quetzal flew")
-	open := func() *Index {
-		t.Helper()
-		x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} }, Text: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x
-	}
-	x := open()
+	x := h.open(dir, true)
 	refresh(t, x, Scope{})
 	x.Close()
 
-	x = open()
-	defer x.Close()
+	x = h.open(dir, true)
 	refresh(t, x, Scope{Dirs: []string{"/p"}})
 	n := 0
 	if err := x.EachDir("/p", "", func(Conv) bool { n++; return true }); err != nil || n != 1 {
