@@ -70,20 +70,44 @@ func cleanLine(s string) string { return cleanTo(s, previewWidth) }
 // PromptText reads a message content that is a string or a list of blocks:
 // the string, or the first text block, trimmed.
 func PromptText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		for _, b := range blocks {
-			if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
-				return strings.TrimSpace(b.Text)
-			}
+	s, blocks := DecodeContent(raw)
+	for _, b := range blocks {
+		if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
+			return strings.TrimSpace(b.Text)
 		}
 	}
-	return ""
+	return strings.TrimSpace(s)
+}
+
+// TextBlock is what the readers use of one block of a message's content.
+type TextBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// DecodeContent decodes a message content that is a string or a list of
+// blocks, telling the two apart by the first byte, so that a large content
+// (a reply's tool calls) is decoded once and not tried as each in turn.
+// Anything else, or invalid JSON, is neither.
+func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	if i == len(raw) {
+		return "", nil
+	}
+	switch raw[i] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s, nil
+		}
+	case '[':
+		var blocks []TextBlock
+		if json.Unmarshal(raw, &blocks) == nil {
+			return "", blocks
+		}
+	}
+	return "", nil
 }

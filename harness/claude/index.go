@@ -147,22 +147,15 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 // replyText is the text of a reply's text blocks, joined; tool calls and
 // thinking are left out.
 func replyText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
+	s, blocks := harness.DecodeContent(raw)
 	var parts []string
 	for _, b := range blocks {
 		if (b.Type == "text" || b.Type == "output_text") && strings.TrimSpace(b.Text) != "" {
 			parts = append(parts, strings.TrimSpace(b.Text))
 		}
+	}
+	if blocks == nil {
+		return strings.TrimSpace(s)
 	}
 	return strings.Join(parts, "\n")
 }
