@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ncruces/go-sqlite3"
@@ -76,47 +77,101 @@ type fetch struct {
 	err       error
 }
 
-// prefetch reads the pending files in order, a few ahead of the writer.
+// prefetch reads the pending files in order, ahead of the writer.
 type prefetch struct {
-	out   []chan fetch
-	i     int
-	slots chan struct{} // one per file read or being read and not yet taken
-	done  chan struct{}
+	pending []*pending
+	out     []chan fetch
+	i       int
+	done    chan struct{}
+
+	mu      sync.Mutex
+	room    *sync.Cond // signalled when the writer takes a file, or stops
+	files   int        // read or being read and not yet taken
+	bytes   int64      // what those files have to read
+	stopped bool
 }
 
-// fetchAhead starts reading w's pending files, at most readAhead of them
-// read and not yet taken at once.
+// The read-ahead: how many files, and how many bytes of them, may be read
+// and not yet taken. The readers and the writer each keep a core busy only
+// if the readers can run on through a stretch of small files while the
+// writer is on a large one; the bytes bound what the waiting files hold.
+const (
+	aheadFiles = 64
+	aheadBytes = 64 << 20
+)
+
+// fetchAhead starts reading w's pending files, on as many goroutines as
+// there are cores, within the read-ahead.
 func (w *walk) fetchAhead() *prefetch {
-	f := &prefetch{out: make([]chan fetch, len(w.pending)), done: make(chan struct{}),
-		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+	f := &prefetch{pending: w.pending, out: make([]chan fetch, len(w.pending)), done: make(chan struct{})}
+	f.room = sync.NewCond(&f.mu)
 	for i := range f.out {
 		f.out[i] = make(chan fetch, 1)
 	}
 	limits := w.x.limits()
+	next := make(chan int)
 	go func() {
+		defer close(next)
 		for i, p := range w.pending {
+			if !f.reserve(p.todo()) {
+				return
+			}
 			select {
-			case f.slots <- struct{}{}:
+			case next <- i:
 			case <-f.done:
 				return
 			}
-			go func() { f.out[i] <- w.fetch(p, limits) }()
 		}
 	}()
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		go func() {
+			for i := range next {
+				f.out[i] <- w.fetch(w.pending[i], limits)
+			}
+		}()
+	}
 	return f
 }
 
+// reserve waits until one more file of n bytes fits in the read-ahead (the
+// first always does), and reports false once the writer has stopped.
+func (f *prefetch) reserve(n int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for !f.stopped && f.files > 0 && (f.files >= aheadFiles || f.bytes+n > aheadBytes) {
+		f.room.Wait()
+	}
+	f.files++
+	f.bytes += n
+	return !f.stopped
+}
+
 // next is the next file's fetch, in the order of the pending files; taking
-// it lets one more file be read.
+// it makes room for more.
 func (f *prefetch) next() fetch {
 	r := <-f.out[f.i]
+	f.release(f.pending[f.i].todo())
 	f.i++
-	<-f.slots
 	return r
 }
 
+// release makes room for a file of n bytes that the writer took.
+func (f *prefetch) release(n int64) {
+	f.mu.Lock()
+	f.files--
+	f.bytes -= n
+	f.mu.Unlock()
+	f.room.Signal()
+}
+
 // stop lets the reading end early, once the writer has stopped.
-func (f *prefetch) stop() { close(f.done) }
+func (f *prefetch) stop() {
+	f.mu.Lock()
+	f.stopped = true
+	f.mu.Unlock()
+	f.room.Broadcast()
+	close(f.done)
+}
 
 // fetch reads one pending file from where the index stopped, or from its
 // start when it was replaced or cut short.
