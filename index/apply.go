@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +21,10 @@ import (
 // batchBytes bounds one step of a refresh: what is read between two
 // commits (a variable for the tests).
 var batchBytes int64 = 32 << 20
+
+// bigRead is the size of a refresh (a build, mostly) from which the garbage
+// collector runs less often while it reads.
+const bigRead = 64 << 20
 
 // readAll reads the pending files, committing in steps.
 func (w *walk) readAll() error {
@@ -40,6 +45,11 @@ func (w *walk) readAll() error {
 		}
 	}
 	report()
+	if pr.Bytes >= bigRead {
+		// Decoding transcripts allocates much and keeps little: with the
+		// collector's default, a build spends a tenth of its time in it.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	// The files are read (and decoded) ahead, on the other cores, while
 	// this goroutine writes what the ones before them said: the index has
 	// one writer, and reading is most of a build.
