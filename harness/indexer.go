@@ -114,9 +114,11 @@ type Querier interface {
 type DBIndexer interface {
 	// Database is the database file of home; "" for none.
 	Database(home string) string
-	// ReadDB returns what changed in the database after mark (a value the
-	// agent gave back before; 0 for everything), and the new mark.
-	ReadDB(q Querier, mark int64, l Limits) (Delta, int64, error)
+	// ReadDB reads what changed in the database after mark (a value the
+	// agent gave back before; 0 for everything), handing each conversation
+	// to emit as soon as it is read, and returns the new mark. An error
+	// from emit ends the read, and ReadDB returns it.
+	ReadDB(q Querier, mark int64, l Limits, emit func(Learned) error) (int64, error)
 	// ListDB returns the IDs of every conversation in the database, for
 	// the index to forget the ones that were deleted.
 	ListDB(q Querier) ([]string, error)

@@ -45,21 +45,42 @@ func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) erro
 		return err
 	}
 	defer q.db.close()
-	delta, next, err := dx.ReadDB(q, mark, w.x.limits())
-	if err != nil {
-		return err
-	}
+	// The agent's reader runs beside the writer, handing over each
+	// conversation as it reads it: a database of thousands of sessions is
+	// read and written at once, never held whole. It all lands in one
+	// transaction, with the new mark: a refresh that fails or is killed
+	// leaves the last complete state. The list of every conversation, for
+	// forgetting the deleted ones, is taken after the read, so that none
+	// the read saw is missing from it.
+	learned := make(chan harness.Learned, 64)
+	stop := make(chan struct{})
+	var next int64
 	var ids []string
-	if w.full || !found {
-		if ids, err = dx.ListDB(q); err != nil {
-			return err
+	var readErr error
+	go func() {
+		defer close(learned)
+		next, readErr = dx.ReadDB(q, mark, w.x.limits(), func(l harness.Learned) error {
+			select {
+			case learned <- l:
+				return nil
+			case <-stop:
+				return errStop
+			}
+		})
+		if readErr == nil && (w.full || !found) {
+			ids, readErr = dx.ListDB(q)
 		}
-	}
-	return w.x.db.tx(func() error {
-		for _, l := range delta {
+	}()
+	err = w.x.db.tx(func() error {
+		for l := range learned {
 			if _, err := w.x.learn(a, home, l, true, false); err != nil {
 				return err
 			}
+		}
+		// The reader has ended (it closed learned): next, ids and readErr
+		// are set.
+		if readErr != nil {
+			return readErr
 		}
 		if ids != nil {
 			if err := w.x.keepOnly(a.Name, home, ids); err != nil {
@@ -69,6 +90,11 @@ func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) erro
 		return w.x.db.exec(`INSERT INTO db(path, tool, home, sig, mark) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT(path) DO UPDATE SET sig = excluded.sig, mark = excluded.mark`, path, a.Name, home, sig, next)
 	})
+	// Wait for the reader, which uses q, before q is closed.
+	close(stop)
+	for range learned {
+	}
+	return err
 }
 
 // keepOnly forgets the stored conversations of a database that its list

@@ -138,7 +138,7 @@ func opencodeFinished(data string) bool {
 }
 
 // ReadDB implements harness.DBIndexer.
-func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits) (harness.Delta, int64, error) {
+func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits, emit func(harness.Learned) error) (int64, error) {
 	h0, l0 := opencodeMarks(mark)
 	var changed []*opencodeChanged
 	err := q.Query(opencodeChangedSQL, []any{l0, l0 - opencodeTurn.Milliseconds(), l0}, func(row []any) error {
@@ -155,7 +155,7 @@ func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits) (harness
 		return nil
 	})
 	if err != nil {
-		return nil, mark, err
+		return mark, err
 	}
 	// What is new: counted now; and the new L, under the oldest message
 	// still being written.
@@ -163,7 +163,7 @@ func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits) (harness
 	now := opencodeNow().UnixMilli()
 	for _, s := range changed {
 		if err := s.scan(q, h0, l0, now, &h1, &hold); err != nil {
-			return nil, mark, err
+			return mark, err
 		}
 		if s.updated <= opencodeMaxTime {
 			h1 = max(h1, s.updated)
@@ -171,7 +171,6 @@ func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits) (harness
 	}
 	l1 := min(h1, hold)
 	l1 = max(l1, h1-opencodeMaxGap, l0)
-	var out harness.Delta
 	for _, s := range changed {
 		x := harness.Learned{ID: s.id, Cwd: s.dir, Side: s.parent != "", Started: millis(s.created),
 			Messages: s.count, Active: millis(s.active)}
@@ -183,12 +182,14 @@ func (opencode) ReadDB(q harness.Querier, mark int64, l harness.Limits) (harness
 		}
 		if l1 > l0 {
 			if err := s.read(q, l0, l1, l, &x); err != nil {
-				return nil, mark, err
+				return mark, err
 			}
 		}
-		out = append(out, x)
+		if err := emit(x); err != nil {
+			return mark, err
+		}
 	}
-	return out, opencodeMark(h1, l1), nil
+	return opencodeMark(h1, l1), nil
 }
 
 // scan looks at a session's messages created after l0: it counts those

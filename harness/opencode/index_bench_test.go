@@ -80,7 +80,7 @@ func BenchmarkOpencodeReadDBFirst(b *testing.B) {
 	b.SetBytes(fi.Size())
 	b.ResetTimer()
 	for range b.N {
-		if d, _, err := (opencode{}).ReadDB(q, 0, ocLimits); err != nil || len(d) != 5000 {
+		if d, _, err := readDB(q, 0, ocLimits); err != nil || len(d) != 5000 {
 			b.Fatal(len(d), err)
 		}
 	}
@@ -94,10 +94,10 @@ func BenchmarkOpencodeReadDBAgain(b *testing.B) {
 	opencodeNow = func() time.Time { return time.UnixMilli(now) }
 	q, done, _ := openOpencodeReadOnly(dbPath(home))
 	defer done()
-	_, mark, _ := opencode{}.ReadDB(q, 0, ocLimits)
+	_, mark, _ := readDB(q, 0, ocLimits)
 	b.ResetTimer()
 	for range b.N {
-		if _, _, err := (opencode{}).ReadDB(q, mark, ocLimits); err != nil {
+		if _, _, err := readDB(q, mark, ocLimits); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -115,7 +115,7 @@ func (o ocTotals) add(d harness.Delta) {
 // readOpencode reads a database once, from nothing.
 func readOpencode(t *testing.T, q harness.Querier, l harness.Limits) (ocTotals, int64) {
 	t.Helper()
-	d, mark, err := opencode{}.ReadDB(q, 0, l)
+	d, mark, err := readDB(q, 0, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestOpencodeReadDBRealSessions(t *testing.T) {
 		t.Errorf("TUI session: %+v", s)
 	}
 	// Nothing new: nothing learned, the same mark.
-	d, mark2, err := opencode{}.ReadDB(q, mark, ocLimits)
+	d, mark2, err := readDB(q, mark, ocLimits)
 	if err != nil || len(d) != 0 || mark2 != mark {
 		t.Errorf("a read with nothing new: %+v, mark %d then %d, %v", d, mark, mark2, err)
 	}
@@ -300,7 +300,7 @@ func TestOpencodeReadDBAfterEveryWrite(t *testing.T) {
 	for _, e := range opencodeWrites(t) {
 		d.exec(t, e.sql, e.args...)
 		atClock(t, e.at+1)
-		delta, next, err := opencode{}.ReadDB(q, mark, ocLimits)
+		delta, next, err := readDB(q, mark, ocLimits)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func TestOpencodeReadDBWaitsForTheTurn(t *testing.T) {
 	part("p4", "m4", b, 3003, "answer in B")
 	o := ocTotals{}
 	atClock(t, 4000)
-	delta, mark, _ := opencode{}.ReadDB(q, 0, ocLimits)
+	delta, mark, _ := readDB(q, 0, ocLimits)
 	o.add(delta)
 	if o[a].Messages != 2 || o[b].Messages != 2 || o[a].Turns != 1 || o[b].Turns != 0 || len(o[b].Texts) != 0 ||
 		!slices.Equal(o[a].Texts, []string{"first in A"}) {
@@ -358,7 +358,7 @@ func TestOpencodeReadDBWaitsForTheTurn(t *testing.T) {
 	// A's reply is done; nothing else moved.
 	d.exec(t, `UPDATE message SET data = '{"role":"assistant","time":{"created":2002,"completed":5000}}', time_updated = 5000 WHERE id = 'm2'`)
 	part("p2", "m2", a, 4999, "answer in A")
-	delta, mark, _ = opencode{}.ReadDB(q, mark, ocLimits)
+	delta, mark, _ = readDB(q, mark, ocLimits)
 	o.add(delta)
 	if o[a].Messages != 2 || o[b].Messages != 2 || o[a].Turns != 1 || o[b].Turns != 1 || o[b].Title != "first in B" ||
 		!slices.Equal(o[a].Texts, []string{"first in A", "answer in A"}) || !slices.Equal(o[b].Texts, []string{"first in B", "answer in B"}) {
@@ -368,13 +368,13 @@ func TestOpencodeReadDBWaitsForTheTurn(t *testing.T) {
 	// opencodeStale: read as it is.
 	msg("m5", a, 6000, `{"role":"user"}`)
 	part("p5", "m5", a, 6001, "no answer")
-	delta, mark, _ = opencode{}.ReadDB(q, mark, ocLimits)
+	delta, mark, _ = readDB(q, mark, ocLimits)
 	o.add(delta)
 	if o[a].Messages != 3 || o[a].Turns != 1 {
 		t.Errorf("a prompt not answered yet: %+v", o[a])
 	}
 	atClock(t, 6001+opencodeStale.Milliseconds())
-	delta, _, _ = opencode{}.ReadDB(q, mark, ocLimits)
+	delta, _, _ = readDB(q, mark, ocLimits)
 	o.add(delta)
 	if o[a].Messages != 3 || o[a].Turns != 2 || o[a].Texts[len(o[a].Texts)-1] != "no answer" {
 		t.Errorf("a prompt left unanswered: %+v", o[a])
@@ -403,4 +403,14 @@ func TestOpencodeMark(t *testing.T) {
 			t.Errorf("mark of %d, %d reads %d, %d", c.h, c.l, h, l)
 		}
 	}
+}
+
+// readDB is ReadDB with what it hands over gathered, as the index takes it.
+func readDB(q harness.Querier, mark int64, l harness.Limits) (harness.Delta, int64, error) {
+	var d harness.Delta
+	next, err := opencode{}.ReadDB(q, mark, l, func(x harness.Learned) error {
+		d = append(d, x)
+		return nil
+	})
+	return d, next, err
 }
