@@ -35,16 +35,12 @@ func (w *walk) readAll() error {
 	// search that ranks only the newest matches (rankRows) ranks the
 	// right ones.
 	slices.SortStableFunc(w.pending, func(a, b *pending) int { return cmp.Compare(a.mtime, b.mtime) })
-	pr := Progress{Files: len(w.pending), Swept: w.full}
+	pr := &w.pr
+	*pr = Progress{Files: len(w.pending), Swept: w.full}
 	for _, p := range w.pending {
 		pr.Bytes += p.todo()
 	}
-	report := func() {
-		if w.sc.Progress != nil {
-			w.sc.Progress(pr)
-		}
-	}
-	report()
+	w.report()
 	if pr.Bytes >= bigRead {
 		// Decoding transcripts allocates much and keeps little: with the
 		// collector's default, a build spends a tenth of its time in it.
@@ -73,7 +69,7 @@ func (w *walk) readAll() error {
 		if err != nil {
 			return err
 		}
-		report()
+		w.report()
 	}
 	return nil
 }

@@ -71,10 +71,28 @@ func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) erro
 			ids, readErr = dx.ListDB(q)
 		}
 	}()
+	// A first read of a large database takes a while: it is reported
+	// after the files, conversation by conversation, and now and then
+	// while the agent's reader looks before it hands any over.
+	w.pr.Database, w.pr.Convs, w.pr.Swept = a.Name, 0, w.full
+	w.report()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
 	err = w.x.db.tx(func() error {
-		for l := range learned {
-			if _, err := w.x.learn(a, home, l, true, false); err != nil {
-				return err
+	read:
+		for {
+			select {
+			case <-tick.C:
+				w.report()
+			case l, ok := <-learned:
+				if !ok {
+					break read
+				}
+				if _, err := w.x.learn(a, home, l, true, false); err != nil {
+					return err
+				}
+				w.pr.Convs++
+				w.report()
 			}
 		}
 		// The reader has ended (it closed learned): next, ids and readErr

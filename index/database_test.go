@@ -106,8 +106,14 @@ func TestDatabaseRead(t *testing.T) {
 		}
 		return len(hits) == 1
 	}
-	if _, err := x.Refresh(Scope{}); err != nil {
+	var reports []Progress
+	if _, err := x.Refresh(Scope{Progress: func(p Progress) { reports = append(reports, p) }}); err != nil {
 		t.Fatal(err)
+	}
+	// Told conversation by conversation, then that the reading is done.
+	if len(reports) < 2 || reports[len(reports)-2] != (Progress{Swept: true, Database: "toydb", Convs: 300}) ||
+		reports[len(reports)-1] != (Progress{Swept: true}) {
+		t.Fatalf("the last progress reports of a database's read: %+v", reports[max(0, len(reports)-2):])
 	}
 	if n := count(); n != 300 || !found("number0") || !found("number299") {
 		t.Fatalf("after the first read: %d conversations, the first found %v, the last %v", n, found("number0"), found("number299"))

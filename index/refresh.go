@@ -77,6 +77,11 @@ type Progress struct {
 	Bytes, BytesDone int64
 	// Swept says that this is a full sweep.
 	Swept bool
+	// Database names the agent whose database is being read, after the
+	// files; Convs is how many of its conversations were read so far. A
+	// report with Database "" after one with it says the reading is done.
+	Database string
+	Convs    int
 }
 
 // Result is what a refresh did.
@@ -155,6 +160,10 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 				}
 			}
 		}
+	}
+	if w.pr.Database != "" {
+		w.pr.Database, w.pr.Convs = "", 0
+		w.report()
 	}
 	// A refresh that found nothing new writes nothing, but for the times
 	// it was up to date and last swept everything, once a minute: a write

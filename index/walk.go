@@ -31,6 +31,15 @@ type walk struct {
 	// what was read
 	filesRead int
 	bytesRead int64
+	// pr is what the last progress report said.
+	pr Progress
+}
+
+// report tells the scope's Progress, if any, how the refresh comes along.
+func (w *walk) report() {
+	if w.sc.Progress != nil {
+		w.sc.Progress(w.pr)
+	}
 }
 
 // pending is one file to read.

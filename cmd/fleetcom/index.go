@@ -124,14 +124,18 @@ func (p *progress) report(pr index.Progress) {
 	if !p.tty {
 		return
 	}
-	done := pr.FilesDone == pr.Files
+	done := pr.FilesDone == pr.Files && pr.Database == ""
 	if !p.shown && !p.always && (now.Sub(p.start) < progressAfter || done) {
 		return
 	}
 	if !p.shown {
 		p.shown = true
 		if !p.always {
-			fmt.Fprintf(stderr, "fleetcom: indexing your conversations (%d files to read; this happens once, then only what changed)\n", pr.Files)
+			what := fmt.Sprintf("%d files to read", pr.Files)
+			if pr.Database != "" && pr.Files == 0 {
+				what = pr.Database + "'s database to read"
+			}
+			fmt.Fprintf(stderr, "fleetcom: indexing your conversations (%s; this happens once, then only what changed)\n", what)
 		}
 	}
 	if !done && now.Sub(p.last) < 100*time.Millisecond {
@@ -139,7 +143,11 @@ func (p *progress) report(pr index.Progress) {
 	}
 	p.last = now
 	line := fmt.Sprintf("  %d/%d files  %s/%s", pr.FilesDone, pr.Files, size(pr.BytesDone), size(pr.Bytes))
-	if el := now.Sub(p.start); pr.BytesDone > 0 && !done && el > time.Second {
+	if pr.Database != "" {
+		// How many sessions the database holds is not known ahead.
+		line = fmt.Sprintf("  %s: %d conversations read from its database", pr.Database, pr.Convs)
+	}
+	if el := now.Sub(p.start); pr.BytesDone > 0 && pr.Database == "" && !done && el > time.Second {
 		rest := time.Duration(float64(el) * float64(pr.Bytes-pr.BytesDone) / float64(pr.BytesDone))
 		line += fmt.Sprintf("  about %s left", rest.Round(time.Second))
 	}
