@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -42,7 +41,7 @@ func (x *Index) refreshRecords(w *walk) error {
 			// its text, written after the transcript is read, reaches the
 			// full-text table in rowid order (a rowid lower than the last
 			// one makes FTS5 write out all it has gathered, every time).
-			slices.SortStableFunc(recs, func(a, b store.Record) int { return recordTime(a).Compare(recordTime(b)) })
+			slices.SortFunc(recs, func(a, b store.Record) int { return store.NewestFirst(b, a) })
 			var prev []Key
 			if err := x.db.query(`SELECT tool, id FROM conv WHERE rec IS NOT NULL`, nil, func(s *sqlite3.Stmt) error {
 				prev = append(prev, Key{s.ColumnText(0), s.ColumnText(1)})
@@ -134,16 +133,4 @@ func (x *Index) dropRecord(tool, id string) error {
 		return err
 	}
 	return x.db.exec(`UPDATE conv SET rec = NULL, ractive = 0, rended = 0, rupdated = 0, cwd = ? WHERE rowid = ?`, x.physical(scwd), rowid)
-}
-
-// recordTime is when a record's conversation was last active, as far as
-// the record says.
-func recordTime(r store.Record) time.Time {
-	switch {
-	case r.Active != nil:
-		return *r.Active
-	case r.Ended != nil:
-		return *r.Ended
-	}
-	return r.Updated
 }
