@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// waits reports whether reserve(n) is still waiting after a while, and
-// returns what it reported once it stopped waiting (after the caller made
-// room), through the channel.
-func waits(f *prefetch, n int64) (bool, chan bool) {
+// waits reports whether reserve(n) is still waiting after d, and returns
+// what it reported once it stopped waiting (after the caller made room),
+// through the channel. A wait that must end is given long (a loaded
+// machine may not run it at once); one that must not, a tenth of a second.
+func waits(f *prefetch, n int64, d time.Duration) (bool, chan bool) {
 	got := make(chan bool, 1)
 	go func() { got <- f.reserve(n) }()
 	select {
 	case <-got:
 		return false, got
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(d):
 		return true, got
 	}
 }
@@ -34,7 +35,7 @@ func TestReadAheadBounded(t *testing.T) {
 				t.Fatal("reserve refused before the writer stopped")
 			}
 		}
-		waiting, got := waits(f, 1)
+		waiting, got := waits(f, 1, 100*time.Millisecond)
 		if !waiting {
 			t.Fatalf("file %d was let in past the read-ahead of %d files", aheadFiles+1, aheadFiles)
 		}
@@ -46,10 +47,10 @@ func TestReadAheadBounded(t *testing.T) {
 	t.Run("bytes", func(t *testing.T) {
 		f := newAhead()
 		// The first file is read whatever its size: a refresh never stalls on one.
-		if waiting, _ := waits(f, 3*aheadBytes); waiting {
+		if waiting, _ := waits(f, 3*aheadBytes, 10*time.Second); waiting {
 			t.Fatal("a file larger than the read-ahead waited with nothing ahead of it")
 		}
-		waiting, got := waits(f, 1)
+		waiting, got := waits(f, 1, 100*time.Millisecond)
 		if !waiting {
 			t.Fatal("a file was let in past the read-ahead's bytes")
 		}
@@ -63,7 +64,7 @@ func TestReadAheadBounded(t *testing.T) {
 		for range aheadFiles {
 			f.reserve(1)
 		}
-		waiting, got := waits(f, 1)
+		waiting, got := waits(f, 1, 100*time.Millisecond)
 		if !waiting {
 			t.Fatal("not waiting")
 		}
