@@ -210,8 +210,8 @@ func (d Dir) Read() ([]Run, []string) {
 		if err != nil {
 			continue // gone meanwhile: the run ended
 		}
-		var r Run
-		if json.Unmarshal(b, &r) != nil || r.check() != nil || r.name() != name {
+		r, ok := parseLive(name, b)
+		if !ok {
 			bad = append(bad, name)
 			continue
 		}
@@ -221,4 +221,14 @@ func (d Dir) Read() ([]Run, []string) {
 		runs = append(runs, r)
 	}
 	return runs, bad
+}
+
+// parseLive decodes the live file called name: a Run that passes check and
+// is filed under its own name, or false.
+func parseLive(name string, b []byte) (Run, bool) {
+	var r Run
+	if json.Unmarshal(b, &r) != nil || r.check() != nil || r.name() != name {
+		return Run{}, false
+	}
+	return r, true
 }
