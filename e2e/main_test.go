@@ -21,9 +21,9 @@ func TestMain(m *testing.M) {
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if n := os.Getenv("FLEETCOM_E2E_PARALLEL"); n != "" || !given {
 		// Every test here has a world of its own (home, fake API, tmux
-		// server) and spends its time waiting for a CLI, not computing:
-		// a few at once use two cores well. FLEETCOM_E2E_PARALLEL=1 runs
-		// them one by one.
+		// server) and spends its time waiting for a CLI, which computes
+		// in bursts (its start-up most): a few at once keep two cores
+		// busy. FLEETCOM_E2E_PARALLEL=1 runs them one by one.
 		if n == "" {
 			n = "3"
 		}
