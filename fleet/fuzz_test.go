@@ -15,8 +15,8 @@ func FuzzLiveFile(f *testing.F) {
 	f.Add(`{"tool":"` + tool + `","id":"../x","cwd":"/","state":"waiting","pid":1,"pid_start":"2","boot":"b"}`)
 	f.Add(`{"tool":"` + tool + `","id":"0f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e","cwd":"/p","state":"waiting","pid":1,"pid_start":"2","boot":"b","end":"hangup","end_at":"2026-12-01T12:00:00Z"}`)
 	// In memory: Read adds only the folder's listing and a bounded read
-	// (tested in live_test.go), and a file per input made this the
-	// slowest target by far.
+	// (fleet_test.go reads a folder with a bad file in it), and a file
+	// per input made this the slowest target by far.
 	f.Fuzz(func(t *testing.T, data string) {
 		r, ok := parseLive("b-1-2.json", []byte(data))
 		if !ok {
