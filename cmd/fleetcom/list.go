@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -80,7 +79,7 @@ func cmdList(in input) error {
 	hidden, shown := 0, 0
 	withEmpty := in.has("--empty")
 	width, table := terminalWidth()
-	var entries []catalog.Entry
+	var rows []tableRow
 	// 64 KB a write: 10,000 rows are some 2 MB, 500 writes at the default size.
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	err = each(func(e catalog.Entry) bool {
@@ -91,7 +90,7 @@ func cmdList(in input) error {
 		}
 		shown++
 		if table {
-			entries = append(entries, e)
+			rows = append(rows, newTableRow(e, s, all))
 		} else {
 			writeTSV(out, e, s)
 		}
@@ -120,7 +119,7 @@ func cmdList(in input) error {
 		return nil
 	}
 	if table {
-		printTable(out, entries, live, all, width, time.Now())
+		printTable(out, rows, all, width, time.Now())
 	}
 	return out.Flush()
 }
@@ -242,38 +241,91 @@ func writeTSV(w *bufio.Writer, e catalog.Entry, state string) {
 	w.WriteByte('\n')
 }
 
-// printTable prints entries for people: a header, IDs shortened to the
+// tableRow is what the table shows of a conversation: a listing of
+// thousands keeps these, not the entries, until it knows its columns'
+// widths.
+type tableRow struct {
+	tool, id, dir, title string
+	activity             time.Time
+}
+
+// newTableRow is entry e's row, in state s: its title marked when it is
+// not a saved, resumable one, and its directory as ~/… when withDir.
+func newTableRow(e catalog.Entry, s string, withDir bool) tableRow {
+	r := tableRow{tool: e.Tool, id: e.ID, title: printable(e.Shown()), activity: e.Activity()}
+	if s != "saved" {
+		r.title = strings.TrimSpace("(" + s + ") " + r.title)
+	}
+	if withDir {
+		r.dir = printable(tildePath(e.Cwd))
+	}
+	return r
+}
+
+// printTable prints rows for people: a header, IDs shortened to the
 // shortest prefix that is still unique among them (at least 8
-// characters), the age, the directory with --all, and the title, marked
-// when the conversation is not a saved, resumable one, cut to the width.
-func printTable(out io.Writer, entries []catalog.Entry, live map[string]bool, withDir bool, width int, now time.Time) {
-	ids := make([]string, len(entries))
-	for i, e := range entries {
-		ids[i] = e.ID
+// characters), the age, the directory with --all, and the title, cut to
+// the width. The columns are aligned as text/tabwriter aligns them, two
+// spaces after the widest cell (in characters), written a line at a time
+// rather than gathered whole.
+func printTable(out io.Writer, rows []tableRow, withDir bool, width int, now time.Time) {
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.id
 	}
 	short := uniquePrefixes(ids, 8)
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	ages := make([]string, len(rows))
 	head := []string{"TOOL", "ID", "AGE"}
 	if withDir {
 		head = append(head, "DIRECTORY")
 	}
-	fmt.Fprintln(w, strings.Join(append(head, "TITLE"), "\t"))
-	for i, e := range entries {
-		title := printable(e.Shown())
-		if s := stateIn(live, e); s != "saved" {
-			title = strings.TrimSpace("(" + s + ") " + title)
-		}
-		cols := []string{e.Tool, short[i], age(now.Sub(e.Activity()))}
+	cols := make([]int, len(head))
+	for i, h := range head {
+		cols[i] = utf8.RuneCountInString(h)
+	}
+	for i, r := range rows {
+		ages[i] = age(now.Sub(r.activity))
+		cols[0] = max(cols[0], utf8.RuneCountInString(r.tool))
+		cols[1] = max(cols[1], utf8.RuneCountInString(short[i]))
+		cols[2] = max(cols[2], utf8.RuneCountInString(ages[i]))
 		if withDir {
-			cols = append(cols, printable(tildePath(e.Cwd)))
+			cols[3] = max(cols[3], utf8.RuneCountInString(r.dir))
 		}
-		fmt.Fprintln(w, strings.Join(append(cols, title), "\t"))
 	}
-	w.Flush()
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		io.WriteString(out, cut(line, width))
+	var line []byte
+	write := func(cells []string, last string) {
+		line = line[:0]
+		for i, c := range cells {
+			line = append(line, c...)
+			for n := cols[i] + 2 - utf8.RuneCountInString(c); n > 0; n-- {
+				line = append(line, ' ')
+			}
+		}
+		line = cutBytes(append(line, last...), width)
+		out.Write(append(line, '\n'))
 	}
+	write(head, "TITLE")
+	cells := make([]string, len(head))
+	for i, r := range rows {
+		cells[0], cells[1], cells[2] = r.tool, short[i], ages[i]
+		if withDir {
+			cells[3] = r.dir
+		}
+		write(cells, r.title)
+	}
+}
+
+// cutBytes is cut for a line without its newline, in place.
+func cutBytes(line []byte, width int) []byte {
+	if width < 2 || utf8.RuneCount(line) <= width {
+		return line
+	}
+	i := 0
+	for n := 0; n < width-1; n++ {
+		_, size := utf8.DecodeRune(line[i:])
+		i += size
+	}
+	return append(line[:i], "…"...)
 }
 
 // cut shortens a line to width characters, with an ellipsis.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"text/tabwriter"
 	"time"
 
 	"github.com/fleetcom/fleetcom/catalog"
@@ -25,7 +26,7 @@ func TestPrintTable(t *testing.T) {
 		{Record: store.Record{Tool: tools[2], ID: "77777777-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/w", Updated: now, Resumable: true, Title: strings.Repeat("a long title ", 20)}, Found: true},
 	}
 	var b strings.Builder
-	printTable(&b, entries, map[string]bool{}, false, 60, now)
+	printTable(&b, tableRows(entries, false), false, 60, now)
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "TOOL") || !strings.Contains(lines[0], "TITLE") {
 		t.Fatalf("table:\n%s", b.String())
@@ -63,7 +64,7 @@ func TestPrintTableAll(t *testing.T) {
 		{Record: store.Record{Tool: tools[2], ID: "2f8b2c3e-4d5a-4b6c-8d7e-9f0a1b2c3d4e", Cwd: "/home/u", Updated: now, Resumable: true}},
 	}
 	var b strings.Builder
-	printTable(&b, entries, map[string]bool{}, true, 120, now)
+	printTable(&b, tableRows(entries, true), true, 120, now)
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], "DIRECTORY") {
 		t.Fatalf("table:\n%s", b.String())
@@ -75,6 +76,80 @@ func TestPrintTableAll(t *testing.T) {
 	}
 	if strings.Contains(lines[1], "first prompt") {
 		t.Errorf("the title shows beside the name: %q", lines[1])
+	}
+}
+
+// tableRows is what list keeps of entries for its table.
+func tableRows(entries []catalog.Entry, withDir bool) []tableRow {
+	var rows []tableRow
+	for _, e := range entries {
+		rows = append(rows, newTableRow(e, stateIn(map[string]bool{}, e), withDir))
+	}
+	return rows
+}
+
+// The table's columns line up as text/tabwriter lines them up, with cells
+// of every width, wide characters and titles cut or not.
+func TestPrintTableAligns(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"fix", "the", "büild", "日本語", "a", "", "long-word-here", "~/src/app", "/x", "é"}
+	text := func(n int) string {
+		var w []string
+		for range r.IntN(n) {
+			w = append(w, words[r.IntN(len(words))])
+		}
+		return strings.Join(w, " ")
+	}
+	tools := agents.Names()
+	for round := range 300 {
+		withDir := round%2 == 0
+		width := 10 + r.IntN(100)
+		var rows []tableRow
+		for range r.IntN(8) {
+			rows = append(rows, tableRow{
+				tool:     tools[r.IntN(len(tools))],
+				id:       fmt.Sprintf("%0*x", 8+r.IntN(4), r.Uint32()),
+				dir:      text(4),
+				title:    text(12),
+				activity: now.Add(-time.Duration(r.Int64N(int64(400 * 24 * time.Hour)))),
+			})
+		}
+		if !withDir {
+			for i := range rows {
+				rows[i].dir = ""
+			}
+		}
+		var got strings.Builder
+		printTable(&got, rows, withDir, width, now)
+		// What text/tabwriter makes of the same cells.
+		var b strings.Builder
+		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		head := "TOOL\tID\tAGE\t"
+		if withDir {
+			head += "DIRECTORY\t"
+		}
+		fmt.Fprintln(w, head+"TITLE")
+		ids := make([]string, len(rows))
+		for i, row := range rows {
+			ids[i] = row.id
+		}
+		short := uniquePrefixes(ids, 8)
+		for i, row := range rows {
+			cells := []string{row.tool, short[i], age(now.Sub(row.activity))}
+			if withDir {
+				cells = append(cells, row.dir)
+			}
+			fmt.Fprintln(w, strings.Join(append(cells, row.title), "\t"))
+		}
+		w.Flush()
+		var want strings.Builder
+		for _, line := range strings.SplitAfter(b.String(), "\n") {
+			want.WriteString(cut(line, width))
+		}
+		if got.String() != want.String() {
+			t.Fatalf("width %d:\n%s\nwant:\n%s", width, got.String(), want.String())
+		}
 	}
 }
 
