@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -367,6 +368,52 @@ func writeJSON(v any) error {
 	}
 	_, err := stdout.Write(c1Escape(b.Bytes()))
 	return err
+}
+
+// jsonArray writes a JSON array for scripts an element at a time, in the
+// bytes writeJSON gives the whole slice: a listing of thousands is never
+// held, nor encoded into one growing buffer.
+type jsonArray struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+	n   int
+}
+
+func newJSONArray(w io.Writer) *jsonArray {
+	a := &jsonArray{w: bufio.NewWriterSize(w, 64<<10)}
+	a.enc = json.NewEncoder(&a.buf)
+	// An element of an indented array: its lines after the first one
+	// step in once more.
+	a.enc.SetIndent("  ", "  ")
+	a.enc.SetEscapeHTML(false)
+	return a
+}
+
+// add writes v, the array's next element.
+func (a *jsonArray) add(v any) error {
+	a.buf.Reset()
+	if err := a.enc.Encode(v); err != nil {
+		return err
+	}
+	if a.n == 0 {
+		a.w.WriteString("[\n  ")
+	} else {
+		a.w.WriteString(",\n  ")
+	}
+	a.n++
+	_, err := a.w.Write(c1Escape(bytes.TrimSuffix(a.buf.Bytes(), []byte("\n"))))
+	return err
+}
+
+// close ends the array and writes out what is left of it.
+func (a *jsonArray) close() error {
+	if a.n == 0 {
+		a.w.WriteString("[]\n")
+	} else {
+		a.w.WriteString("\n]\n")
+	}
+	return a.w.Flush()
 }
 
 // c1Escape writes the C1 controls (U+0080 to U+009F) of encoded JSON as

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -63,16 +64,17 @@ func cmdList(in input) error {
 	}
 	live := liveNow(resolvePaths().LiveDir)
 	if in.has("--json") {
-		rows := []listed{}
+		arr := newJSONArray(stdout)
+		var failed error
 		err := each(func(e catalog.Entry) bool {
 			line, _ := cat.Line(e)
-			rows = append(rows, listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Lost: stateIn(live, e) == "lost", Name: e.Name})
-			return true
+			failed = arr.add(listed{Record: e.Record, Resume: line, Discovered: e.Found, Gone: e.Gone, Lost: stateIn(live, e) == "lost", Name: e.Name})
+			return failed == nil
 		})
-		if err != nil {
+		if err = cmp.Or(failed, err); err != nil {
 			return err
 		}
-		return writeJSON(rows)
+		return arr.close()
 	}
 	// Runs quit before their first prompt hold nothing to resume: they are
 	// noise until prune, shown only when asked for.
