@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -104,6 +105,10 @@ func match(term string, prefix bool) string {
 // rankRows parts (a word found everywhere must not cost a rank of every
 // part); a conversation ranks by its best part, and one with no part in
 // that pass follows the ranked ones, newest first.
+//
+// A word said in every conversation must not cost a read of every one:
+// when the ranked conversations that match fill the limit, no other can
+// be a hit, and only they are read; and only the hits kept are read whole.
 func (x *Index) Search(q Query) ([]Hit, error) {
 	if len(q.Terms) == 0 {
 		return nil, ErrEmptyQuery
@@ -111,47 +116,71 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	where, args, ors := q.where()
-	type cand struct {
-		hit   Hit
-		best  int64 // the rowid of its best part, 0 when unranked
-		order int   // its place by activity
-	}
-	byRow := map[int64]*cand{}
-	var cands []*cand
-	var rs rowStrings
-	err := x.db.query(`SELECT rowid, `+convCols+` FROM conv WHERE `+where+` ORDER BY `+activity, args, func(s *sqlite3.Stmt) error {
-		c := &cand{hit: Hit{Conv: scanConvAt(s, 1, &rs)}, order: len(cands)}
-		byRow[s.ColumnInt64(0)] = c
-		cands = append(cands, c)
-		return nil
-	})
-	if err != nil || len(cands) == 0 {
-		return nil, err
-	}
 	scoring := strings.Join(ors, " OR ")
-	err = x.db.query(`SELECT rowid, bm25(chunk) FROM chunk WHERE chunk MATCH ? ORDER BY rowid DESC LIMIT ?`, []any{scoring, rankRows}, func(s *sqlite3.Stmt) error {
-		row := s.ColumnInt64(0)
-		c := byRow[row>>chunkBits]
-		if c == nil {
-			return nil
-		}
-		if v := s.ColumnFloat(1); c.best == 0 || v < c.hit.Score {
-			c.hit.Score, c.best = v, row
+	type part struct {
+		row   int64   // the rowid of a conversation's best part
+		score float64 // its rank (lower is better)
+	}
+	best := map[int64]part{} // by conv rowid
+	err := x.db.query(`SELECT rowid, bm25(chunk) FROM chunk WHERE chunk MATCH ? ORDER BY rowid DESC LIMIT ?`, []any{scoring, rankRows}, func(s *sqlite3.Stmt) error {
+		row, v := s.ColumnInt64(0), s.ColumnFloat(1)
+		if p, ok := best[row>>chunkBits]; !ok || v < p.score {
+			best[row>>chunkBits] = part{row, v}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(cands, func(a, b *cand) int {
+	type cand struct {
+		row   int64 // its conv rowid
+		part        // its best part; row 0 when unranked
+		order int   // its place by activity
+	}
+	var cands []cand
+	collect := func(where string, args []any) error {
+		cands = cands[:0]
+		return x.db.query(`SELECT rowid FROM conv WHERE `+where+` ORDER BY `+activity, args, func(s *sqlite3.Stmt) error {
+			row := s.ColumnInt64(0)
+			cands = append(cands, cand{row: row, part: best[row], order: len(cands)})
+			return nil
+		})
+	}
+	full := true
+	if q.Limit > 0 && len(best) >= q.Limit {
+		ids := []byte{'['}
+		for row := range best {
+			if len(ids) > 1 {
+				ids = append(ids, ',')
+			}
+			ids = strconv.AppendInt(ids, row, 10)
+		}
+		ids = append(ids, ']')
+		// With one term, every ranked conversation holds it: looking for
+		// it again would read its every occurrence.
+		cond, condArgs := where, args
+		if len(q.Terms) == 1 {
+			cond, condArgs = q.others()
+		}
+		if err := collect(`rowid IN (SELECT value FROM json_each(?)) AND `+cond, append([]any{string(ids)}, condArgs...)); err != nil {
+			return nil, err
+		}
+		full = len(cands) < q.Limit
+	}
+	if full {
+		if err := collect(where, args); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
 		switch {
-		case a.best != 0 && b.best == 0:
+		case a.part.row != 0 && b.part.row == 0:
 			return -1
-		case a.best == 0 && b.best != 0:
+		case a.part.row == 0 && b.part.row != 0:
 			return 1
-		case a.hit.Score < b.hit.Score:
+		case a.score < b.score:
 			return -1
-		case a.hit.Score > b.hit.Score:
+		case a.score > b.score:
 			return 1
 		}
 		return a.order - b.order
@@ -159,18 +188,23 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	if q.Limit > 0 && len(cands) > q.Limit {
 		cands = cands[:q.Limit]
 	}
-	rowOf := map[*cand]int64{}
-	for row, c := range byRow {
-		rowOf[c] = row
-	}
 	out := make([]Hit, 0, len(cands))
+	var rs rowStrings
 	for _, c := range cands {
-		body, err := x.bestText(c.best, rowOf[c], scoring)
+		hit := Hit{Score: c.score}
+		found, err := x.db.one(`SELECT `+convCols+` FROM conv WHERE rowid = ?`, []any{c.row}, func(s *sqlite3.Stmt) { hit.Conv = scanConvAt(s, 0, &rs) })
 		if err != nil {
 			return nil, err
 		}
-		c.hit.Snippet = snippet(body, q.Terms, q.Prefix)
-		out = append(out, c.hit)
+		if !found {
+			continue // gone since: another process's refresh
+		}
+		body, err := x.bestText(c.part.row, c.row, scoring)
+		if err != nil {
+			return nil, err
+		}
+		hit.Snippet = snippet(body, q.Terms, q.Prefix)
+		out = append(out, hit)
 	}
 	return out, nil
 }
@@ -186,7 +220,15 @@ func (q Query) where() (string, []any, []string) {
 		args = append(args, m)
 		ors = append(ors, m)
 	}
-	where := `rowid IN (` + strings.Join(sets, " INTERSECT ") + `) AND NOT forgotten AND NOT side`
+	rest, restArgs := q.others()
+	return `rowid IN (` + strings.Join(sets, " INTERSECT ") + `) AND ` + rest, append(args, restArgs...), ors
+}
+
+// others is the condition q sets on conv besides the text, and its
+// arguments.
+func (q Query) others() (string, []any) {
+	where := `NOT forgotten AND NOT side`
+	var args []any
 	if q.Tool != "" {
 		where += ` AND tool = ?`
 		args = append(args, q.Tool)
@@ -199,7 +241,7 @@ func (q Query) where() (string, []any, []string) {
 		where += ` AND (CASE WHEN stored AND active > 0 THEN active ELSE ractive END) >= ?`
 		args = append(args, q.Since.UnixMilli())
 	}
-	return where, args, ors
+	return where, args
 }
 
 // Holding returns the conversations Search would find, as "tool:id", in
