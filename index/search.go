@@ -118,7 +118,7 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	where, args, ors := q.where()
 	scoring := strings.Join(ors, " OR ")
 	type part struct {
-		row   int64   // the rowid of a conversation's best part
+		chunk int64   // the rowid of a conversation's best part of text
 		score float64 // its rank (lower is better)
 	}
 	best := map[int64]part{} // by conv rowid
@@ -134,7 +134,7 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	}
 	type cand struct {
 		row   int64 // its conv rowid
-		part        // its best part; row 0 when unranked
+		part        // its best part; chunk 0 when unranked
 		order int   // its place by activity
 	}
 	var cands []cand
@@ -174,9 +174,9 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		switch {
-		case a.part.row != 0 && b.part.row == 0:
+		case a.chunk != 0 && b.chunk == 0:
 			return -1
-		case a.part.row == 0 && b.part.row != 0:
+		case a.chunk == 0 && b.chunk != 0:
 			return 1
 		case a.score < b.score:
 			return -1
@@ -199,7 +199,7 @@ func (x *Index) Search(q Query) ([]Hit, error) {
 		if !found {
 			continue // gone since: another process's refresh
 		}
-		body, err := x.bestText(c.part.row, c.row, scoring)
+		body, err := x.bestText(c.chunk, c.row, scoring)
 		if err != nil {
 			return nil, err
 		}
