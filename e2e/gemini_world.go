@@ -175,6 +175,16 @@ func QuitGemini(p *Pane) (int, string) {
 	p.t.Helper()
 	p.WaitUntil("Gemini idle", replyWait, geminiIdle)
 	p.Submit("/quit", typeWait)
+	// CI saw 0.61.0, loaded, show "> /quit" with its command menu open a
+	// minute after the Enter: the key went to the menu, not the command.
+	// As a person would, this presses Enter again while it runs on.
+	for range 4 {
+		if eventually(10*time.Second, func() bool { dead, _ := p.Dead(); return dead }) {
+			break
+		}
+		p.t.Logf("gemini still running 10s after /quit: Enter again")
+		p.Keys("Enter")
+	}
 	return p.WaitExit(exitWait)
 }
 
