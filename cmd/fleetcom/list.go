@@ -336,8 +336,7 @@ func cut(line string, width int) string {
 	if utf8.RuneCountInString(body) <= width || width < 2 {
 		return line
 	}
-	r := []rune(body)
-	return string(r[:width-1]) + "…" + line[len(body):]
+	return string(cutBytes([]byte(body), width)) + line[len(body):]
 }
 
 // uniquePrefixes shortens each ID to the shortest prefix that no other of

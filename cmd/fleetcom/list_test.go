@@ -143,9 +143,14 @@ func TestPrintTableAligns(t *testing.T) {
 			fmt.Fprintln(w, strings.Join(append(cells, row.title), "\t"))
 		}
 		w.Flush()
+		// Each line cut to the width by characters, with an ellipsis.
 		var want strings.Builder
 		for _, line := range strings.SplitAfter(b.String(), "\n") {
-			want.WriteString(cut(line, width))
+			body := strings.TrimSuffix(line, "\n")
+			if r := []rune(body); len(r) > width {
+				line = string(r[:width-1]) + "…" + line[len(body):]
+			}
+			want.WriteString(line)
 		}
 		if got.String() != want.String() {
 			t.Fatalf("width %d:\n%s\nwant:\n%s", width, got.String(), want.String())
