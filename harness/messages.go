@@ -69,8 +69,10 @@ func cleanLine(s string) string { return cleanTo(s, previewWidth) }
 
 // PromptText reads a message content that is a string or a list of blocks:
 // the string, or the first text block, trimmed.
-func PromptText(raw json.RawMessage) string {
-	s, blocks := DecodeContent(raw)
+func PromptText(raw json.RawMessage) string { return FirstText(DecodeContent(raw)) }
+
+// FirstText is PromptText of a content already decoded by DecodeContent.
+func FirstText(s string, blocks []TextBlock) string {
 	for _, b := range blocks {
 		if (b.Type == "text" || b.Type == "input_text") && strings.TrimSpace(b.Text) != "" {
 			return strings.TrimSpace(b.Text)
@@ -81,33 +83,60 @@ func PromptText(raw json.RawMessage) string {
 
 // TextBlock is what the readers use of one block of a message's content.
 type TextBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type string
+	Text string
 }
 
 // DecodeContent decodes a message content that is a string or a list of
-// blocks, telling the two apart by the first byte, so that a large content
-// (a reply's tool calls) is decoded once and not tried as each in turn.
-// Anything else, or invalid JSON, is neither.
+// blocks, telling the two apart by the first byte. Of a block it decodes
+// only the type and the text: the rest (a tool's input or output, often
+// the most of a transcript) is walked over, not decoded. A type or text
+// that is not a string, anything else, or invalid JSON is neither.
 func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
-	i := 0
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	if i == len(raw) {
+	raw = trimSpace(raw)
+	if len(raw) == 0 {
 		return "", nil
 	}
-	switch raw[i] {
+	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s, nil
-		}
+		s, _ := StringValue(raw)
+		return s, nil
 	case '[':
-		var blocks []TextBlock
-		if json.Unmarshal(raw, &blocks) == nil {
+		blocks := []TextBlock{}
+		ok := true
+		walked := Elements(raw, func(v []byte) bool {
+			var b TextBlock
+			if string(v) == "null" {
+				blocks = append(blocks, b)
+				return true
+			}
+			ok = Members(v, func(k, v []byte) bool {
+				var good bool
+				switch string(k) {
+				case "type":
+					b.Type, good = stringOrNull(v)
+				case "text":
+					b.Text, good = stringOrNull(v)
+				default:
+					return true
+				}
+				return good
+			}) && ok
+			blocks = append(blocks, b)
+			return ok
+		})
+		if walked && ok {
 			return "", blocks
 		}
 	}
 	return "", nil
+}
+
+// stringOrNull decodes a string field as encoding/json would into a
+// string: null leaves it empty.
+func stringOrNull(v []byte) (string, bool) {
+	if string(v) == "null" {
+		return "", true
+	}
+	return StringValue(v)
 }

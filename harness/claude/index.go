@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"bytes"
-	"encoding/json"
 	"github.com/fleetcom/fleetcom/harness"
 	"path/filepath"
 	"strings"
@@ -14,9 +12,9 @@ import (
 // results of tools, which arrive as "user" lines too), the text of
 // Claude's replies, the directory, the times, the name (/rename writes a
 // custom-title line) and Claude's own summary lines. Lines of sub-agents
-// (isSidechain) are not the user's conversation and are skipped before
-// anything is decoded, as are tool results: a transcript that opens with
-// megabytes of them costs the reading, not the decoding.
+// (isSidechain) are not the user's conversation, and tool results are not
+// text the user wrote or read: both are walked over, never decoded, so a
+// transcript made mostly of them costs little more than its reading.
 
 // Trees implements harness.Indexer: the project folders, one transcript per
 // conversation.
@@ -27,18 +25,51 @@ func (claude) Trees(home string) []harness.Tree {
 // Near implements harness.Indexer: the project folders of cwd.
 func (claude) Near(home, cwd string) []string { return projectFolders(home, cwd) }
 
-// claudeIndexLine is the part of a transcript line the index reads.
-type claudeIndexLine struct {
-	Type        string `json:"type"`
-	Cwd         string `json:"cwd"`
-	Timestamp   string `json:"timestamp"`
-	IsMeta      bool   `json:"isMeta"`
-	IsSidechain bool   `json:"isSidechain"`
-	Summary     string `json:"summary"`
-	CustomTitle string `json:"customTitle"`
-	Message     struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+// indexLine is what the index reads of a transcript line, raw: the walk
+// over the line finds these and passes over the rest undecoded.
+type indexLine struct {
+	typ, cwd, timestamp, message, summary, customTitle []byte
+	meta, sidechain                                    bool
+}
+
+// scan fills x from line; it reports false for a line that is not a JSON
+// object.
+func (x *indexLine) scan(line []byte) bool {
+	*x = indexLine{}
+	return harness.Members(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			x.typ = v
+		case "cwd":
+			x.cwd = v
+		case "timestamp":
+			x.timestamp = v
+		case "message":
+			x.message = v
+		case "summary":
+			x.summary = v
+		case "customTitle":
+			x.customTitle = v
+		case "isMeta":
+			x.meta = harness.IsTrue(v)
+		case "isSidechain":
+			x.sidechain = harness.IsTrue(v)
+		}
+		return true
+	})
+}
+
+// content is the raw content of the line's message.
+func (x *indexLine) content() []byte {
+	var c []byte
+	harness.Members(x.message, func(k, v []byte) bool {
+		if string(k) == "content" {
+			c = v
+			return false
+		}
+		return true
+	})
+	return c
 }
 
 // The reader's state, bits of Cursor.State[0].
@@ -64,48 +95,44 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 	}
 	titled := state&claudeTitled != 0
 	folder := filepath.Base(filepath.Dir(path))
+	var x indexLine
 	off, err := harness.ReadOn(path, c.Offset, l.Line, func(line []byte) {
-		switch {
-		case bytes.Contains(line, []byte(`"type":"custom-title"`)):
-			var x claudeIndexLine
-			if json.Unmarshal(line, &x) == nil && x.Type == "custom-title" {
-				out.Name, out.Named = harness.CleanName(x.CustomTitle), true
-			}
-			return
-		case bytes.Contains(line, []byte(`"type":"summary"`)):
-			var x claudeIndexLine
-			if json.Unmarshal(line, &x) == nil && x.Type == "summary" {
-				out.Summary = harness.CleanTitle(x.Summary)
-			}
-			return
-		case !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)):
-			return
-		case bytes.Contains(line, []byte(`"isSidechain":true`)):
-			return
-		}
-		user := bytes.Contains(line, []byte(`"type":"user"`))
-		if user && bytes.Contains(line, []byte(`"type":"tool_result"`)) {
-			return
-		}
-		var x claudeIndexLine
-		if json.Unmarshal(line, &x) != nil || x.IsSidechain {
+		if !x.scan(line) {
 			return
 		}
 		var text string
-		switch x.Type {
-		case "user":
-			if x.IsMeta {
+		switch string(x.typ) {
+		case `"custom-title"`:
+			name, _ := harness.StringValue(x.customTitle)
+			out.Name, out.Named = harness.CleanName(name), true
+			return
+		case `"summary"`:
+			summary, _ := harness.StringValue(x.summary)
+			out.Summary = harness.CleanTitle(summary)
+			return
+		case `"user"`:
+			if x.sidechain || x.meta {
 				return
 			}
-			if text = harness.PromptText(x.Message.Content); !isPrompt(text) {
+			// Results of tools come back as the user's lines.
+			s, blocks := harness.DecodeContent(x.content())
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					return
+				}
+			}
+			if text = harness.FirstText(s, blocks); !isPrompt(text) {
 				return
 			}
 			out.Turns++
 			if !titled {
 				out.Title, titled = harness.CleanTitle(text), true
 			}
-		case "assistant":
-			text = replyText(x.Message.Content)
+		case `"assistant"`:
+			if x.sidechain {
+				return
+			}
+			text = replyText(x.content())
 		default:
 			return
 		}
@@ -114,14 +141,16 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 		// folder Claude filed it under. Later lines name wherever a tool
 		// moved the shell to. A transcript whose first cwd is not its
 		// folder's was moved by hand, and Claude would not find it there.
-		if state&claudeHomed == 0 && x.Cwd != "" {
+		cwd, _ := harness.StringValue(x.cwd)
+		if state&claudeHomed == 0 && cwd != "" {
 			state |= claudeHomed
-			out.Cwd = x.Cwd
-			if !folderOf(folder, x.Cwd) {
+			out.Cwd = cwd
+			if !folderOf(folder, cwd) {
 				state |= claudeForeign
 			}
 		}
-		if t, err := time.Parse(time.RFC3339Nano, x.Timestamp); err == nil {
+		ts, _ := harness.StringValue(x.timestamp)
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
 			if out.Started.IsZero() {
 				out.Started = t
 			}
@@ -146,7 +175,7 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 
 // replyText is the text of a reply's text blocks, joined; tool calls and
 // thinking are left out.
-func replyText(raw json.RawMessage) string {
+func replyText(raw []byte) string {
 	s, blocks := harness.DecodeContent(raw)
 	var parts []string
 	for _, b := range blocks {

@@ -12,13 +12,14 @@ import (
 
 // claudeTranscriptLines are lines in the shape Claude Code writes them
 // (2.1.x): metadata, a sub-agent's lines, a prompt, a tool call and its
-// result, a reply, a slash command's wrapper, a name and a summary.
+// results, a reply, a slash command's wrapper, a name and a summary.
 var claudeTranscriptLines = []string{
 	`{"type":"file-history-snapshot","messageId":"m0","snapshot":{"messageId":"m0","trackedFileBackups":{},"timestamp":"2026-12-01T10:00:00.000Z"},"isSnapshotUpdate":false}`,
 	`{"parentUuid":null,"isSidechain":true,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","type":"user","message":{"role":"user","content":"sub-agent task words"},"uuid":"u0","timestamp":"2026-12-01T10:00:00.500Z"}`,
 	`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","gitBranch":"main","type":"user","message":{"role":"user","content":"fix the flaky login test"},"uuid":"u1","timestamp":"2026-12-01T10:00:01.000Z"}`,
 	`{"parentUuid":"u1","isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"thinking","thinking":"secret reasoning words"},{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/src/app/login_test.go"}}]},"type":"assistant","uuid":"a1","timestamp":"2026-12-01T10:00:02.000Z"}`,
 	`{"parentUuid":"a1","isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"package login // tool output words"}]},"uuid":"u2","timestamp":"2026-12-01T10:00:03.000Z","toolUseResult":{"type":"text"}}`,
+	`{"parentUuid":"u2","isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_2","type":"tool_result","content":[{"type":"text","text":"nested tool words"}]},{"type":"text","text":"text beside a tool result"}]},"uuid":"u2b","timestamp":"2026-12-01T10:00:03.500Z"}`,
 	`{"parentUuid":"u2","isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","message":{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"The race is in the session cache."}]},"type":"assistant","uuid":"a2","timestamp":"2026-12-01T10:00:04.000Z"}`,
 	`{"parentUuid":"a2","isSidechain":false,"userType":"external","cwd":"/src/app","sessionId":"S","version":"2.1.332","type":"user","message":{"role":"user","content":"<command-name>/rename</command-name>"},"isMeta":false,"uuid":"u3","timestamp":"2026-12-01T10:00:05.000Z"}`,
 	`{"type":"custom-title","customTitle":"login race","sessionId":"S"}`,
