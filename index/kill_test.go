@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // each committed step how far it came, and waits to be killed after the
 // first.
 func killChild(dir, home string) int {
-	batchBytes = 1 << 10
+	batchBytes, stepTime = 1<<10, 0
 	x, err := Open(dir, Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{home} }, Text: true})
 	if err != nil {
 		fmt.Println("error", err)
