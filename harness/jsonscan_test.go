@@ -15,7 +15,7 @@ var jsonSeeds = []string{
 	`{"type":"user","message":{"role":"user","content":"fix the \"login\" test"},"isSidechain":false}`,
 	`{"message":{"content":[{"type":"tool_result","content":"a \\\" b \\\\"},{"type":"text","text":"é\u00e9"}]},"type":"assistant"}`,
 	` { "a" : [ 1 , -2.5e3 , true , null , { } , [ ] ] , "b" : "\\" } `,
-	`{}`, `[]`, `[null]`, `[1]`, `[{"type":null,"text":"x"}]`, `[{"Type":"text","text":"x"}]`,
+	`{}`, `[]`, `[null]`, `[1]`, `[{"type":null,"text":"x"}]`, `[{"type":1,"text":"x"}]`, `[{"text":"x","type":"text","text":[]}]`, `[{"Type":"text","text":"x"}]`,
 	`"plain"`, `"tab\there"`, "\"raw\ttab\"", `"\ud800"`, "\"\xff\"",
 	`{"a":"unterminated}`, `{"a":1,}`, `{"a" 1}`, `{"a":[1,2}`, `{"a":{]}`, `{"a":1}x`, `{"a":tru}`,
 	`{"a":"x"`, `[1 2]`, `{"a":"\\"}`, `{"a":"\\\"}`, "\v\"x\"",

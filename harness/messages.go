@@ -103,14 +103,14 @@ func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
 		return s, nil
 	case '[':
 		blocks := []TextBlock{}
-		ok := true
+		bad := false // a type or text that is not a string
 		walked := Elements(raw, func(v []byte) bool {
 			var b TextBlock
 			if string(v) == "null" {
 				blocks = append(blocks, b)
 				return true
 			}
-			ok = Members(v, func(k, v []byte) bool {
+			object := Members(v, func(k, v []byte) bool {
 				var good bool
 				switch string(k) {
 				case "type":
@@ -120,12 +120,14 @@ func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
 				default:
 					return true
 				}
+				bad = bad || !good
 				return good
-			}) && ok
+			})
 			blocks = append(blocks, b)
-			return ok
+			bad = bad || !object
+			return !bad
 		})
-		if walked && ok {
+		if walked && !bad {
 			return "", blocks
 		}
 	}
