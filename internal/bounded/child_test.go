@@ -60,6 +60,22 @@ func pidFile(t *testing.T) (string, func() int) {
 	}
 }
 
+// cancelWhenWritten cancels once the program has written its PID: a
+// deadline of a fixed time could pass, on a loaded machine, before the
+// shell got as far as starting the child the test is about.
+func cancelWhenWritten(path string, cancel context.CancelFunc) {
+	go func() {
+		defer cancel()
+		deadline := time.Now().Add(bound)
+		for time.Now().Before(deadline) {
+			if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+}
+
 // A program that ends at once, leaving a child that holds its output:
 // Run returns, with the program's success, and the child is gone.
 func TestRunLeftChildHoldsPipe(t *testing.T) {
@@ -83,8 +99,9 @@ func TestRunDeadlineKillsGroup(t *testing.T) {
 	path, pid := pidFile(t)
 	var err error
 	within(t, "Run", func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		cancelWhenWritten(path, cancel)
 		cmd := exec.CommandContext(ctx, "sh", "-c", `sleep 1000 & echo $! > "$0"; sleep 1000`, path)
 		cmd.Stdout = &bytes.Buffer{}
 		err = Run(cmd)
@@ -103,19 +120,13 @@ func TestRunPipeHeldOutsideGroup(t *testing.T) {
 	}
 	path, pid := pidFile(t)
 	within(t, "Run", func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		cancelWhenWritten(path, cancel)
 		cmd := exec.CommandContext(ctx, "sh", "-c", `setsid sh -c 'echo $$ > "$0"; exec sleep 1000' "$0" & sleep 1000`, path)
 		cmd.Stdout = &bytes.Buffer{}
 		Run(cmd)
 	})
-	deadline := time.Now().Add(bound)
-	for {
-		if _, err := os.Stat(path); err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	syscall.Kill(pid(), syscall.SIGKILL)
 }
 
