@@ -124,6 +124,15 @@ func StringValue(raw []byte) (string, bool) {
 	return s, true
 }
 
+// NullableString decodes a raw string value as encoding/json decodes it into
+// a string field: null leaves the field empty.
+func NullableString(raw []byte) (string, bool) {
+	if string(trimSpace(raw)) == "null" {
+		return "", true
+	}
+	return StringValue(raw)
+}
+
 // IsTrue reports whether a raw value is the literal true.
 func IsTrue(raw []byte) bool { return string(trimSpace(raw)) == "true" }
 

@@ -114,9 +114,9 @@ func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
 				var good bool
 				switch string(k) {
 				case "type":
-					b.Type, good = stringOrNull(v)
+					b.Type, good = NullableString(v)
 				case "text":
-					b.Text, good = stringOrNull(v)
+					b.Text, good = NullableString(v)
 				default:
 					return true
 				}
@@ -132,13 +132,4 @@ func DecodeContent(raw json.RawMessage) (string, []TextBlock) {
 		}
 	}
 	return "", nil
-}
-
-// stringOrNull decodes a string field as encoding/json would into a
-// string: null leaves it empty.
-func stringOrNull(v []byte) (string, bool) {
-	if string(v) == "null" {
-		return "", true
-	}
-	return StringValue(v)
 }

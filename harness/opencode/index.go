@@ -254,6 +254,41 @@ func (s *opencodeChanged) scan(q harness.Querier, h0, l0, now int64, h1, hold *i
 	return nil
 }
 
+// textPart is the text of a part that is text, neither synthetic nor
+// ignored; ok is false for any other part, or one that does not decode.
+// The part is walked, not decoded: a build reads millions of them.
+func textPart(data []byte) (text string, ok bool) {
+	var typ string
+	var synthetic, ignored bool
+	good := true
+	flag := func(b *bool, v []byte) {
+		switch string(v) {
+		case "true", "false":
+			*b = string(v) == "true"
+		case "null":
+		default:
+			good = false
+		}
+	}
+	walked := harness.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			typ, good = harness.NullableString(v)
+		case "text":
+			text, good = harness.NullableString(v)
+		case "synthetic":
+			flag(&synthetic, v)
+		case "ignored":
+			flag(&ignored, v)
+		}
+		return good
+	})
+	if !walked || !good || synthetic || ignored || typ != "text" {
+		return "", false
+	}
+	return text, true
+}
+
 // read reads the text of a session's messages created in (from, to]:
 // prompts the user typed (a turn each, the first the title) and the text
 // of the replies, neither synthetic nor ignored.
@@ -264,18 +299,11 @@ func (s *opencodeChanged) read(q harness.Querier, from, to int64, l harness.Limi
 		mdata, _ := row[1].(string)
 		pdata, _ := row[2].(string)
 		role, _ := harness.StringField([]byte(mdata), "role")
-		var p struct {
-			Type      string `json:"type"`
-			Text      string `json:"text"`
-			Synthetic bool   `json:"synthetic"`
-			Ignored   bool   `json:"ignored"`
-		}
-		if role != "user" && role != "assistant" || json.Unmarshal([]byte(pdata), &p) != nil ||
-			p.Type != "text" || p.Synthetic || p.Ignored {
+		if role != "user" && role != "assistant" {
 			return nil
 		}
-		text := strings.TrimSpace(p.Text)
-		if text == "" {
+		text, ok := textPart([]byte(pdata))
+		if text = strings.TrimSpace(text); !ok || text == "" {
 			return nil
 		}
 		if role == "user" {
