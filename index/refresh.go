@@ -108,7 +108,7 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 	}
 	defer unlock()
 	now := x.o.Now()
-	w := &walk{x: x, now: now, near: map[string]bool{}, sc: sc}
+	w := &walk{x: x, now: now, near: map[string]bool{}, nearFolders: map[string]bool{}, sc: sc}
 	changes := x.db.c.TotalChanges()
 	// Counted only as far as smallIndex: a count of every file reads the
 	// whole table, at every command.

@@ -23,8 +23,9 @@ type walk struct {
 	// looked at (Scope.HotOnly).
 	hotOnly bool
 	// near are the folders of the scope's directories and every folder
-	// above them up to a tree's root.
-	near map[string]bool
+	// above them up to a tree's root; nearFolders only the first, which
+	// hold the files.
+	near, nearFolders map[string]bool
 	// pending are the files to read, in the order found.
 	pending []*pending
 	queued  map[string]bool
@@ -65,6 +66,7 @@ func (w *walk) agent(a harness.Agent, ix harness.Indexer, home string) error {
 	trees := ix.Trees(home)
 	for _, d := range w.sc.Dirs {
 		for _, f := range ix.Near(home, d) {
+			w.nearFolders[filepath.Clean(f)] = true
 			for p := filepath.Clean(f); ; p = filepath.Dir(p) {
 				w.near[p] = true
 				if p == filepath.Dir(p) {
@@ -308,7 +310,7 @@ func (w *walk) nearFiles() error {
 		path, tool, home string
 		ino, size, mtime int64
 	}
-	for dir := range w.near {
+	for dir := range w.nearFolders {
 		var files []file
 		if err := w.x.db.query(`SELECT path, tool, home, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
 			files = append(files, file{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2), s.ColumnInt64(3), s.ColumnInt64(4), s.ColumnInt64(5)})
