@@ -289,6 +289,42 @@ func stageRole(stage string) {
 		halt()
 	case "slowrelay":
 		time.Sleep(200 * time.Millisecond) // as if recording the run
+	case "recording":
+		_ = os.WriteFile(os.Getenv(stageFileEnv), []byte("spawned"), 0o600)
+		time.Sleep(time.Second) // as if recording the run
+	}
+}
+
+// stageFileEnv names the file the "recording" stage writes once Spawn has
+// returned: its terminal may be gone by then.
+const stageFileEnv = "FLEETCOM_SHIMTEST_STAGEFILE"
+
+// A closed terminal sends the shim a SIGHUP, which goes on to the child, and
+// may send another as the processes on it go: one that comes after the child
+// died of the first, while the run is recorded, must not end the shim before
+// the record is written. (restore then said "killed", not "hangup", for a
+// run in a tmux server that was killed.)
+func TestShimSecondHangupWhileRecording(t *testing.T) {
+	u := newUserTerm(t, 24, 80)
+	spawned := filepath.Join(t.TempDir(), "spawned")
+	p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
+	p.cmd.Env = append(p.cmd.Env, stageEnv+"=recording", stageFileEnv+"="+spawned)
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = u.slave, u.slave, u.slave
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	p.start(t)
+	u.out.waitFor(t, "ready")
+	u.master.Close()
+	for deadline := time.Now().Add(testWait); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(spawned); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Spawn did not return after the terminal closed")
+		}
+	}
+	p.signal(t, syscall.SIGHUP)
+	if ws := p.death(t); ws.Signaled() || ws.ExitStatus() != 0 {
+		t.Errorf("shim ended with %#x; want it to outlive the second hang-up and finish recording", ws)
 	}
 }
 

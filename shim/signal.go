@@ -29,8 +29,9 @@ import (
 // recorded) a signal has the effect it has on a program that does not catch
 // it: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, our terminal restored
 // first if a PTY session had it raw, by re-raising the signal so that the
-// shell sees the death it expects (SIGQUIT without a core file);
-// SIGUSR1, SIGUSR2, SIGWINCH, SIGCHLD and SIGCONT are ignored, as the Go
+// shell sees the death it expects (SIGQUIT without a core file). A SIGHUP
+// after a hang-up reached the child is the exception: it repeats the hang-up
+// the run is being recorded for. SIGUSR1, SIGUSR2, SIGWINCH, SIGCHLD and SIGCONT are ignored, as the Go
 // runtime ignores them when nobody asked for them, and SIGTSTP stops the shim.
 // On the pipe path, where the child is in our process group and got the
 // keyboard's SIGTSTP itself, SIGTSTP stops the shim too.
@@ -85,6 +86,10 @@ var relay struct {
 
 	mu       sync.Mutex
 	children []*child // the runs of Spawn in progress
+	// hungUp: a hang-up reached a running child (our terminal closed, or
+	// a SIGHUP passed on). A SIGHUP after the child's exit only says so
+	// again, while the run is still to be recorded.
+	hungUp bool
 }
 
 // childState is where a registered child is in its life, as the relay sees
@@ -226,6 +231,9 @@ func dispatch(sig syscall.Signal) {
 		if c.sent == 0 && endsRun(sig) && (c.group || forwardPlain(sig)) {
 			c.sent = sig
 		}
+		if sig == syscall.SIGHUP {
+			relay.hungUp = true
+		}
 		switch {
 		case c.reaped:
 		case sig == syscall.SIGWINCH || sig == syscall.SIGCHLD || sig == syscall.SIGCONT:
@@ -247,6 +255,14 @@ func dispatch(sig syscall.Signal) {
 		return
 	}
 	if running || !endsIdle(sig) {
+		return
+	}
+	if sig == syscall.SIGHUP && relay.hungUp {
+		// The hang-up that ended the run, again: a closed terminal sends
+		// one to the shim and another as the processes on it go, and the
+		// second may come while the run is recorded. Dying of it would
+		// lose that record; the shim dies of the child's own signal once
+		// it is written (Finish).
 		return
 	}
 	// No child runs: the signal's own effect. Spawn cannot start a child
@@ -318,6 +334,7 @@ func hungUp(c *child) {
 	if c.sent == 0 {
 		c.sent = syscall.SIGHUP
 	}
+	relay.hungUp = true
 	relay.mu.Unlock()
 }
 
