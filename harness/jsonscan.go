@@ -22,29 +22,44 @@ import (
 // returns false. It reports whether data is an object that could be walked
 // to its end, or fn stopped it.
 func Members(data []byte, fn func(key, value []byte) bool) bool {
+	return walk(data, '{', '}', fn)
+}
+
+// Elements calls fn with each raw element of the JSON array in data, in
+// order, until fn returns false; it reports as Members does.
+func Elements(data []byte, fn func(value []byte) bool) bool {
+	return walk(data, '[', ']', func(_, value []byte) bool { return fn(value) })
+}
+
+// walk is Members for an object ({ }) and Elements for an array ([ ]),
+// whose items have no key.
+func walk(data []byte, open, close byte, fn func(key, value []byte) bool) bool {
 	i := skipSpaceAt(data, 0)
-	if i >= len(data) || data[i] != '{' {
+	if i >= len(data) || data[i] != open {
 		return false
 	}
 	i = skipSpaceAt(data, i+1)
-	if i < len(data) && data[i] == '}' {
+	if i < len(data) && data[i] == close {
 		return onlySpace(data, i+1)
 	}
 	for i < len(data) {
-		if data[i] != '"' {
-			return false
+		var key []byte
+		if open == '{' {
+			if data[i] != '"' {
+				return false
+			}
+			end := skipString(data, i)
+			if end < 0 {
+				return false
+			}
+			key = data[i+1 : end-1]
+			i = skipSpaceAt(data, end)
+			if i >= len(data) || data[i] != ':' {
+				return false
+			}
+			i = skipSpaceAt(data, i+1)
 		}
-		end := skipString(data, i)
-		if end < 0 {
-			return false
-		}
-		key := data[i+1 : end-1]
-		i = skipSpaceAt(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return false
-		}
-		i = skipSpaceAt(data, i+1)
-		end = skipValue(data, i)
+		end := skipValue(data, i)
 		if end < 0 {
 			return false
 		}
@@ -55,40 +70,7 @@ func Members(data []byte, fn func(key, value []byte) bool) bool {
 		switch {
 		case i >= len(data):
 			return false
-		case data[i] == '}':
-			return onlySpace(data, i+1)
-		case data[i] != ',':
-			return false
-		}
-		i = skipSpaceAt(data, i+1)
-	}
-	return false
-}
-
-// Elements calls fn with each raw element of the JSON array in data, in
-// order, until fn returns false; it reports as Members does.
-func Elements(data []byte, fn func(value []byte) bool) bool {
-	i := skipSpaceAt(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return false
-	}
-	i = skipSpaceAt(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return onlySpace(data, i+1)
-	}
-	for i < len(data) {
-		end := skipValue(data, i)
-		if end < 0 {
-			return false
-		}
-		if !fn(data[i:end]) {
-			return true
-		}
-		i = skipSpaceAt(data, end)
-		switch {
-		case i >= len(data):
-			return false
-		case data[i] == ']':
+		case data[i] == close:
 			return onlySpace(data, i+1)
 		case data[i] != ',':
 			return false

@@ -188,3 +188,40 @@ func foldedKey(raw []byte) bool {
 	}
 	return false
 }
+
+// stringFieldByLoop is StringField as it was: its own walk to the closing
+// quote, and encoding/json to decode.
+func stringFieldByLoop(data []byte, key string) (string, bool) {
+	pat := `"` + key + `":"`
+	i := bytes.Index(data, []byte(pat))
+	if i < 0 {
+		return "", false
+	}
+	start := i + len(pat) - 1
+	for end := start + 1; end < len(data); end++ {
+		switch data[end] {
+		case '\\':
+			end++
+		case '"':
+			var s string
+			if json.Unmarshal(data[start:end+1], &s) != nil {
+				return "", false
+			}
+			return s, true
+		}
+	}
+	return "", false
+}
+
+func FuzzStringField(f *testing.F) {
+	for _, s := range append(jsonSeeds, `{"role":"user","x":1}`, `{"role":"a\"b\\\\"}`, `"role":"\`, `{"role":"\u00e9\n"}`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := StringField(data, "role")
+		want, wok := stringFieldByLoop(data, "role")
+		if got != want || ok != wok {
+			t.Fatalf("StringField(%q) = %q, %v; before: %q, %v", data, got, ok, want, wok)
+		}
+	})
+}

@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -85,22 +84,11 @@ func StringField(data []byte, key string) (string, bool) {
 		return "", false
 	}
 	start := i + len(pat) - 1
-	end := start + 1
-	for end < len(data) {
-		switch data[end] {
-		case '\\':
-			end += 2
-			continue
-		case '"':
-			var s string
-			if json.Unmarshal(data[start:end+1], &s) != nil {
-				return "", false
-			}
-			return s, true
-		}
-		end++
+	end := skipString(data, start)
+	if end < 0 {
+		return "", false
 	}
-	return "", false
+	return StringValue(data[start:end])
 }
 
 // ClipText cuts text to at most n bytes (n <= 0: no limit), on a rune
