@@ -61,8 +61,8 @@ func init() {
 				What: "auto is the default permission mode; with defaultMode \"default\" in settings.json a dialog asks at start whether to make auto the default"},
 			{Name: "hint-env", Since: "2.1.332",
 				What: "CLAUDE_CODE_RELAUNCH_RESUME_HINT_FLAGS replaces the echoed options and CLAUDE_CODE_RESUME_HINT_COMMAND the program in the exit hint; before, both ignored"},
-			{Name: "trust-declined-exit-0", Since: "2.1.332",
-				What: "declining the folder-trust prompt prints \"Claude Code didn't start because this folder isn't trusted.\" and exits 0; before, exit 1 without a word"},
+			{Name: "trust-default-no", Since: "2.1.332",
+				What: "the folder-trust prompt has \"No, exit\" selected: Enter declines, prints \"Claude Code didn't start because this folder isn't trusted.\" and exits 1 (Esc prints the same and exits 0 or, seldom, 1); before, \"1. Yes, I trust this folder\" selected, and Esc exits 1 without a word"},
 		},
 	})
 }
