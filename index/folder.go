@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
@@ -10,8 +11,8 @@ import (
 // of a long path walks it from the root each time, which costs more than
 // the stat itself when a refresh looks at a folder's 200 newest files.
 type folder struct {
-	fd  int // -1 when the folder could not be opened
-	dir string
+	fd     int    // -1 when the folder could not be opened
+	prefix []byte // the folder's path and a separator
 }
 
 func openFolder(dir string) folder {
@@ -19,20 +20,25 @@ func openFolder(dir string) folder {
 	if err != nil {
 		fd = -1
 	}
-	return folder{fd: fd, dir: dir}
+	prefix := []byte(dir)
+	if !bytes.HasSuffix(prefix, []byte{filepath.Separator}) {
+		prefix = append(prefix, filepath.Separator)
+	}
+	return folder{fd: fd, prefix: prefix}
 }
 
-// same reports that path is still the regular file of that size, mtime
+// same reports that the file at path (as SQLite hands it over, valid
+// only until the next row) is still the regular file of that size, mtime
 // (Unix nanoseconds) and inode. A file of the folder is looked at from it
-// with fstatat(2), which fills a Stat_t and allocates nothing: os.Root's
-// Lstat checks the name and builds a FileInfo, for 200 files a command.
-func (f folder) same(path string, size, mtime, ino int64) bool {
+// with fstatat(2), which fills a Stat_t: os.Root's Lstat checks the name
+// and builds a FileInfo, for 200 files a command.
+func (f folder) same(path []byte, size, mtime, ino int64) bool {
 	var st unix.Stat_t
 	var err error
-	if f.fd >= 0 && filepath.Dir(path) == f.dir {
-		err = unix.Fstatat(f.fd, filepath.Base(path), &st, unix.AT_SYMLINK_NOFOLLOW)
+	if name, ok := bytes.CutPrefix(path, f.prefix); ok && f.fd >= 0 && len(name) > 0 && bytes.IndexByte(name, filepath.Separator) < 0 {
+		err = unix.Fstatat(f.fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
 	} else {
-		err = unix.Lstat(path, &st)
+		err = unix.Lstat(string(path), &st)
 	}
 	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != size || st.Ino != uint64(ino) {
 		return false

@@ -10,7 +10,7 @@ import (
 
 // What a quick refresh takes for an unchanged file: the same regular file,
 // size, mtime and inode, looked at from its folder or, for a file of
-// another folder, by its path.
+// another folder or of a folder below, by its path.
 func TestFolderSame(t *testing.T) {
 	dir := t.TempDir()
 	other := t.TempDir()
@@ -31,11 +31,21 @@ func TestFolderSame(t *testing.T) {
 	}
 	f := openFolder(dir)
 	defer f.close()
-	same := func(path string, s seen) bool { return f.same(path, s.size, s.mtime, s.ino) }
+	same := func(path string, s seen) bool { return f.same([]byte(path), s.size, s.mtime, s.ino) }
 
-	a, b := look(p), look(q)
-	if !same(p, a) || !same(q, b) {
+	sub := filepath.Join(dir, "sub", "c.jsonl")
+	if err := os.MkdirAll(filepath.Dir(sub), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sub, []byte("hi\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := look(p), look(q), look(sub)
+	if !same(p, a) || !same(q, b) || !same(sub, c) {
 		t.Fatal("an unchanged file looks changed")
+	}
+	if same(sub, seen{c.size + 1, c.mtime, c.ino}) {
+		t.Error("a file of a subfolder, of another size, looks unchanged")
 	}
 	if same(p, seen{a.size + 1, a.mtime, a.ino}) || same(p, seen{a.size, a.mtime + 1, a.ino}) || same(p, seen{a.size, a.mtime, a.ino + 1}) {
 		t.Error("a file of another size, mtime or inode looks unchanged")

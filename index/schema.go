@@ -2,7 +2,7 @@ package index
 
 // version names the schema and what the readers put in it: a database of
 // another version is rebuilt, never migrated (it is a cache).
-const version = 3
+const version = 4
 
 // The schema. Times are Unix milliseconds. A conversation (conv) is keyed
 // by its tool and ID; it may be known from the agent's store (stored: some
@@ -39,12 +39,10 @@ CREATE TABLE conv(
 	chunks INTEGER NOT NULL DEFAULT 0,
 	UNIQUE(tool, id)
 );
-CREATE INDEX conv_cwd ON conv(cwd, active);
 CREATE INDEX conv_cwd_activity ON conv(cwd, ` + activity + `);
 CREATE INDEX conv_cwd_recorded ON conv(cwd, ` + activity + `) WHERE rec IS NOT NULL;
 ` + convActivity + `;
 CREATE INDEX conv_id ON conv(id);
-CREATE INDEX conv_active ON conv(active);
 CREATE INDEX conv_name ON conv(name COLLATE NOCASE) WHERE name <> '';
 CREATE INDEX conv_rechome ON conv(tool, home) WHERE rec IS NOT NULL;
 CREATE TABLE source(
@@ -62,7 +60,7 @@ CREATE TABLE source(
 	seen INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX source_conv ON source(conv);
-CREATE INDEX source_dir ON source(dir, mtime);
+CREATE INDEX source_dir ON source(dir, mtime, path, ino, size);
 CREATE INDEX source_mtime ON source(mtime);
 CREATE TABLE dir(
 	path TEXT PRIMARY KEY,

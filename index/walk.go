@@ -306,39 +306,40 @@ func (w *walk) hot() error {
 // index knows of them, a stat per file, and only the changed ones
 // considered.
 func (w *walk) nearFiles() error {
-	type file struct {
-		path, tool, home string
-		ino, size, mtime int64
-	}
 	for dir := range w.nearFolders {
-		var files []file
-		if err := w.x.db.query(`SELECT path, tool, home, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
-			files = append(files, file{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2), s.ColumnInt64(3), s.ColumnInt64(4), s.ColumnInt64(5)})
+		// Each file is looked at from the folder, opened once, while its
+		// entry in source_dir is read (which holds what this needs: no
+		// lookup in the table). Only the paths that changed are copied out.
+		folder := openFolder(dir)
+		var changed []string
+		err := w.x.db.query(`SELECT path, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
+			if !folder.same(s.ColumnRawText(0), s.ColumnInt64(2), s.ColumnInt64(3), s.ColumnInt64(1)) {
+				changed = append(changed, s.ColumnText(0))
+			}
 			return nil
-		}); err != nil {
+		})
+		folder.close()
+		if err != nil {
 			return err
 		}
-		// Each file is looked at from the folder, opened once: a path
-		// walked from the root for each costs more than the stat.
-		folder := openFolder(dir)
-		for _, f := range files {
-			if folder.same(f.path, f.size, f.mtime, f.ino) {
-				continue
+		for _, path := range changed {
+			var tool, home string
+			found, err := w.x.db.one(`SELECT tool, home FROM source WHERE path = ?`, []any{path}, func(s *sqlite3.Stmt) { tool, home = s.ColumnText(0), s.ColumnText(1) })
+			if err != nil {
+				return err
 			}
-			a, ok := w.agentNamed(f.tool)
-			if !ok {
+			a, ok := w.agentNamed(tool)
+			if !found || !ok {
 				continue
 			}
 			ix, ok := a.Behaviour.(harness.Indexer)
 			if !ok {
 				continue
 			}
-			if err := w.consider(a, ix, f.home, w.owns(ix, f.home, f.path), f.path, dir, nil); err != nil {
-				folder.close()
+			if err := w.consider(a, ix, home, w.owns(ix, home, path), path, dir, nil); err != nil {
 				return err
 			}
 		}
-		folder.close()
 	}
 	return nil
 }
