@@ -223,7 +223,9 @@ func savedIDs(dir, tool string, which catalog.Listing, prefix string) []candidat
 		st, _ = store.Open(storeDir, store.Config{Valid: agents.ValidID})
 	}
 	cat := newCatalog(st)
-	var entries []catalog.Entry
+	// Sized once: grown by appending, the entries of a full answer would
+	// be copied eight times into fresh memory.
+	entries := make([]catalog.Entry, 0, completeMax)
 	_ = cat.EachDir(phys, tool, which, func(e catalog.Entry) bool {
 		if strings.HasPrefix(e.ID, prefix) || prefix != "" && strings.HasPrefix(e.Name, prefix) {
 			entries = append(entries, e)
@@ -242,8 +244,9 @@ func savedIDs(dir, tool string, which catalog.Listing, prefix string) []candidat
 func nameWords(entries []catalog.Entry, now time.Time) []candidate {
 	var out []candidate
 	seen := map[string]bool{}
+	live := liveNow(resolvePaths().LiveDir)
 	for _, e := range entries {
-		if s := state(e); e.Name == "" || seen[e.Name] || (s != "saved" && s != "found") {
+		if s := stateIn(live, e); e.Name == "" || seen[e.Name] || (s != "saved" && s != "found") {
 			continue
 		}
 		seen[e.Name] = true
@@ -257,24 +260,28 @@ func nameWords(entries []catalog.Entry, now time.Time) []candidate {
 // ones follow.
 func sessionWords(entries []catalog.Entry, now time.Time) []candidate {
 	var live, found []candidate
+	// The live files are read once: resolving the paths from the
+	// environment for each of 200 entries cost a TAB some 30 page faults.
+	runs := liveNow(resolvePaths().LiveDir)
 	for _, e := range entries {
-		desc := e.Tool + ", " + age(now.Sub(e.Activity()))
-		title := harness.CleanTitle(e.Shown())
-		switch state(e) {
+		// Each description is one concatenation, not three: a TAB makes
+		// 200 of them.
+		var sep, title string
+		if title = harness.CleanTitle(e.Shown()); title != "" {
+			sep = ", "
+		}
+		switch stateIn(runs, e) {
 		case "found":
-			desc += ", found"
-			if title != "" {
-				desc += ": " + title
+			if sep != "" {
+				sep = ": "
 			}
-			found = append(found, candidate{e.ID, desc})
+			found = append(found, candidate{e.ID, e.Tool + ", " + age(now.Sub(e.Activity())) + ", found" + sep + title})
 		case "saved", "running":
-			if liveNowHas(e.Tool, e.ID) {
-				desc += ", running now"
+			var running string
+			if len(runs) > 0 && runs[e.Tool+"-"+e.ID] {
+				running = ", running now"
 			}
-			if title != "" {
-				desc += ", " + title
-			}
-			live = append(live, candidate{e.ID, desc})
+			live = append(live, candidate{e.ID, e.Tool + ", " + age(now.Sub(e.Activity())) + running + sep + title})
 		}
 		// Gone and empty conversations are not offered: resuming them
 		// would start the CLI on nothing.

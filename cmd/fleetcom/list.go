@@ -157,7 +157,7 @@ func state(e catalog.Entry) string { return stateIn(liveNow(resolvePaths().LiveD
 // reads them once, not once per row.
 func stateIn(live map[string]bool, e catalog.Entry) string {
 	switch {
-	case live[e.Tool+"-"+e.ID]:
+	case len(live) > 0 && live[e.Tool+"-"+e.ID]:
 		return "running"
 	case e.Found:
 		return "found"
@@ -173,14 +173,6 @@ func stateIn(live map[string]bool, e catalog.Entry) string {
 		return "lost"
 	}
 	return "empty"
-}
-
-// liveNowHas reports a conversation whose run goes on now under a shim,
-// as its live file says (strictly: false where processes cannot be told
-// apart).
-func liveNowHas(tool, id string) bool {
-	live := liveNow(resolvePaths().LiveDir)
-	return live != nil && live[tool+"-"+id]
 }
 
 // running reports whether a conversation's run is going on now: the live
