@@ -147,14 +147,12 @@ func terminalWidth() (int, bool) {
 	return w, true
 }
 
-// state names what an entry is, for people and scripts alike. An open
-// record is a run going on, or one that ended unseen (its shim killed, the
-// machine gone down): the live files tell them apart (running). A lost one
-// whose conversation is in its agent's store is saved like any other.
-func state(e catalog.Entry) string { return stateIn(liveNow(resolvePaths().LiveDir), e) }
-
-// stateIn is state with the live files already read (liveNow): a listing
-// reads them once, not once per row.
+// stateIn names what an entry is, for people and scripts alike, with the
+// live files already read (liveNow): a listing reads them once, not once
+// per row. An open record is a run going on, or one that ended unseen (its
+// shim killed, the machine gone down): the live files tell them apart
+// (running). A lost one whose conversation is in its agent's store is
+// saved like any other.
 func stateIn(live map[string]bool, e catalog.Entry) string {
 	switch {
 	case len(live) > 0 && live[e.Tool+"-"+e.ID]:
