@@ -34,9 +34,13 @@ func EachLine(path string, fn func(line []byte) bool) error {
 	return ScanLines(f, fn)
 }
 
+// lineBuffer is how much ScanLines reads at a time; a longer line is put
+// together from its pieces.
+const lineBuffer = 64 << 10
+
 // ScanLines is EachLine over a reader.
 func ScanLines(r io.Reader, fn func(line []byte) bool) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, lineBuffer)
 	var long []byte
 	skipping := false
 	for {
@@ -57,7 +61,10 @@ func ScanLines(r io.Reader, fn func(line []byte) bool) error {
 			return err
 		}
 		line := chunk[:len(chunk)-1]
-		if len(long) > 0 {
+		if len(long)+len(line) > MaxLine {
+			// Its last piece took it over.
+			skipping = true
+		} else if len(long) > 0 {
 			line = append(long, line...)
 		}
 		if !skipping && !fn(line) {
