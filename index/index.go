@@ -281,12 +281,17 @@ const busyWait = 5 * time.Second
 func damage(err error) string { return "damaged (" + err.Error() + ")" }
 
 // The page cache's size. A command reads each page of what it lists about
-// once, and a cache larger than that only costs the fresh memory it fills:
-// a list of 10,000 conversations took 0.75x the CPU with 2 MB as with 16 MB
-// (search 0.89x, resume the same). A full refresh, whose one transaction
-// writes thousands of pages, has the large one while it runs.
+// once, and every page the cache keeps is fresh memory in SQLite's
+// WebAssembly heap: a page fault, which is most of what a short command
+// costs here. With a quarter of a megabyte against 2 MB, `list` of 10,000
+// conversations took 0.85x, a search of two common words 0.88x and TAB
+// 0.97x, `resume` the same (docs/benchmarks.md, "A smaller page cache"). A
+// process that asks again and again (the picker's search as the user
+// types) reads its pages again: a common word's search in process took
+// 1.1x. A full refresh, whose one transaction writes thousands of pages,
+// has the large one while it runs.
 const (
-	readCache  = "PRAGMA cache_size=-2000"
+	readCache  = "PRAGMA cache_size=-256"
 	writeCache = "PRAGMA cache_size=-16000"
 )
 
