@@ -61,6 +61,24 @@ func TestEachDirUsesItsIndex(t *testing.T) {
 	}
 }
 
+// A quick refresh lists a folder's newest files from source_dir alone:
+// every command runs it, and a lookup of each row in source would read
+// the readers' state with it.
+func TestNearFilesReadsOneIndex(t *testing.T) {
+	h := newToyHome(t)
+	x := h.open("", true)
+	var plan []string
+	if err := x.db.query(`EXPLAIN QUERY PLAN `+nearQuery, []any{"/d", nearLimit}, func(s *sqlite3.Stmt) error {
+		plan = append(plan, s.ColumnText(3))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "COVERING INDEX source_dir") || strings.Contains(p, "TEMP B-TREE") {
+		t.Errorf("plan of the quick refresh's folder listing: %s", p)
+	}
+}
+
 // Rows that repeat the last row's paths share its strings (rowStrings),
 // and each row still has its own: a walk of every directory, interleaved
 // by time, gives each conversation the cwd it was read with, in the same

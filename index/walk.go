@@ -305,6 +305,10 @@ func (w *walk) hot() error {
 // recent one; the sweep sees the rest): one query per folder for what the
 // index knows of them, a stat per file, and only the changed ones
 // considered.
+// nearQuery lists a folder's newest files as the index last saw them, from
+// source_dir alone (TestNearFilesReadsOneIndex).
+const nearQuery = `SELECT path, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`
+
 func (w *walk) nearFiles() error {
 	for dir := range w.nearFolders {
 		// Each file is looked at from the folder, opened once, while its
@@ -312,7 +316,7 @@ func (w *walk) nearFiles() error {
 		// lookup in the table). Only the paths that changed are copied out.
 		folder := openFolder(dir)
 		var changed []string
-		err := w.x.db.query(`SELECT path, ino, size, mtime FROM source WHERE dir = ? ORDER BY mtime DESC LIMIT ?`, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
+		err := w.x.db.query(nearQuery, []any{dir, nearLimit}, func(s *sqlite3.Stmt) error {
 			if !folder.same(s.ColumnRawText(0), s.ColumnInt64(2), s.ColumnInt64(3), s.ColumnInt64(1)) {
 				changed = append(changed, s.ColumnText(0))
 			}

@@ -30,9 +30,10 @@ import (
 // it: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the shim, our terminal restored
 // first if a PTY session had it raw, by re-raising the signal so that the
 // shell sees the death it expects (SIGQUIT without a core file). A SIGHUP
-// after a hang-up reached the child is the exception: it repeats the hang-up
-// the run is being recorded for. SIGUSR1, SIGUSR2, SIGWINCH, SIGCHLD and SIGCONT are ignored, as the Go
-// runtime ignores them when nobody asked for them, and SIGTSTP stops the shim.
+// after a hang-up reached the child is the exception: it repeats the
+// hang-up the run is being recorded for. SIGUSR1, SIGUSR2, SIGWINCH,
+// SIGCHLD and SIGCONT are ignored, as the Go runtime ignores them when
+// nobody asked for them, and SIGTSTP stops the shim.
 // On the pipe path, where the child is in our process group and got the
 // keyboard's SIGTSTP itself, SIGTSTP stops the shim too.
 //
