@@ -196,14 +196,14 @@ func sessionFiles(chats, id string) []string {
 // conversation: messages to resume, the latest when (after a resume in the
 // same minute as another) there are two. The stub a resume in a later
 // minute leaves holds none.
-func conversation(files []string) (string, sessionData, bool) {
-	best, bestChat, found := "", sessionData{}, false
+func conversation(files []string) (string, session, bool) {
+	best, bestChat, found := "", session{}, false
 	for _, p := range files {
-		c, ok := readSession(p, false)
-		if !ok || !c.resumable || c.Kind == "subagent" {
+		c, ok := readConversation(p)
+		if !ok || c.Side {
 			continue
 		}
-		if !found || c.active().After(bestChat.active()) {
+		if !found || c.Active.After(bestChat.Active) {
 			best, bestChat, found = p, c, true
 		}
 	}
@@ -213,23 +213,28 @@ func conversation(files []string) (string, sessionData, bool) {
 // sessionPath finds the file of conversation id: in cwd's folder, or,
 // with no cwd, in the single folder holding it.
 func sessionPath(home, cwd, id string) (string, bool) {
+	p, _, ok := sessionOf(home, cwd, id)
+	return p, ok
+}
+
+// sessionOf is sessionPath with what the file holds.
+func sessionOf(home, cwd, id string) (string, session, bool) {
 	if !spec.ID.Valid(id) {
-		return "", false
+		return "", session{}, false
 	}
 	if cwd != "" {
-		p, _, ok := conversation(sessionFiles(chatsDir(home, cwd), id))
-		return p, ok
+		return conversation(sessionFiles(chatsDir(home, cwd), id))
 	}
-	found := ""
+	found, s := "", session{}
 	for _, chats := range allChats(home, id) {
-		if p, _, ok := conversation(sessionFiles(chats, id)); ok {
+		if p, c, ok := conversation(sessionFiles(chats, id)); ok {
 			if found != "" {
-				return "", false
+				return "", session{}, false
 			}
-			found = p
+			found, s = p, c
 		}
 	}
-	return found, found != ""
+	return found, s, found != ""
 }
 
 // allChats lists every chats folder holding a file named for id.

@@ -48,12 +48,8 @@ func (gemini) Discover(home, cwd, _ string) ([]harness.Found, error) {
 }
 
 // describe describes one session file.
-func describe(home, cwd, path string, c sessionData) harness.Found {
-	f := harness.Found{Tool: "gemini", ID: c.SessionID, Cwd: cwd, Home: home, Title: c.title(), Modified: harness.ModTime(path)}
-	if t, err := time.Parse(time.RFC3339Nano, c.StartTime); err == nil {
-		f.Started = t
-	}
-	return f
+func describe(home, cwd, path string, c session) harness.Found {
+	return harness.Found{Tool: "gemini", ID: c.ID, Cwd: cwd, Home: home, Title: c.Title, Started: c.Started, Modified: harness.ModTime(path)}
 }
 
 // Lookup implements Finder: the single folder holding conversation id, in
@@ -63,7 +59,7 @@ func (gemini) Lookup(home, id string) (harness.Found, error) {
 		return harness.Found{}, harness.Refuse(harness.ErrNoConversation, "%v", err)
 	}
 	var paths []string
-	var chats []sessionData
+	var chats []session
 	empty := false
 	for _, dir := range allChats(home, id) {
 		files := sessionFiles(dir, id)
@@ -108,20 +104,8 @@ func (g gemini) Adoptable(home, dir, id string) error {
 // Title implements Titler: the summary Gemini writes (at the start of a
 // later session in the same directory), else the first prompt.
 func (g gemini) Title(home, cwd, id string) string {
-	p, ok := sessionPath(home, cwd, id)
-	if !ok {
-		return ""
-	}
-	// The index's reader, without the text: it decodes only the lines that
-	// can hold a prompt or the summary, where a replay decodes them all
-	// (a 100 MB session of tool output: a tenth of a second, not seconds).
-	d, _, _ := g.Read(p, harness.Cursor{}, harness.Limits{Line: harness.MaxLine})
-	for _, l := range d {
-		if l.ID == id {
-			return l.Title
-		}
-	}
-	return ""
+	_, c, _ := sessionOf(home, cwd, id)
+	return c.Title
 }
 
 // Excerpt implements Excerpter: the prompts typed and Gemini's answers,
@@ -149,14 +133,17 @@ func (gemini) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 func (gemini) Correlate(home, cwd string, spawn time.Time) string {
 	found := ""
 	for _, path := range writtenSince(home, cwd, spawn) {
-		c, ok := readSession(path, false)
-		if !ok || !c.resumable || !begunSince(c.sessionHead, spawn) {
+		h, ok := readHead(path)
+		if !ok || !begunSince(h, spawn) {
 			continue
 		}
-		if found != "" && found != c.SessionID {
+		if c, ok := readConversation(path); !ok || c.ID != h.SessionID {
+			continue
+		}
+		if found != "" && found != h.SessionID {
 			return ""
 		}
-		found = c.SessionID
+		found = h.SessionID
 	}
 	return found
 }

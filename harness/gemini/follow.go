@@ -23,7 +23,7 @@ func (gemini) Followed(home, cwd, cur string, spawn, turn time.Time) string {
 		if !begunSince(h, spawn) {
 			continue
 		}
-		if c, ok := readSession(path, false); !ok || !c.resumable {
+		if _, ok := readConversation(path); !ok {
 			continue
 		}
 		if found != "" && found != h.SessionID {

@@ -151,12 +151,8 @@ func (gemini) Exists(home, cwd, id string) bool {
 // Active implements Activer: the session's lastUpdated, which Gemini moves
 // with each message.
 func (gemini) Active(home, cwd, id string) time.Time {
-	p, ok := sessionPath(home, cwd, id)
-	if !ok {
-		return time.Time{}
-	}
-	c, _ := readSession(p, false)
-	return c.active()
+	_, c, _ := sessionOf(home, cwd, id)
+	return c.Active
 }
 
 // HeldInDir implements harness.DirHolder: Gemini CLI appends each message
