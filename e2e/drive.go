@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fleetcom/fleetcom/internal/termtest"
 )
 
 // Waits are keyed on screen text; these bound them generously, as a loaded
@@ -63,6 +65,7 @@ func Hint(re *regexp.Regexp, screen string) string {
 // eventually polls f until it returns true or the wait is over.
 func eventually(wait time.Duration, f func() bool) bool {
 	deadline := time.Now().Add(wait)
+	var pause termtest.Backoff
 	for {
 		if f() {
 			return true
@@ -70,7 +73,7 @@ func eventually(wait time.Duration, f func() bool) bool {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(150 * time.Millisecond)
+		pause.Sleep()
 	}
 }
 

@@ -242,11 +242,35 @@ func (p *Pane) Screen() string {
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	return trimScreen(out)
+}
+
+// trimScreen trims what capture-pane printed as Screen returns it.
+func trimScreen(out string) string {
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
+}
+
+// deadFormat is what Dead asks tmux for.
+const deadFormat = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"
+
+// look is one look at the pane while waiting: its Screen, and what Dead
+// reports, from one run of tmux where the two take two. Suites wait on
+// many panes at once, and those runs of tmux were a quarter of the CPU of
+// the real-CLI suite.
+func (p *Pane) look() (screen string, dead bool, status int) {
+	p.t.Helper()
+	out, err := p.s.Run("capture-pane", "-p", "-J", "-S", "-", "-t", p.id, ";", "display-message", "-p", "-t", p.id, deadFormat)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	out = strings.TrimSuffix(out, "\n")
+	i := strings.LastIndexByte(out, '\n')
+	dead, status = p.deadOf(out[i+1:])
+	return trimScreen(out[:i+1]), dead, status
 }
 
 // Visible returns only what the pane shows now, without its scrollback.
@@ -273,14 +297,16 @@ func (p *Pane) WaitFor(text string, timeout time.Duration) string {
 func (p *Pane) WaitUntil(what string, timeout time.Duration, ok func(screen string) bool) string {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
+	var pause Backoff
 	for {
-		s := p.Screen()
+		s, dead, status := p.look()
 		if ok(s) {
 			return s
 		}
 		// A program that has ended shows nothing new: say so now, with
-		// its last screen, instead of waiting out the timeout.
-		if dead, status := p.Dead(); dead {
+		// its last screen, instead of waiting out the timeout. The screen
+		// was taken before tmux saw it dead: look once more.
+		if dead {
 			if s = p.Screen(); ok(s) {
 				return s
 			}
@@ -289,8 +315,20 @@ func (p *Pane) WaitUntil(what string, timeout time.Duration, ok func(screen stri
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: no %s after %v; screen:\n%s\nprocesses:\n%s", p.name, what, timeout, s, ProcessTree(p.PID()))
 		}
-		time.Sleep(100 * time.Millisecond)
+		pause.Sleep()
 	}
+}
+
+// Backoff spaces the looks of a wait: the first come quickly, for what
+// shows at once, then every 200 ms, for what takes seconds (a CLI's start,
+// a reply): each look runs tmux, and a wait of minutes at a tenth of a
+// second ran it thousands of times. The zero value is ready.
+type Backoff struct{ d time.Duration }
+
+// Sleep waits before the next look.
+func (b *Backoff) Sleep() {
+	b.d = min(max(2*b.d, 25*time.Millisecond), 200*time.Millisecond)
+	time.Sleep(b.d)
 }
 
 // PID is the process the pane runs (the program Start gave it).
@@ -316,7 +354,12 @@ func (p *Pane) Path() string {
 // counts as still running.
 func (p *Pane) Dead() (bool, int) {
 	p.t.Helper()
-	f := strings.Split(p.Display("#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"), ":")
+	return p.deadOf(p.Display(deadFormat))
+}
+
+// deadOf reads Dead's answer from tmux's expansion of deadFormat.
+func (p *Pane) deadOf(fields string) (bool, int) {
+	f := strings.Split(strings.TrimSpace(fields), ":")
 	if len(f) != 3 || f[0] != "1" {
 		return false, 0
 	}
@@ -338,6 +381,7 @@ func (p *Pane) Dead() (bool, int) {
 func (p *Pane) WaitExit(timeout time.Duration) (int, string) {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
+	var pause Backoff
 	for {
 		if dead, status := p.Dead(); dead {
 			return status, p.Screen()
@@ -345,6 +389,6 @@ func (p *Pane) WaitExit(timeout time.Duration) (int, string) {
 		if time.Now().After(deadline) {
 			p.t.Fatalf("%s: still running after %v; screen:\n%s", p.name, timeout, p.Screen())
 		}
-		time.Sleep(100 * time.Millisecond)
+		pause.Sleep()
 	}
 }
