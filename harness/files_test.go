@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,5 +46,39 @@ func TestScanLines(t *testing.T) {
 	ScanLines(bytes.NewReader(in.Bytes()), func([]byte) bool { n++; return n < 3 })
 	if n != 3 {
 		t.Errorf("%d lines read after fn returned false at the third", n)
+	}
+}
+
+// ReadOnHeads hands over only the head of a long line it accepts, whatever
+// the line's length, and only once the line has ended; a long line it
+// refuses is read whole, or skipped past the limit, as ReadOn does.
+func TestReadOnHeads(t *testing.T) {
+	const buf = 256 << 10
+	cutMe := "CUT" + strings.Repeat("c", 3*buf)
+	keep := "KEEP" + strings.Repeat("k", buf)
+	overLimit := "CUT" + strings.Repeat("o", 5*buf)
+	p := filepath.Join(t.TempDir(), "f.jsonl")
+	whole := "one\n" + cutMe + "\n" + keep + "\n" + overLimit + "\n" + "two\n"
+	os.WriteFile(p, []byte(whole+"CUT"+strings.Repeat("w", buf)), 0o644)
+	head := func(prefix []byte) bool { return strings.HasPrefix(string(prefix), "CUT") }
+	var got []string
+	off, err := ReadOnHeads(p, 0, 2*buf, head, func(line []byte) { got = append(got, string(line)) })
+	if err != nil || off != int64(len(whole)) {
+		t.Fatalf("offset %d, %v; want %d (the unended last line left)", off, err, len(whole))
+	}
+	want := []string{"one", cutMe[:buf], keep, overLimit[:buf], "two"}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %d bytes %.10q, want %d bytes %.10q", i, len(got[i]), got[i], len(want[i]), want[i])
+		}
+	}
+	got = nil
+	// Without heads, both long lines are over the limit.
+	if _, err := ReadOn(p, 0, 2*buf, func(line []byte) { got = append(got, string(line)) }); err != nil ||
+		len(got) != 3 || got[0] != "one" || got[1] != keep || got[2] != "two" {
+		t.Errorf("ReadOn: %d lines, %v", len(got), err)
 	}
 }

@@ -18,6 +18,16 @@ import (
 // bounded whatever the file holds. The file is opened as safe.Open opens
 // it: never a FIFO, never blocking.
 func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, error) {
+	return ReadOnHeads(path, offset, max, nil, fn)
+}
+
+// ReadOnHeads is ReadOn for a reader that needs only the head of some long
+// lines. A line longer than the read buffer (256 KB) whose first 256 KB
+// head accepts reaches fn as those 256 KB alone, once the line has ended
+// (whatever its length); the rest is read past, never kept. A reader of a
+// store whose big lines are tool output after the fields it reads saves
+// copying and collecting megabytes a line.
+func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bool, fn func(line []byte)) (int64, error) {
 	f, err := safe.Open(path, safe.NoFollow)
 	if err != nil {
 		return offset, err
@@ -33,14 +43,18 @@ func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, er
 		readers.Put(br)
 	}()
 	var long []byte
-	skipping := false
+	skipping, cut := false, false
 	pos := offset
 	for {
 		chunk, err := br.ReadSlice('\n')
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			pos += int64(len(chunk))
-			if !skipping {
+			switch {
+			case cut:
+			case !skipping && len(long) == 0 && head != nil && head(chunk):
+				long, cut = append(long, chunk...), true
+			case !skipping:
 				long = append(long, chunk...)
 				if len(long) > max {
 					long, skipping = nil, true
@@ -57,13 +71,16 @@ func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, er
 		}
 		pos += int64(len(chunk))
 		line := chunk[:len(chunk)-1]
-		if len(long) > 0 {
+		switch {
+		case cut:
+			line = long
+		case len(long) > 0:
 			line = append(long, line...)
 		}
 		if !skipping && len(line) <= max {
 			fn(line)
 		}
-		long, skipping = long[:0], false
+		long, skipping, cut = long[:0], false, false
 		offset = pos
 	}
 }

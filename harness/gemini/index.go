@@ -103,7 +103,7 @@ func (gemini) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 	}
 	turns0, msgs0 := r.s.totals()
 	had := r.s.flags&gsHad != 0
-	off, err := harness.ReadOn(path, c.Offset, l.Line, r.line)
+	off, err := harness.ReadOnHeads(path, c.Offset, l.Line, geminiHead, r.line)
 	next := harness.Cursor{Offset: off, State: r.s.encode()}
 	if r.s.flags&gsSession == 0 {
 		return nil, next, err
@@ -371,6 +371,19 @@ var toolResult = []byte(`"type":"user","content":[{"functionResponse":`)
 
 // toolCallsAt marks where a reply's tool calls begin, with one in the list.
 var toolCallsAt = []byte(`,"toolCalls":[{`)
+
+// geminiHead accepts the head of a long line that is all the reader needs
+// of it: a message whose tool calls (and their output, megabytes of it)
+// begin in the head, which geminiDecodeMsg decodes only up to them. A tool's
+// output handed back as the user's is not cut: the reader looks for text
+// in the whole of it.
+func geminiHead(prefix []byte) bool {
+	if !bytes.HasPrefix(prefix, []byte(`{"id":`)) || bytes.Contains(prefix, toolResult) {
+		return false
+	}
+	i := bytes.Index(prefix, toolCallsAt)
+	return i > 0 && json.Valid(append(prefix[:i:i], '}'))
+}
 
 // geminiDecodeMsg decodes a message line. A reply with tool calls is cut
 // before them (they come after its id, type and text), and decoded

@@ -307,6 +307,35 @@ func TestGeminiReadCutsToolCalls(t *testing.T) {
 	}
 }
 
+// A reply whose tool calls hold more output than the read buffer, or
+// than the line limit, is read from its head alone: it counts, with its
+// text, and the line after it is read.
+func TestGeminiReadLongToolCalls(t *testing.T) {
+	_, chats := geminiIndexHome(t, "/home/me/proj", geminiSummaryFile)
+	p := filepath.Join(chats, geminiSummaryFile)
+	data, _ := os.ReadFile(p)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	head := bytes.Join(lines[:3], nil) // the session, the context, the first prompt
+	reply := func(id, text string, out int) string {
+		return `{"id":"` + id + `","timestamp":"2026-12-06T04:38:15.000Z","type":"gemini","content":"` + text +
+			`","thoughts":[],"model":"m","toolCalls":[{"id":"t1","result":[{"output":"` + strings.Repeat("x", out) + `"}]}]}` + "\n"
+	}
+	var b bytes.Buffer
+	b.Write(head)
+	b.WriteString(reply("r-1", "looking at KESTREL", 1<<20))
+	b.WriteString(reply("r-2", "and at MERLIN", 3<<20))
+	b.WriteString(`{"id":"u-2","timestamp":"2026-12-06T04:39:00.000Z","type":"user","content":[{"text":"thanks"}]}` + "\n")
+	os.WriteFile(p, b.Bytes(), 0o644)
+	d, c, err := gemini{}.Read(p, harness.Cursor{}, harness.Limits{Text: true, Message: 8 << 10, Line: 2 << 20})
+	if err != nil || len(d) != 1 || c.Offset != int64(b.Len()) {
+		t.Fatalf("%+v at %d, %v", d, c.Offset, err)
+	}
+	g := d[0]
+	if g.Turns != 2 || g.Messages != 4 || !slices.Contains(g.Texts, "looking at KESTREL") || !slices.Contains(g.Texts, "and at MERLIN") {
+		t.Errorf("turns %d, messages %d, texts %q", g.Turns, g.Messages, g.Texts)
+	}
+}
+
 // A long session folds its oldest messages into counts: the state stays
 // bounded, reading it in steps still adds up, and a rewind into the
 // folded part keeps them.
