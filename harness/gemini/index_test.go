@@ -334,6 +334,17 @@ func TestGeminiReadLongToolCalls(t *testing.T) {
 	if g.Turns != 2 || g.Messages != 4 || !slices.Contains(g.Texts, "looking at KESTREL") || !slices.Contains(g.Texts, "and at MERLIN") {
 		t.Errorf("turns %d, messages %d, texts %q", g.Turns, g.Messages, g.Texts)
 	}
+	// The preview's replay reads them so too.
+	chat, ok := readSession(p, true)
+	var said []string
+	for _, m := range chat.messages {
+		if m.Resumable {
+			said = append(said, m.Text)
+		}
+	}
+	if !ok || len(said) != 4 || said[1] != "looking at KESTREL" || said[2] != "and at MERLIN" || said[3] != "thanks" {
+		t.Errorf("the replay: %q", said)
+	}
 }
 
 // A long session folds its oldest messages into counts: the state stays
