@@ -165,7 +165,7 @@ func codexReadRollout(path string, c harness.Cursor, l harness.Limits) (harness.
 			st.flags |= codexOther
 		}
 	}
-	off, err := harness.ReadOn(path, c.Offset, l.Line, func(line []byte) {
+	off, err := harness.ReadOnHeads(path, c.Offset, l.Line, codexHead, func(line []byte) {
 		if st.flags&codexOther != 0 {
 			return
 		}
@@ -238,6 +238,42 @@ func codexReadRollout(path string, c harness.Cursor, l harness.Limits) (harness.
 		return nil, next, err
 	}
 	return harness.Delta{out}, next, err
+}
+
+// codexHead accepts the head of a long line that holds no message, which
+// the readers need only for its time: an item of the model's (a tool's
+// output, megabytes of it, is one), or an event of another kind than a
+// message, such as a command's run with all it printed. Codex writes each
+// payload's type first, and an item's; a head where they are not found is
+// not accepted, and its line is read whole.
+func codexHead(prefix []byte) bool {
+	head := prefix[:min(len(prefix), 1024)]
+	if bytes.Contains(head[:min(len(head), 512)], []byte(`"type":"response_item"`)) {
+		return true
+	}
+	kind, ok := typeAfter(head, `"type":"event_msg","payload":{"type":"`)
+	switch {
+	case !ok || kind == "user_message" || kind == "agent_message":
+		return false
+	case kind != "item_completed":
+		return true
+	}
+	item, ok := typeAfter(head, `"item":{"type":"`)
+	return ok && item != "UserMessage" && item != "AgentMessage"
+}
+
+// typeAfter returns the word that follows mark in head, up to its quote.
+func typeAfter(head []byte, mark string) (string, bool) {
+	i := bytes.Index(head, []byte(mark))
+	if i < 0 {
+		return "", false
+	}
+	rest := head[i+len(mark):]
+	j := bytes.IndexByte(rest, '"')
+	if j <= 0 {
+		return "", false
+	}
+	return string(rest[:j]), true
 }
 
 // codexMessage decodes an event line that may hold a message: its role

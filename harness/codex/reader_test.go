@@ -391,3 +391,51 @@ func TestReadersClipTexts(t *testing.T) {
 		t.Errorf("ClipText cut a rune: %q", got)
 	}
 }
+
+// Lines longer than the read buffer: a tool's output and a command's run
+// reach the reader as their heads, and count for their time even past the
+// line limit; a long reply is read whole. The preview reads them so too.
+func TestCodexReadLongLines(t *testing.T) {
+	home := codexHomeOf(t, codexNoPrompt)
+	p := rolloutPath(home, codexNoPrompt)
+	out := strings.Repeat("y", 1<<20)
+	harnesstest.AppendLines(t, p,
+		`{"timestamp":"2026-12-06T04:31:00.000Z","ordinal":1,"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"UserMessage","id":"m1","content":[{"type":"text","text":"count the lines","text_elements":[]}]}}}`,
+		`{"timestamp":"2026-12-06T04:31:01.000Z","ordinal":2,"type":"event_msg","payload":{"type":"user_message","message":"count the lines","images":[]}}`,
+		`{"timestamp":"2026-12-06T04:31:02.000Z","ordinal":3,"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"`+out+`"}}`,
+		`{"timestamp":"2026-12-06T04:31:03.000Z","ordinal":4,"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"AgentMessage","id":"m2","content":[{"type":"Text","text":"PLOVER `+strings.Repeat("z", 300<<10)+`"}]}}}`,
+		`{"timestamp":"2026-12-06T04:31:04.000Z","ordinal":5,"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"CommandExecution","id":"c2","command":["wc","-l"],"aggregated_output":"`+out+out+out+`","exit_code":0}}}`,
+	)
+	l, _ := readCodex(t, p, harness.Cursor{}, harness.Limits{Text: true, Message: 16, Line: 2 << 20})
+	if l.Turns != 1 || l.Messages != 2 || l.Title != "count the lines" || len(l.Texts) != 2 || !strings.HasPrefix(l.Texts[1], "PLOVER") {
+		t.Errorf("learned %+v", l)
+	}
+	if want := time.Date(2026, 12, 6, 4, 31, 4, 0, time.UTC); !l.Active.Equal(want) {
+		t.Errorf("active %v, want %v (the command's line, past the limit)", l.Active, want)
+	}
+	if x := (codex{}).Excerpt(home, "", l.ID, 3, 4); x.Total != 1 || x.First[0].Text != "count the lines" {
+		t.Errorf("preview %+v", x)
+	}
+}
+
+// codexHead cuts only lines whose head says they hold no message.
+func TestCodexHead(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		cut  bool
+	}{
+		{`{"timestamp":"x","ordinal":3,"type":"response_item","payload":{"type":"function_call_output","output":"`, true},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"exec_command_end","aggregated_output":"`, true},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"type":"CommandExecution","aggregated_output":"`, true},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"type":"AgentMessage","text":"`, false},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"type":"UserMessage","content":"`, false},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"agent_message","message":"`, false},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"user_message","message":"`, false},
+		{`{"timestamp":"x","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"`, false},
+		{`{"timestamp":"x","type":"session_meta","payload":{"id":"`, false},
+	} {
+		if got := codexHead([]byte(c.head + strings.Repeat("q", 4096))); got != c.cut {
+			t.Errorf("codexHead(%.90s…) = %v, want %v", c.head, got, c.cut)
+		}
+	}
+}

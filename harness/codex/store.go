@@ -259,13 +259,15 @@ func (codex) Excerpt(home, _ string, id string, n, m int) harness.Excerpt {
 	if !ok {
 		return x.Excerpt()
 	}
-	harness.EachLine(path, func(line []byte) bool {
+	// A command's output reaches it as a head (codexHead), which does not
+	// decode and is passed over.
+	harness.ReadOnHeads(path, 0, harness.MaxLine, codexHead, func(line []byte) {
 		if !bytes.Contains(line, []byte(`"event_msg"`)) {
-			return true
+			return
 		}
 		var l rolloutLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "event_msg" {
-			return true
+			return
 		}
 		switch l.Payload.Type {
 		case "user_message":
@@ -273,7 +275,6 @@ func (codex) Excerpt(home, _ string, id string, n, m int) harness.Excerpt {
 		case "agent_message":
 			x.Add("assistant", l.Payload.Message)
 		}
-		return true
 	})
 	return x.Excerpt()
 }
