@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"github.com/fleetcom/fleetcom/harness"
 	"path/filepath"
 	"strings"
@@ -96,7 +97,7 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 	titled := state&claudeTitled != 0
 	folder := filepath.Base(filepath.Dir(path))
 	var x indexLine
-	off, err := harness.ReadOn(path, c.Offset, l.Line, func(line []byte) {
+	off, err := harness.ReadOnHeads(path, c.Offset, l.Line, claudeHead, func(line []byte) {
 		if !x.scan(line) {
 			return
 		}
@@ -171,6 +172,23 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 		return nil, next, err
 	}
 	return harness.Delta{out}, next, err
+}
+
+// claudeHead accepts the head of a long line the reader passes over: a
+// tool's result handed back as the user's line, whose message Claude writes
+// with the result's block first. The reader counts no such line, whatever
+// else it holds, and needs nothing of it; its head alone does not decode,
+// and is passed over the same.
+func claudeHead(prefix []byte) bool {
+	head := prefix[:min(len(prefix), 4096)]
+	const msg = `"message":{"role":"user","content":[{`
+	i := bytes.Index(head, []byte(msg))
+	if i < 0 {
+		return false
+	}
+	block := head[i+len(msg):]
+	j := bytes.Index(block, []byte(`"content"`))
+	return j > 0 && bytes.Contains(block[:j], []byte(`"type":"tool_result"`))
 }
 
 // replyText is the text of a reply's text blocks, joined; tool calls and

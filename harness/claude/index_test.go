@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"fmt"
 	"github.com/fleetcom/fleetcom/harness"
 	"os"
 	"path/filepath"
@@ -150,5 +151,33 @@ func TestClaudeReadHomesTheConversation(t *testing.T) {
 	d, _, err = claude{}.Read(elsewhere, c, lim)
 	if err != nil || len(d) != 0 {
 		t.Fatalf("Read again from its cursor: %+v, %v; want nothing", d, err)
+	}
+}
+
+// Tool results of megabytes, past the read buffer and past the line limit,
+// change nothing the reader learns: it passes over them from their heads.
+func TestClaudeReadLongToolResults(t *testing.T) {
+	lim := harness.Limits{Text: true, Message: 1 << 10, Line: 2 << 20}
+	small, _, err := claude{}.Read(writeClaudeTranscript(t, claudeTranscriptLines...), harness.Cursor{}, lim)
+	if err != nil || len(small) != 1 {
+		t.Fatalf("Read: %v, %v", small, err)
+	}
+	lines := slices.Clone(claudeTranscriptLines)
+	lines[4] = strings.Replace(lines[4], "tool output words", "tool output words"+strings.Repeat("x", 1<<20), 1)
+	lines[5] = strings.Replace(lines[5], "nested tool words", "nested tool words"+strings.Repeat("y", 3<<20), 1)
+	big, c, err := claude{}.Read(writeClaudeTranscript(t, lines...), harness.Cursor{}, lim)
+	if err != nil || len(big) != 1 {
+		t.Fatalf("Read: %v, %v", big, err)
+	}
+	if fmt.Sprintf("%+v", big[0]) != fmt.Sprintf("%+v", small[0]) {
+		t.Errorf("with long tool results: %+v\nwith short ones: %+v", big[0], small[0])
+	}
+	if want := int64(len(strings.Join(lines, "\n")) + 1); c.Offset != want {
+		t.Errorf("stopped at %d of %d", c.Offset, want)
+	}
+	for i, want := range map[int]bool{4: true, 5: true, 2: false, 3: false, 6: false} {
+		if got := claudeHead([]byte(lines[i])); got != want {
+			t.Errorf("claudeHead(line %d) = %v, want %v", i, got, want)
+		}
 	}
 }
