@@ -60,7 +60,7 @@ func TestReadOnHeads(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f.jsonl")
 	whole := "one\n" + cutMe + "\n" + keep + "\n" + overLimit + "\n" + "two\n"
 	os.WriteFile(p, []byte(whole+"CUT"+strings.Repeat("w", buf)), 0o644)
-	head := func(prefix []byte) bool { return strings.HasPrefix(string(prefix), "CUT") }
+	head := func(prefix []byte) Head { return Head{Cut: strings.HasPrefix(string(prefix), "CUT")} }
 	var got []string
 	off, err := ReadOnHeads(p, 0, 2*buf, head, func(line []byte) { got = append(got, string(line)) })
 	if err != nil || off != int64(len(whole)) {
@@ -80,5 +80,44 @@ func TestReadOnHeads(t *testing.T) {
 	if _, err := ReadOn(p, 0, 2*buf, func(line []byte) { got = append(got, string(line)) }); err != nil ||
 		len(got) != 3 || got[0] != "one" || got[1] != keep || got[2] != "two" {
 		t.Errorf("ReadOn: %d lines, %v", len(got), err)
+	}
+}
+
+// A cut line is read whole after all when what its Head names occurs in
+// its rest: in the middle of a piece, across the join of two pieces, or
+// not at all; past the limit, it is skipped as ReadOn skips it.
+func TestReadOnHeadsUnless(t *testing.T) {
+	const buf = 256 << 10
+	head := func(prefix []byte) Head {
+		return Head{Cut: strings.HasPrefix(string(prefix), "CUT"), Unless: []byte("<TEXT>")}
+	}
+	quiet := "CUT" + strings.Repeat("a", 2*buf)
+	middle := "CUT" + strings.Repeat("b", buf) + "<TEXT>" + strings.Repeat("b", buf)
+	// The marker split by the join of the second piece and the last.
+	joinedEnd := "CUT" + strings.Repeat("c", 2*buf-3-3) + "<TEXT>"
+	over := "CUT" + strings.Repeat("d", 3*buf) + "<TEXT>"
+	lines := []string{quiet, middle, "short", joinedEnd, over, "last"}
+	p := filepath.Join(t.TempDir(), "f.jsonl")
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	var got []string
+	if _, err := ReadOnHeads(p, 0, 2*buf+64, head, func(line []byte) { got = append(got, string(line)) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{quiet[:buf], middle, "short", joinedEnd, "last"}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %d bytes, want %d", i, len(got[i]), len(want[i]))
+		}
+	}
+	// The marker split over the first join only.
+	first := "CUT" + strings.Repeat("e", buf-3-2) + "<T" + "EXT>" + strings.Repeat("e", buf)
+	os.WriteFile(p, []byte(first+"\n"), 0o644)
+	got = nil
+	ReadOnHeads(p, 0, 4*buf, head, func(line []byte) { got = append(got, string(line)) })
+	if len(got) != 1 || got[0] != first {
+		t.Errorf("a marker across the head's end: %d lines", len(got))
 	}
 }

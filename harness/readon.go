@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/fleetcom/fleetcom/internal/safe"
@@ -23,11 +24,13 @@ func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, er
 
 // ReadOnHeads is ReadOn for a reader that needs only the head of some long
 // lines. A line longer than the read buffer (256 KB) whose first 256 KB
-// head accepts reaches fn as those 256 KB alone, once the line has ended
-// (whatever its length); the rest is read past, never kept. A reader of a
-// store whose big lines are tool output after the fields it reads saves
-// copying and collecting megabytes a line.
-func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bool, fn func(line []byte)) (int64, error) {
+// head cuts reaches fn as those 256 KB alone, once the line has ended
+// (whatever its length); the rest is read past, never kept, unless the
+// bytes the Head names occur in it: then the line is read again, whole,
+// as ReadOn would have read it. A reader of a store whose big lines are
+// tool output after the fields it reads saves copying and collecting
+// megabytes a line.
+func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) Head, fn func(line []byte)) (int64, error) {
 	f, err := safe.Open(path, safe.NoFollow)
 	if err != nil {
 		return offset, err
@@ -43,7 +46,9 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bo
 		readers.Put(br)
 	}()
 	var long []byte
-	skipping, cut := false, false
+	skipping := false
+	var h Head // of the line being read past; h.Cut while it is
+	var rest tailScan
 	pos := offset
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -51,9 +56,15 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bo
 		case errors.Is(err, bufio.ErrBufferFull):
 			pos += int64(len(chunk))
 			switch {
-			case cut:
-			case !skipping && len(long) == 0 && head != nil && head(chunk):
-				long, cut = append(long, chunk...), true
+			case h.Cut:
+				rest.scan(chunk)
+			case !skipping && len(long) == 0 && head != nil:
+				if h = head(chunk); h.Cut {
+					long = append(long, chunk...)
+					rest.reset(h.Unless, chunk)
+					continue
+				}
+				fallthrough
 			case !skipping:
 				long = append(long, chunk...)
 				if len(long) > max {
@@ -72,7 +83,18 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bo
 		pos += int64(len(chunk))
 		line := chunk[:len(chunk)-1]
 		switch {
-		case cut:
+		case h.Cut && rest.scan(line):
+			// What the head could not rule out is in the rest: the whole
+			// line after all, read again from the file.
+			line, skipping = nil, pos-offset-1 > int64(max)
+			if !skipping {
+				long = slices.Grow(long[:0], int(pos-offset-1))[:pos-offset-1]
+				if _, err := f.ReadAt(long, offset); err != nil {
+					return offset, err
+				}
+				line = long
+			}
+		case h.Cut:
 			line = long
 		case len(long) > 0:
 			line = append(long, line...)
@@ -80,9 +102,61 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) bo
 		if !skipping && len(line) <= max {
 			fn(line)
 		}
-		long, skipping, cut = long[:0], false, false
+		long, skipping, h = long[:0], false, Head{}
 		offset = pos
 	}
+}
+
+// Head is a reader's answer to the head of a long line (ReadOnHeads).
+type Head struct {
+	// Cut: the head is all the reader needs of the line.
+	Cut bool
+	// Unless, when given, is what must not occur in the rest of a line
+	// that is cut: if it does, the reader gets the whole line.
+	Unless []byte
+}
+
+// tailScan looks for a Head's Unless in the rest of a line, piece by
+// piece, across the pieces' joins.
+type tailScan struct {
+	unless []byte
+	carry  []byte // the end of the last piece, one byte short of unless
+	found  bool
+}
+
+func (t *tailScan) reset(unless, head []byte) {
+	t.unless, t.found, t.carry = unless, false, t.carry[:0]
+	t.keep(head)
+}
+
+// scan takes the next piece, and reports whether unless has been seen.
+func (t *tailScan) scan(piece []byte) bool {
+	if len(t.unless) == 0 || t.found {
+		return t.found
+	}
+	// Across the join: the carried end of the last piece, then as much of
+	// this one as can finish a match begun there.
+	if len(t.carry) > 0 {
+		join := append(t.carry, piece[:min(len(piece), len(t.unless)-1)]...)
+		t.found = bytes.Contains(join, t.unless)
+	}
+	t.found = t.found || bytes.Contains(piece, t.unless)
+	t.keep(piece)
+	return t.found
+}
+
+// keep carries the last len(unless)-1 bytes of a piece over to the next.
+func (t *tailScan) keep(piece []byte) {
+	n := len(t.unless) - 1
+	if n <= 0 {
+		return
+	}
+	if len(piece) >= n {
+		t.carry = append(t.carry[:0], piece[len(piece)-n:]...)
+		return
+	}
+	t.carry = append(t.carry, piece...)
+	t.carry = t.carry[max(0, len(t.carry)-n):]
 }
 
 // readers keeps ReadOn's buffers for the next file: a cold build reads

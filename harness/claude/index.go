@@ -174,21 +174,21 @@ func (claude) Read(path string, c harness.Cursor, l harness.Limits) (harness.Del
 	return harness.Delta{out}, next, err
 }
 
-// claudeHead accepts the head of a long line the reader passes over: a
+// claudeHead cuts a long line down to its head when the reader passes it over: a
 // tool's result handed back as the user's line, whose message Claude writes
 // with the result's block first. The reader counts no such line, whatever
 // else it holds, and needs nothing of it; its head alone does not decode,
 // and is passed over the same.
-func claudeHead(prefix []byte) bool {
+func claudeHead(prefix []byte) harness.Head {
 	head := prefix[:min(len(prefix), 4096)]
 	const msg = `"message":{"role":"user","content":[{`
 	i := bytes.Index(head, []byte(msg))
 	if i < 0 {
-		return false
+		return harness.Head{}
 	}
 	block := head[i+len(msg):]
 	j := bytes.Index(block, []byte(`"content"`))
-	return j > 0 && bytes.Contains(block[:j], []byte(`"type":"tool_result"`))
+	return harness.Head{Cut: j > 0 && bytes.Contains(block[:j], []byte(`"type":"tool_result"`))}
 }
 
 // replyText is the text of a reply's text blocks, joined; tool calls and

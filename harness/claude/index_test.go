@@ -176,7 +176,7 @@ func TestClaudeReadLongToolResults(t *testing.T) {
 		t.Errorf("stopped at %d of %d", c.Offset, want)
 	}
 	for i, want := range map[int]bool{4: true, 5: true, 2: false, 3: false, 6: false} {
-		if got := claudeHead([]byte(lines[i])); got != want {
+		if got := claudeHead([]byte(lines[i])).Cut; got != want {
 			t.Errorf("claudeHead(line %d) = %v, want %v", i, got, want)
 		}
 	}

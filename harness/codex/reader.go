@@ -240,14 +240,19 @@ func codexReadRollout(path string, c harness.Cursor, l harness.Limits) (harness.
 	return harness.Delta{out}, next, err
 }
 
-// codexHead accepts the head of a long line that holds no message, which
+// codexHead cuts a long line down to its head when it holds no message, which
 // the readers need only for its time: an item of the model's (a tool's
 // output, megabytes of it, is one), or an event of another kind than a
 // message, such as a command's run with all it printed. Codex writes each
 // payload's type first, and an item's; a head where they are not found is
 // not accepted, and its line is read whole.
-func codexHead(prefix []byte) bool {
-	head := prefix[:min(len(prefix), 1024)]
+func codexHead(prefix []byte) harness.Head {
+	return harness.Head{Cut: codexNoMessage(prefix[:min(len(prefix), 1024)])}
+}
+
+// codexNoMessage reports a line's head that says the line holds no
+// message.
+func codexNoMessage(head []byte) bool {
 	if bytes.Contains(head[:min(len(head), 512)], []byte(`"type":"response_item"`)) {
 		return true
 	}

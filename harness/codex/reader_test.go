@@ -434,7 +434,7 @@ func TestCodexHead(t *testing.T) {
 		{`{"timestamp":"x","type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"`, false},
 		{`{"timestamp":"x","type":"session_meta","payload":{"id":"`, false},
 	} {
-		if got := codexHead([]byte(c.head + strings.Repeat("q", 4096))); got != c.cut {
+		if got := codexHead([]byte(c.head + strings.Repeat("q", 4096))).Cut; got != c.cut {
 			t.Errorf("codexHead(%.90s…) = %v, want %v", c.head, got, c.cut)
 		}
 	}

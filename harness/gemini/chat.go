@@ -183,6 +183,14 @@ func (g *replay) reset() {
 }
 
 func (g *replay) line(line []byte) {
+	if bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, toolResult) && !bytes.Contains(line, textPart) {
+		// A tool's output handed back, maybe only its head (geminiHead):
+		// a message of the user's with nothing typed in it.
+		if id, ok := harness.StringField(line, "id"); ok {
+			g.put(record{ID: &id, Type: "user"})
+		}
+		return
+	}
 	var r record
 	if i := bytes.Index(line, toolCallsAt); i > 0 && bytes.HasPrefix(line, []byte(`{"id":`)) &&
 		json.Unmarshal(append(line[:i:i], '}'), &r) == nil {

@@ -163,7 +163,7 @@ func (r *geminiRead) line(line []byte) {
 		return
 	}
 	if bytes.HasPrefix(line, []byte(`{"id":`)) {
-		if bytes.Contains(line, toolResult) && !bytes.Contains(line, []byte(`{"text":`)) {
+		if bytes.Contains(line, toolResult) && !bytes.Contains(line, textPart) {
 			// A tool's output, sent back as the user's: only its place
 			// in the list counts.
 			if id, ok := harness.StringField(line, "id"); ok {
@@ -372,18 +372,25 @@ var toolResult = []byte(`"type":"user","content":[{"functionResponse":`)
 // toolCallsAt marks where a reply's tool calls begin, with one in the list.
 var toolCallsAt = []byte(`,"toolCalls":[{`)
 
-// geminiHead accepts the head of a long line that is all the reader needs
-// of it: a message whose tool calls (and their output, megabytes of it)
-// begin in the head, which geminiDecodeMsg decodes only up to them. A tool's
-// output handed back as the user's is not cut: the reader looks for text
-// in the whole of it.
-func geminiHead(prefix []byte) bool {
-	if !bytes.HasPrefix(prefix, []byte(`{"id":`)) || bytes.Contains(prefix, toolResult) {
-		return false
+// geminiHead cuts a long line down to its head when that is all the reader
+// needs of it: a message whose tool calls (and their output, megabytes of
+// it) begin in the head, which geminiDecodeMsg decodes only up to them; a
+// tool's output handed back as the user's, of which only the id counts,
+// unless a text part follows the output (then it is read whole, as the
+// reader looks for text anywhere in it).
+func geminiHead(prefix []byte) harness.Head {
+	if !bytes.HasPrefix(prefix, []byte(`{"id":`)) {
+		return harness.Head{}
+	}
+	if bytes.Contains(prefix, toolResult) {
+		return harness.Head{Cut: !bytes.Contains(prefix, textPart), Unless: textPart}
 	}
 	i := bytes.Index(prefix, toolCallsAt)
-	return i > 0 && json.Valid(append(prefix[:i:i], '}'))
+	return harness.Head{Cut: i > 0 && json.Valid(append(prefix[:i:i], '}'))}
 }
+
+// textPart opens a text part of a message's content.
+var textPart = []byte(`{"text":`)
 
 // geminiDecodeMsg decodes a message line. A reply with tool calls is cut
 // before them (they come after its id, type and text), and decoded

@@ -309,7 +309,8 @@ func TestGeminiReadCutsToolCalls(t *testing.T) {
 
 // A reply whose tool calls hold more output than the read buffer, or
 // than the line limit, is read from its head alone: it counts, with its
-// text, and the line after it is read.
+// text, and the line after it is read. A tool's output handed back is
+// read from its head too, unless a text part follows the output.
 func TestGeminiReadLongToolCalls(t *testing.T) {
 	_, chats := geminiIndexHome(t, "/home/me/proj", geminiSummaryFile)
 	p := filepath.Join(chats, geminiSummaryFile)
@@ -324,6 +325,18 @@ func TestGeminiReadLongToolCalls(t *testing.T) {
 	b.Write(head)
 	b.WriteString(reply("r-1", "looking at KESTREL", 1<<20))
 	b.WriteString(reply("r-2", "and at MERLIN", 3<<20))
+	// A tool's output handed back, then one with a text part after it:
+	// that one is read whole, and is a prompt.
+	handed := func(id, text string) string {
+		out := `{"id":"` + id + `","timestamp":"2026-12-06T04:38:20.000Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"` +
+			strings.Repeat("z", 1<<20) + `"}}}`
+		if text != "" {
+			out += `,{"text":"` + text + `"}`
+		}
+		return out + "]}\n"
+	}
+	b.WriteString(handed("t-1", ""))
+	b.WriteString(handed("t-2", "and PIPIT too"))
 	b.WriteString(`{"id":"u-2","timestamp":"2026-12-06T04:39:00.000Z","type":"user","content":[{"text":"thanks"}]}` + "\n")
 	os.WriteFile(p, b.Bytes(), 0o644)
 	d, c, err := gemini{}.Read(p, harness.Cursor{}, harness.Limits{Text: true, Message: 8 << 10, Line: 2 << 20})
@@ -331,7 +344,8 @@ func TestGeminiReadLongToolCalls(t *testing.T) {
 		t.Fatalf("%+v at %d, %v", d, c.Offset, err)
 	}
 	g := d[0]
-	if g.Turns != 2 || g.Messages != 4 || !slices.Contains(g.Texts, "looking at KESTREL") || !slices.Contains(g.Texts, "and at MERLIN") {
+	if g.Turns != 3 || g.Messages != 5 || !slices.Contains(g.Texts, "looking at KESTREL") || !slices.Contains(g.Texts, "and at MERLIN") ||
+		!slices.Contains(g.Texts, "and PIPIT too") {
 		t.Errorf("turns %d, messages %d, texts %q", g.Turns, g.Messages, g.Texts)
 	}
 	// The preview's replay reads them so too.
@@ -342,7 +356,7 @@ func TestGeminiReadLongToolCalls(t *testing.T) {
 			said = append(said, m.Text)
 		}
 	}
-	if !ok || len(said) != 4 || said[1] != "looking at KESTREL" || said[2] != "and at MERLIN" || said[3] != "thanks" {
+	if !ok || len(said) != 5 || said[1] != "looking at KESTREL" || said[2] != "and at MERLIN" || said[3] != "and PIPIT too" || said[4] != "thanks" {
 		t.Errorf("the replay: %q", said)
 	}
 }
