@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,16 @@ import (
 
 func headLine(id, cwd, start string) map[string]any {
 	return map[string]any{"sessionId": id, "projectHash": projectHash(cwd), "startTime": start, "lastUpdated": start, "kind": "main"}
+}
+
+// writeLines writes a session file of lines, each a JSON value.
+func writeLines(t *testing.T, p string, lines ...any) {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(harnesstest.JSONLine(t, l))
+	}
+	harnesstest.WriteFile(t, p, b.String())
 }
 
 func msg(id, typ, text string) map[string]any {

@@ -101,11 +101,8 @@ func TestChatReplay(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "session-2026-12-01T10-00-"+uid[:8]+".jsonl")
 	write := func(lines ...any) {
-		var b strings.Builder
-		for _, l := range lines {
-			b.WriteString(harnesstest.JSONLine(t, l))
-		}
-		harnesstest.WriteFile(t, p, b.String())
+		t.Helper()
+		writeLines(t, p, lines...)
 	}
 	head := headLine(uid, "/p", "2026-12-01T10:00:00.000Z")
 	ctx := msg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")

@@ -3,11 +3,8 @@ package gemini
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/fleetcom/fleetcom/harness/harnesstest"
 )
 
 // TestReadConversation: what every look at one conversation (Exists,
@@ -17,11 +14,7 @@ func TestReadConversation(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "session-2026-12-01T10-00-"+uid[:8]+".jsonl")
 	write := func(lines ...any) {
 		t.Helper()
-		var b strings.Builder
-		for _, l := range lines {
-			b.WriteString(harnesstest.JSONLine(t, l))
-		}
-		harnesstest.WriteFile(t, p, b.String())
+		writeLines(t, p, lines...)
 	}
 	head := headLine(uid, "/p", "2026-12-01T10:00:00.000Z")
 	ctx := msg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")
