@@ -34,7 +34,7 @@ var spec = harness.Spec{
 	// Settings hold hooks and a status line command, an MCP config its
 	// servers' commands, a plugin directory its hooks.
 	Commands: []string{"--settings", "--mcp-config", "--plugin-dir"},
-	Proven:   []string{"2.1.197", "2.1.332"},
+	Proven:   []string{"2.1.197", "2.1.332", "2.1.337"},
 	Banners:  []string{"Resume this session with:"},
 	Naming:   "Claude Code's /rename or --name",
 }
