@@ -1,78 +1,33 @@
 package fleet
 
-import "strings"
+import (
+	"strings"
 
-// Launch options that widen what an agent may do without asking: restore
-// names them before it starts a conversation with them again, since a
-// restore starts several agents at once and the user may not be watching
-// each one. Read from each CLI's --help at the versions fleetcom is proven
-// on, older spellings kept.
-//
-// This is agent knowledge, and belongs with each agent's description in
-// harness; it is here, in this one table, until that description has room
-// for it. Nothing else reads it.
-var widening = map[string][]widener{
-	"claude": {
-		{name: "--dangerously-skip-permissions"},
-		{name: "--allow-dangerously-skip-permissions"},
-		{name: "--permission-mode", values: []string{"bypassPermissions", "acceptEdits", "auto"}},
-		{name: "--allowedTools"}, {name: "--allowed-tools"},
-	},
-	"codex": {
-		{name: "--dangerously-bypass-approvals-and-sandbox"}, {name: "--yolo"},
-		{name: "--full-auto"},
-		{name: "--dangerously-bypass-hook-trust"},
-		{name: "--sandbox", values: []string{"danger-full-access"}},
-		{name: "-s", values: []string{"danger-full-access"}},
-		{name: "--ask-for-approval", values: []string{"never"}},
-		{name: "-a", values: []string{"never"}},
-		{name: "--config", values: []string{"approval_policy=never", "sandbox_mode=danger-full-access"}},
-		{name: "-c", values: []string{"approval_policy=never", "sandbox_mode=danger-full-access"}},
-	},
-	"gemini": {
-		{name: "--yolo"}, {name: "-y"},
-		{name: "--approval-mode", values: []string{"yolo", "auto_edit"}},
-		{name: "--allowed-tools"},
-		{name: "--skip-trust"},
-	},
-	"copilot": {
-		{name: "--allow-all"}, {name: "--yolo"},
-		{name: "--allow-all-tools"}, {name: "--allow-all-paths"}, {name: "--allow-all-urls"},
-		{name: "--allow-tool"}, {name: "--allow-url"},
-	},
-	"grok": {
-		{name: "--always-approve"},
-		{name: "--permission-mode", values: []string{"bypassPermissions", "acceptEdits", "auto"}},
-		{name: "--allow"}, {name: "--allowedTools"},
-	},
-	"opencode": {
-		{name: "--auto"},
-	},
-}
-
-// widener is one option that widens permissions: by itself, or with one of
-// values (compared without quotes or spaces).
-type widener struct {
-	name   string
-	values []string
-}
+	"github.com/fleetcom/fleetcom/harness/agents"
+)
 
 // Widening returns the options among opts (a launch's options, as a
 // record remembers them) that widen what tool's agent may do without
-// asking, each with its value when it takes one: "--permission-mode
-// bypassPermissions".
+// asking (its Spec.Widening), each with its value when it takes one:
+// "--permission-mode bypassPermissions". restore names them before it
+// starts a conversation with them again, since it starts several agents at
+// once and the user may not be watching each one.
 func Widening(tool string, opts []string) []string {
+	a, ok := agents.Named(tool)
+	if !ok {
+		return nil
+	}
 	var out []string
 	for i := 0; i < len(opts); i++ {
 		name, value, joined := strings.Cut(opts[i], "=")
 		if !strings.HasPrefix(name, "-") {
 			continue
 		}
-		for _, w := range widening[tool] {
-			if w.name != name {
+		for _, w := range a.Spec.Widening {
+			if w.Option != name {
 				continue
 			}
-			if w.values == nil {
+			if w.Values == nil {
 				out = append(out, opts[i])
 				break
 			}
@@ -80,7 +35,7 @@ func Widening(tool string, opts []string) []string {
 			if !joined && i+1 < len(opts) && !strings.HasPrefix(opts[i+1], "-") {
 				value, shown = opts[i+1], opts[i]+" "+opts[i+1]
 			}
-			if matches(w.values, value) {
+			if matches(w.Values, value) {
 				out = append(out, shown)
 			}
 			break

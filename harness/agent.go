@@ -62,6 +62,11 @@ type Spec struct {
 	// Banners are texts the CLI prints with its exit hint ("Resume this
 	// session with:"): seeing one without reading a hint is drift.
 	Banners []string
+	// Widening are the launch options that widen what the agent may do
+	// without asking (fleet.Widening): restore names them before it starts
+	// a conversation with them again. Read from the CLI's --help at the
+	// Proven versions, older spellings kept.
+	Widening []Widener
 	// CapturesNewOnly says that the capture channel names the conversations
 	// a run creates, never one it resumes (opencode's session.created): a
 	// resumed run owes it nothing, and its silence then is no drift.
@@ -73,6 +78,13 @@ type Spec struct {
 	// instrumentation sets up no capture file follows it instead, through
 	// the agent's Capturer.
 	Live func(c Capture) string
+}
+
+// Widener is one launch option that widens an agent's permissions: by
+// itself, or with one of Values (compared without quotes or spaces).
+type Widener struct {
+	Option string
+	Values []string
 }
 
 // Grammar is the exact shape of one agent's conversation IDs. Every ID that

@@ -29,6 +29,11 @@ func TestList(t *testing.T) {
 		if !valid {
 			t.Errorf("%q: an invalid spec", a.Name)
 		}
+		for _, w := range a.Widening {
+			if len(w.Option) < 2 || w.Option[0] != '-' || strings.ContainsAny(w.Option, "= ") {
+				t.Errorf("%q: widening option %q is not an option's name", a.Name, w.Option)
+			}
+		}
 		if i > 0 && list[i-1].Name >= a.Name {
 			t.Errorf("%q after %q: the list is in name order, each name once", a.Name, list[i-1].Name)
 		}

@@ -36,7 +36,13 @@ var spec = harness.Spec{
 	Commands: []string{"--settings", "--mcp-config", "--plugin-dir"},
 	Proven:   []string{"2.1.197", "2.1.332", "2.1.337"},
 	Banners:  []string{"Resume this session with:"},
-	Naming:   "Claude Code's /rename or --name",
+	Widening: []harness.Widener{
+		{Option: "--dangerously-skip-permissions"},
+		{Option: "--allow-dangerously-skip-permissions"},
+		{Option: "--permission-mode", Values: []string{"bypassPermissions", "acceptEdits", "auto"}},
+		{Option: "--allowedTools"}, {Option: "--allowed-tools"},
+	},
+	Naming: "Claude Code's /rename or --name",
 }
 
 // Agent is Anthropic's Claude Code.

@@ -39,7 +39,18 @@ var spec = harness.Spec{
 	Assets:  []harness.Asset{{Name: notifyAsset, Mode: 0o700, Data: []byte(notifyScript), Stable: true}},
 	Proven:  []string{"0.171.0"},
 	Banners: []string{"To continue this session, run:", "To reconnect, run:"},
-	Naming:  "a Codex thread name",
+	Widening: []harness.Widener{
+		{Option: "--dangerously-bypass-approvals-and-sandbox"}, {Option: "--yolo"},
+		{Option: "--full-auto"},
+		{Option: "--dangerously-bypass-hook-trust"},
+		{Option: "--sandbox", Values: []string{"danger-full-access"}},
+		{Option: "-s", Values: []string{"danger-full-access"}},
+		{Option: "--ask-for-approval", Values: []string{"never"}},
+		{Option: "-a", Values: []string{"never"}},
+		{Option: "--config", Values: []string{"approval_policy=never", "sandbox_mode=danger-full-access"}},
+		{Option: "-c", Values: []string{"approval_policy=never", "sandbox_mode=danger-full-access"}},
+	},
+	Naming: "a Codex thread name",
 }
 
 // Agent is OpenAI's Codex CLI.

@@ -44,7 +44,12 @@ var spec = harness.Spec{
 	},
 	Proven:  []string{"1.0.102"},
 	Banners: []string{"Resume copilot"},
-	Naming:  "Copilot's /rename or --name",
+	Widening: []harness.Widener{
+		{Option: "--allow-all"}, {Option: "--yolo"},
+		{Option: "--allow-all-tools"}, {Option: "--allow-all-paths"}, {Option: "--allow-all-urls"},
+		{Option: "--allow-tool"}, {Option: "--allow-url"},
+	},
+	Naming: "Copilot's /rename or --name",
 }
 
 // Agent is GitHub's Copilot CLI.

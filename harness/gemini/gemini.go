@@ -40,6 +40,12 @@ var spec = harness.Spec{
 		"-l", "--list-extensions"},
 	Proven:  []string{"0.61.0"},
 	Banners: []string{"To resume this session:"},
+	Widening: []harness.Widener{
+		{Option: "--yolo"}, {Option: "-y"},
+		{Option: "--approval-mode", Values: []string{"yolo", "auto_edit"}},
+		{Option: "--allowed-tools"},
+		{Option: "--skip-trust"},
+	},
 }
 
 // Agent is Google's Gemini CLI.

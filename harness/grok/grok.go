@@ -37,7 +37,12 @@ var spec = harness.Spec{
 	Live:    live,
 	Proven:  []string{"1.0.41"},
 	Banners: []string{"Resume this session with:"},
-	Naming:  "Grok's /rename",
+	Widening: []harness.Widener{
+		{Option: "--always-approve"},
+		{Option: "--permission-mode", Values: []string{"bypassPermissions", "acceptEdits", "auto"}},
+		{Option: "--allow"}, {Option: "--allowedTools"},
+	},
+	Naming: "Grok's /rename",
 }
 
 // Agent is the xAI Grok CLI.

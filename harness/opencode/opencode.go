@@ -42,6 +42,7 @@ var spec = harness.Spec{
 	Assets:          []harness.Asset{{Name: pluginAsset, Mode: 0o600, Data: []byte(plugin)}},
 	Proven:          []string{"1.18.33"},
 	Banners:         []string{"Continue opencode -s"},
+	Widening:        []harness.Widener{{Option: "--auto"}},
 }
 
 // Agent is opencode.
