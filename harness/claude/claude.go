@@ -321,16 +321,34 @@ func (claude) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 	if !ok {
 		return x.Excerpt()
 	}
-	harness.EachLine(p, func(line []byte) bool {
+	harness.ReadOnHeads(p, 0, harness.MaxLine, excerptHead, func(line []byte) {
 		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) {
-			return true
+			return
 		}
 		var l transcriptLine
 		if json.Unmarshal(line, &l) != nil || !l.isConversation() {
-			return true
+			return
 		}
 		x.Add(l.Type, harness.PromptText(l.Message.Content))
-		return true
 	})
 	return x.Excerpt()
 }
+
+// excerptHead is claudeHead for Excerpt, which shows the text a user typed
+// beside a tool's result: a long line of a result is cut only when its head
+// holds no text block after another block, and is read again whole when
+// one shows in the rest. A cut line, its head alone, does not decode and is
+// passed over, as the whole line would be: it has no text to show.
+func excerptHead(prefix []byte) harness.Head {
+	if !claudeHead(prefix).Cut || bytes.Contains(prefix, laterText) {
+		return harness.Head{}
+	}
+	return harness.Head{Cut: true, Unless: laterText}
+}
+
+// laterText is how a text block begins after another block of the same
+// list: the text a user typed beside a tool's result, which Claude writes
+// after the result. A text block first in a list (a tool's output nested
+// in its result) does not match, nor the {"type":"text",…} of the line's
+// toolUseResult field, which Claude writes for a file read.
+var laterText = []byte(`,{"type":"text"`)

@@ -181,3 +181,42 @@ func TestClaudeReadLongToolResults(t *testing.T) {
 		}
 	}
 }
+
+// The preview reads the same from a transcript whose tool results are
+// megabytes long, and still shows the text typed beside one of them.
+func TestClaudeExcerptLongToolResults(t *testing.T) {
+	excerpt := func(lines []string) harness.Excerpt {
+		p := writeClaudeTranscript(t, lines...)
+		home := filepath.Dir(filepath.Dir(filepath.Dir(p)))
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		return claude{}.Excerpt(home, "/src/app", id, 10, 400)
+	}
+	small := excerpt(claudeTranscriptLines)
+	if small.Total == 0 {
+		t.Fatalf("no excerpt: %+v", small)
+	}
+	lines := slices.Clone(claudeTranscriptLines)
+	lines[4] = strings.Replace(lines[4], "tool output words", "tool output words"+strings.Repeat("x", 1<<20), 1)
+	lines[5] = strings.Replace(lines[5], "nested tool words", "nested tool words"+strings.Repeat("y", 3<<20), 1)
+	if big := excerpt(lines); fmt.Sprintf("%+v", big) != fmt.Sprintf("%+v", small) {
+		t.Errorf("with long tool results: %+v\nwith short ones: %+v", big, small)
+	}
+	// Text typed beside a long result, after it: in the rest of the line.
+	beside := strings.Replace(lines[4], `"}]},"uuid"`, `"},{"type":"text","text":"typed beside"}]},"uuid"`, 1)
+	if beside == lines[4] {
+		t.Fatal("the fixture's line 4 changed shape")
+	}
+	lines[4] = beside
+	if got := fmt.Sprintf("%+v", excerpt(lines)); !strings.Contains(got, "typed beside") {
+		t.Errorf("the text beside a long result is missing: %s", got)
+	}
+	for i, want := range map[int]bool{4: false, 5: false} {
+		if got := excerptHead([]byte(lines[i])).Cut; got != want {
+			t.Errorf("excerptHead(line %d) = %v, want %v", i, got, want)
+		}
+	}
+	big4 := strings.Replace(claudeTranscriptLines[4], "tool output words", "tool output words"+strings.Repeat("x", 1<<20), 1)
+	if h := excerptHead([]byte(big4)); !h.Cut || string(h.Unless) != `,{"type":"text"` {
+		t.Errorf("excerptHead(a long result) = %+v, want a cut", h)
+	}
+}
