@@ -121,11 +121,6 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 		w.full = false
 		w.hotOnly = true
 	}
-	if w.full {
-		if err := x.db.c.Exec(writeCache); err == nil {
-			defer x.db.c.Exec(readCache)
-		}
-	}
 	if err := x.refreshRecords(w); err != nil {
 		return Result{}, err
 	}
@@ -148,6 +143,14 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 	})
 	if err != nil {
 		return Result{}, err
+	}
+	if w.full && len(w.pending) > 0 {
+		// The large cache only for writing what was read: a sweep that
+		// finds nothing new reads each page of the file table once, and
+		// each page the cache keeps is fresh memory (a page fault).
+		if err := x.db.c.Exec(writeCache); err == nil {
+			defer x.db.c.Exec(readCache)
+		}
 	}
 	if err := w.readAll(); err != nil {
 		return Result{}, err
