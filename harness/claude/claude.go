@@ -193,12 +193,13 @@ func findTranscript(home, cwd, id string) (string, bool) {
 
 // transcriptLine is the part of a transcript line fleetcom reads.
 type transcriptLine struct {
-	Type      string `json:"type"`
-	SessionID string `json:"sessionId"`
-	Cwd       string `json:"cwd"`
-	Timestamp string `json:"timestamp"`
-	IsMeta    bool   `json:"isMeta"`
-	Message   struct {
+	Type        string `json:"type"`
+	SessionID   string `json:"sessionId"`
+	Cwd         string `json:"cwd"`
+	Timestamp   string `json:"timestamp"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
@@ -314,7 +315,7 @@ func (claude) Correlate(home, cwd string, spawn time.Time) string {
 }
 
 // Excerpt implements Excerpter: the prompts the user typed and the text of
-// Claude's answers.
+// Claude's answers, without a sub-agent's.
 func (claude) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 	x := harness.NewExcerptBuilder(n, m)
 	p, ok := findTranscript(home, cwd, id)
@@ -326,7 +327,9 @@ func (claude) Excerpt(home, cwd, id string, n, m int) harness.Excerpt {
 			return
 		}
 		var l transcriptLine
-		if json.Unmarshal(line, &l) != nil || !l.isConversation() {
+		// A sub-agent's lines are not the user's conversation (the index
+		// leaves them out too): its task is not something the user typed.
+		if json.Unmarshal(line, &l) != nil || l.IsSidechain || !l.isConversation() {
 			return
 		}
 		x.Add(l.Type, harness.PromptText(l.Message.Content))

@@ -182,9 +182,10 @@ func TestClaudeReadLongToolResults(t *testing.T) {
 	}
 }
 
-// The preview reads the same from a transcript whose tool results are
-// megabytes long, and still shows the text typed beside one of them.
-func TestClaudeExcerptLongToolResults(t *testing.T) {
+// The preview shows no sub-agent's lines, reads the same from a transcript
+// whose tool results are megabytes long, and still shows the text typed
+// beside one of them.
+func TestClaudeExcerpt(t *testing.T) {
 	excerpt := func(lines []string) harness.Excerpt {
 		p := writeClaudeTranscript(t, lines...)
 		home := filepath.Dir(filepath.Dir(filepath.Dir(p)))
@@ -194,6 +195,9 @@ func TestClaudeExcerptLongToolResults(t *testing.T) {
 	small := excerpt(claudeTranscriptLines)
 	if small.Total == 0 {
 		t.Fatalf("no excerpt: %+v", small)
+	}
+	if got := fmt.Sprintf("%+v", small); strings.Contains(got, "sub-agent task words") {
+		t.Errorf("a sub-agent's task is shown as the user's: %s", got)
 	}
 	lines := slices.Clone(claudeTranscriptLines)
 	lines[4] = strings.Replace(lines[4], "tool output words", "tool output words"+strings.Repeat("x", 1<<20), 1)
