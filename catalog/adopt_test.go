@@ -114,7 +114,7 @@ func TestAdoptRefuses(t *testing.T) {
 		want   string
 	}{
 		"live in another process": {func(t *testing.T, f *harness.Found) { holding(t, *f, sleeper.Process.Pid) },
-			"is open in process " + strconv.Itoa(sleeper.Process.Pid)},
+			"is open in process " + strconv.Itoa(sleeper.Process.Pid) + " ("},
 		"not an id":         {func(t *testing.T, f *harness.Found) { f.ID = strings.ToUpper(f.ID) }, "invalid session id"},
 		"another directory": {func(t *testing.T, f *harness.Found) { f.Cwd = t.TempDir() }, "belongs to"},
 		"gone from disk":    {func(t *testing.T, f *harness.Found) { os.RemoveAll(filepath.Join(f.Home, "projects")) }, "no claude transcript"},
