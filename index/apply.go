@@ -41,6 +41,7 @@ func (w *walk) readAll() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
+	w.writing()
 	// Oldest first: a conversation's rowid then follows its age, and a
 	// search that ranks only the newest matches (rankRows) ranks the
 	// right ones.

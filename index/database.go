@@ -40,6 +40,7 @@ func (w *walk) database(a harness.Agent, dx harness.DBIndexer, home string) erro
 	if found && sig == known {
 		return nil
 	}
+	w.writing()
 	q, err := openAgentDB(path)
 	if err != nil {
 		return err

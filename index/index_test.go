@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -453,5 +454,24 @@ func TestTextOff(t *testing.T) {
 	c, ok, err := x.Get("toy", idA)
 	if err != nil || !ok || c.Title != "private words" {
 		t.Errorf("metadata with text off: %+v, %v, %v", c, ok, err)
+	}
+}
+
+// A full refresh writes with the large page cache and leaves the
+// connection with the small one that reading commands keep.
+func TestRefreshPutsTheCacheBack(t *testing.T) {
+	h := newToyHome(t)
+	x, err := Open(t.TempDir(), Options{Agents: []harness.Agent{toyAgent}, Homes: func(harness.Agent) []string { return []string{h.home} }, Text: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	h.write("/a", idA, "C /a", "P words")
+	if r := refresh(t, x, Scope{Full: true}); r.Files != 1 {
+		t.Fatalf("refresh read %d files, want 1", r.Files)
+	}
+	want, _ := strconv.ParseInt(strings.TrimPrefix(readCache, "PRAGMA cache_size="), 10, 64)
+	if got, err := x.db.int64Of(`PRAGMA cache_size`); err != nil || got != want {
+		t.Errorf("cache_size after a refresh = %d (%v), want %d", got, err, want)
 	}
 }

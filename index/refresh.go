@@ -144,14 +144,7 @@ func (x *Index) Refresh(sc Scope) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if w.full && len(w.pending) > 0 {
-		// The large cache only for writing what was read: a sweep that
-		// finds nothing new reads each page of the file table once, and
-		// each page the cache keeps is fresh memory (a page fault).
-		if err := x.db.c.Exec(writeCache); err == nil {
-			defer x.db.c.Exec(readCache)
-		}
-	}
+	defer w.smallCache()
 	if err := w.readAll(); err != nil {
 		return Result{}, err
 	}

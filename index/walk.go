@@ -34,6 +34,26 @@ type walk struct {
 	bytesRead int64
 	// pr is what the last progress report said.
 	pr Progress
+	// bigCache: the connection has the large page cache (writing).
+	bigCache bool
+}
+
+// writing gives a full refresh the large page cache once it has something
+// to write: files to read, or a database that changed. A sweep that finds
+// nothing new keeps the small one, as it reads each page of the file table
+// once and each page the cache keeps is fresh memory (a page fault).
+func (w *walk) writing() {
+	if w.full && !w.bigCache {
+		w.bigCache = w.x.db.c.Exec(writeCache) == nil
+	}
+}
+
+// smallCache puts back the page cache a reading command keeps.
+func (w *walk) smallCache() {
+	if w.bigCache {
+		w.x.db.c.Exec(readCache)
+		w.bigCache = false
+	}
 }
 
 // report tells the scope's Progress, if any, how the refresh comes along.
