@@ -183,7 +183,7 @@ func (g *replay) reset() {
 }
 
 func (g *replay) line(line []byte) {
-	if bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, toolResult) && !bytes.Contains(line, textPart) {
+	if handedBack(line) {
 		// A tool's output handed back, maybe only its head (geminiHead):
 		// a message of the user's with nothing typed in it.
 		if id, ok := harness.StringField(line, "id"); ok {

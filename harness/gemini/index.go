@@ -163,7 +163,7 @@ func (r *geminiRead) line(line []byte) {
 		return
 	}
 	if bytes.HasPrefix(line, []byte(`{"id":`)) {
-		if bytes.Contains(line, toolResult) && !bytes.Contains(line, textPart) {
+		if handedBack(line) {
 			// A tool's output, sent back as the user's: only its place
 			// in the list counts.
 			if id, ok := harness.StringField(line, "id"); ok {
@@ -391,6 +391,13 @@ func geminiHead(prefix []byte) harness.Head {
 
 // textPart opens a text part of a message's content.
 var textPart = []byte(`{"text":`)
+
+// handedBack reports a message line that is a tool's output sent back as
+// the user's with no text part: nothing typed in it. A head that geminiHead
+// cut says as much as the whole line.
+func handedBack(line []byte) bool {
+	return bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, toolResult) && !bytes.Contains(line, textPart)
+}
 
 // geminiDecodeMsg decodes a message line. A reply with tool calls is cut
 // before them (they come after its id, type and text), and decoded
