@@ -174,7 +174,9 @@ func afterFgGemini(p *Pane) {
 func QuitGemini(p *Pane) (int, string) {
 	p.t.Helper()
 	p.WaitUntil("Gemini idle", replyWait, geminiIdle)
-	p.Submit("/quit", typeWait)
+	typeQuitGemini(p)
+	time.Sleep(enterSettle)
+	p.Keys("Enter")
 	// CI saw 0.61.0, loaded, show "> /quit" with its command menu open a
 	// minute after the Enter: the key went to the menu, not the command.
 	// As a person would, this presses Enter again while it runs on.
@@ -186,6 +188,28 @@ func QuitGemini(p *Pane) (int, string) {
 		p.Keys("Enter")
 	}
 	return p.WaitExit(exitWait)
+}
+
+// geminiQuitEntry is how Gemini's command menu describes /quit.
+const geminiQuitEntry = "Exit the cli"
+
+// typeQuitGemini types /quit and waits until Gemini's command menu offers
+// it. Gemini loads its slash commands after it has drawn its input line,
+// and a line submitted before they are loaded goes to the model as a
+// prompt: CI saw 0.61.0 answer "ACK /quit" and run on, with a prompt in
+// the session. The menu lists /quit only once the commands are there. If
+// it has not shown after a while, the line is cleared and typed again.
+func typeQuitGemini(p *Pane) {
+	p.t.Helper()
+	for range 6 {
+		p.Type("/quit")
+		if eventually(10*time.Second, func() bool { return strings.Contains(p.Screen(), geminiQuitEntry) }) {
+			return
+		}
+		p.t.Logf("Gemini's menu does not offer /quit 10s after it was typed: typing it again")
+		p.Keys("C-u")
+	}
+	p.t.Fatalf("Gemini's command menu never offered /quit; screen:\n%s", p.Screen())
 }
 
 // SettleGemini dates Gemini's session files ten minutes back. fleetcom
