@@ -13,7 +13,10 @@ import (
 // Seed corpora live in testdata/fuzz/<target>/ beside this file (Go's own
 // layout, so `go test -fuzz` extends them); the f.Add seeds below repeat the
 // most important shapes so a plain `go test` always runs them. Each target
-// runs over every agent of the list.
+// runs over every agent of the list, and holds the IDs it accepts to that
+// agent's own grammar (Spec.ID), the one gate the code uses
+// (TestGrammarIsTheGate): an agent whose IDs are not UUIDs changes nothing
+// here.
 
 func FuzzDetectArgv(f *testing.F) {
 	f.Add("claude", "--resume", uid, "")
@@ -28,7 +31,7 @@ func FuzzDetectArgv(f *testing.F) {
 				if !ok {
 					continue
 				}
-				if form.Resume != "" && !safe.UUID(form.Resume) {
+				if form.Resume != "" && !h.ID.Valid(form.Resume) {
 					t.Fatalf("accepted invalid ID %q from %q", form.Resume, argv)
 				}
 				// The bare command, or the program word and the agent's
@@ -55,7 +58,7 @@ func FuzzDetectCommand(f *testing.F) {
 		if !ok {
 			return
 		}
-		if form.Resume != "" && !safe.UUID(form.Resume) {
+		if form.Resume != "" && !h.ID.Valid(form.Resume) {
 			t.Fatalf("accepted invalid ID %q from %q", form.Resume, s)
 		}
 		// Only path characters, spaces and the quotes of a quoted ID may
@@ -94,7 +97,7 @@ func FuzzScrapeExit(f *testing.F) {
 			if id == "" {
 				continue
 			}
-			if !safe.UUID(id) {
+			if !h.ID.Valid(id) {
 				t.Fatalf("%s scraped invalid %q", h.Name, id)
 			}
 			// Escape sequences are invisible, so an ID may be styled piece
@@ -118,7 +121,7 @@ func FuzzParseCapture(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, h := range All() {
 			id := h.ParseCapture(data, harness.Capture{Home: home, PID: 4242, Cwd: "/w", Started: time.Unix(1e9, 0)})
-			if id != "" && !safe.UUID(id) {
+			if id != "" && !h.ID.Valid(id) {
 				t.Fatalf("%s parsed invalid %q", h.Name, id)
 			}
 		}

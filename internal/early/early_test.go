@@ -265,7 +265,8 @@ func TestPlanLeavesToTheShim(t *testing.T) {
 		for _, argv := range [][]string{prompt, {a.Name, "--version"}} {
 			if path, env, ok := early.Plan(argv, base); !ok || path != filepath.Join(dir, a.Name) ||
 				len(env) != 3 || !strings.HasPrefix(env[2], a.HopVar()+"=") {
-				t.Fatalf("Plan(%q) = %q, %q, %v", argv, path, env, ok)
+				t.Fatalf("Plan(%q) = %q, %q, %v, want %s passed on (if the agent is new: go generate ./internal/early)",
+					argv, path, env, ok, filepath.Join(dir, a.Name))
 			}
 		}
 		toml := "[" + a.Name + "]\nbin = \"/x\"\n"
