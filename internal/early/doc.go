@@ -41,6 +41,15 @@
 // packages it may depend on: widen that list only after a look at
 // GODEBUG=inittrace=1 and a run of bench/run.sh (a).
 //
+// # Small frames
+//
+// The inits run on a goroutine whose stack starts at 2 KiB. A function here
+// with a large frame (a buffer as a local, which escape analysis leaves on
+// the stack) makes the runtime grow that stack: it copies every frame and
+// decodes each one's stack map, page faults in tables of the binary that
+// the pass-through otherwise never reads. TestFramesSmall holds every frame
+// under 1 KiB; a buffer the size of a path lives in static memory.
+//
 // Only Linux has /proc/self/cmdline; elsewhere there is no init, and the
 // shim does everything.
 package early
