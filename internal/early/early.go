@@ -231,7 +231,7 @@ var (
 	// stack of the goroutine that runs the inits and grow that stack past
 	// its first 2 KiB: a copy that decodes the stack maps of every frame,
 	// page faults on tables of the binary the pass-through otherwise never
-	// reads (bench/run.sh (a): 2.7 % of the whole command).
+	// reads (path (a), bench/pair: 2.7 % of the whole command).
 	exeBuf [4096]byte
 )
 

@@ -66,10 +66,11 @@ func TestImports(t *testing.T) {
 
 // TestFramesSmall holds every function of the package to a small stack
 // frame. The inits run on a goroutine whose stack starts at 2 KiB, of which
-// the runtime keeps some 900 bytes as its guard; a frame that does not fit (a 4 KiB buffer as a local, which escape analysis puts
-// there) makes the runtime copy the stack on the pass-through, decoding the
-// stack maps of every frame, and bench/run.sh (a) measured that at 2.7 % of
-// the whole command. The compiler prints each function's frame size.
+// the runtime keeps some 900 bytes as its guard. A frame that does not fit
+// (a 4 KiB buffer as a local, which escape analysis puts there) makes the
+// runtime copy the stack on the pass-through, decoding the stack maps of
+// every frame: 2.7 % of the whole command on path (a) (bench/pair, 400
+// rounds). The compiler prints each function's frame size.
 func TestFramesSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build")
