@@ -31,7 +31,9 @@ import (
 // first if a PTY session had it raw, by re-raising the signal so that the
 // shell sees the death it expects (SIGQUIT without a core file). A SIGHUP
 // after a hang-up reached the child is the exception: it repeats the
-// hang-up the run is being recorded for. SIGUSR1, SIGUSR2, SIGWINCH,
+// hang-up the run is being recorded for. So is a SIGINT or SIGQUIT after
+// a child on the pipe path died of that signal: the keyboard's, whose copy
+// for the shim the kernel may deliver after the child's exit was seen. SIGUSR1, SIGUSR2, SIGWINCH,
 // SIGCHLD and SIGCONT are ignored, as the Go runtime ignores them when
 // nobody asked for them, and SIGTSTP stops the shim.
 // On the pipe path, where the child is in our process group and got the
@@ -91,6 +93,11 @@ var relay struct {
 	// a SIGHUP passed on). A SIGHUP after the child's exit only says so
 	// again, while the run is still to be recorded.
 	hungUp bool
+	// keyed is the keyboard's signal (SIGINT, SIGQUIT) that the last child
+	// on the pipe path died of, 0 for none. The terminal sent it to the
+	// shim as well, and the kernel may hand the shim its copy after the
+	// child's exit was seen: that copy only says so again.
+	keyed syscall.Signal
 }
 
 // childState is where a registered child is in its life, as the relay sees
@@ -122,6 +129,10 @@ type child struct {
 	// the relay, so every signal that came before its exit was acted on.
 	sent    syscall.Signal
 	through chan struct{}
+
+	// diedOf is the signal the child died of, 0 if it exited or it is not
+	// known; set before its exit mark is sent.
+	diedOf syscall.Signal
 }
 
 // WarmSignals starts catching the signals Spawn acts on in the background,
@@ -176,6 +187,10 @@ func relayLoop() {
 			relay.mu.Lock()
 			if m, ok := v.(exitMark); ok {
 				m.c.state = childExited
+				relay.keyed = 0
+				if !m.c.group && keyboard(m.c.diedOf) {
+					relay.keyed = m.c.diedOf
+				}
 				close(m.c.through)
 				if m.c.done {
 					remove(m.c)
@@ -264,6 +279,12 @@ func dispatch(sig syscall.Signal) {
 		// second may come while the run is recorded. Dying of it would
 		// lose that record; the shim dies of the child's own signal once
 		// it is written (Finish).
+		return
+	}
+	if sig == relay.keyed {
+		// The keypress that ended the run on the pipe path, the shim's
+		// copy: the run is recorded, and then the shim dies of the child's
+		// signal (Finish), as it would have.
 		return
 	}
 	// No child runs: the signal's own effect. Spawn cannot start a child
@@ -380,6 +401,12 @@ func release(c *child) {
 		remove(c)
 	}
 	relay.mu.Unlock()
+}
+
+// keyboard reports the signals a terminal sends its foreground process
+// group when a key asks for them (^C, ^\).
+func keyboard(sig syscall.Signal) bool {
+	return sig == syscall.SIGINT || sig == syscall.SIGQUIT
 }
 
 // endsIdle reports whether sig ends the shim while no child runs.

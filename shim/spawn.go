@@ -160,7 +160,10 @@ func spawnPlain(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 	o.started(c.pid)
 	// The relay forwards signals meanwhile, and stops before the child is
 	// reaped, so that it never signals a reused pid.
-	waitExit(c.pid)
+	diedOf := waitExit(c.pid)
+	relay.mu.Lock()
+	c.diedOf = diedOf
+	relay.mu.Unlock()
 	exited(c)
 	reaping(c)
 	st, err := reap(c.pid)

@@ -97,11 +97,12 @@ func childStopped(pid int) bool { return false }
 // waitExit blocks until the child has exited, without reaping it: until the
 // caller reaps it, its pid cannot be reused, so forwarding a signal by pid
 // cannot reach an unrelated process. Should kqueue fail, it returns at once
-// and the caller's reap does the waiting.
-func waitExit(pid int) {
+// and the caller's reap does the waiting. What the child died of is not
+// known before the reap here: it returns 0.
+func waitExit(pid int) syscall.Signal {
 	kq := exitWatch(pid)
 	if kq < 0 {
-		return
+		return 0
 	}
 	defer unix.Close(kq)
 	var out [1]unix.Kevent_t
@@ -111,7 +112,7 @@ func waitExit(pid int) {
 			continue
 		}
 		if err != nil || n > 0 {
-			return
+			return 0
 		}
 	}
 }

@@ -28,8 +28,13 @@ func newPipe() (int, int, error) {
 	return p[0], p[1], err
 }
 
-// si_code of a stopped child, as waitid reports it.
-const cldStopped = 5
+// si_code of a child killed by a signal, of one that dumped core, and of
+// one stopped, as waitid reports them.
+const (
+	cldKilled  = 2
+	cldDumped  = 3
+	cldStopped = 5
+)
 
 // openPTY opens a new PTY pair: the master non-blocking, for the copy loop to
 // poll, the slave blocking, for the child; both close-on-exec.
@@ -80,11 +85,19 @@ func childStopped(pid int) bool {
 
 // waitExit blocks until the child has exited, without reaping it: until the
 // caller reaps it, its pid cannot be reused, so forwarding a signal by pid
-// cannot reach an unrelated process.
-func waitExit(pid int) {
+// cannot reach an unrelated process. It returns the signal the child died
+// of, 0 when it exited.
+func waitExit(pid int) syscall.Signal {
 	var info unix.Siginfo
 	for unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
 	}
+	if info.Code != cldKilled && info.Code != cldDumped {
+		return 0
+	}
+	// The siginfo of SIGCHLD: after signo, errno, code and a pad, the
+	// child's pid, uid and status (for a killed child, its signal).
+	status := *(*int32)(unsafe.Add(unsafe.Pointer(&info), 24))
+	return syscall.Signal(status)
 }
 
 // reraise sets sig's action to the default behind the runtime's back (the
