@@ -33,9 +33,10 @@ import (
 // after a hang-up reached the child is the exception: it repeats the
 // hang-up the run is being recorded for. So is a SIGINT or SIGQUIT after
 // a child on the pipe path died of that signal: the keyboard's, whose copy
-// for the shim the kernel may deliver after the child's exit was seen. SIGUSR1, SIGUSR2, SIGWINCH,
-// SIGCHLD and SIGCONT are ignored, as the Go runtime ignores them when
-// nobody asked for them, and SIGTSTP stops the shim.
+// for the shim the kernel may deliver after the child's exit was seen.
+// SIGUSR1, SIGUSR2, SIGWINCH, SIGCHLD and SIGCONT are ignored, as the Go
+// runtime ignores them when nobody asked for them, and SIGTSTP stops the
+// shim.
 // On the pipe path, where the child is in our process group and got the
 // keyboard's SIGTSTP itself, SIGTSTP stops the shim too.
 //

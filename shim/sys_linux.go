@@ -94,8 +94,13 @@ func waitExit(pid int) syscall.Signal {
 	if info.Code != cldKilled && info.Code != cldDumped {
 		return 0
 	}
-	// The siginfo of SIGCHLD: after signo, errno, code and a pad, the
-	// child's pid, uid and status (for a killed child, its signal).
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		return 0
+	}
+	// The siginfo of SIGCHLD on amd64 and arm64 (the layout differs on
+	// 32-bit and MIPS systems, where the signal is left unknown): signo,
+	// errno, code and a pad, then the child's pid, uid and status, which
+	// for a killed child is its signal.
 	status := *(*int32)(unsafe.Add(unsafe.Pointer(&info), 24))
 	return syscall.Signal(status)
 }
