@@ -182,23 +182,7 @@ func TestShimPipePathSignals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := newUserTerm(t, 24, 80)
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
-			p.cmd.Stdout, p.cmd.Stderr = w, w
-			// The terminal is the shim's controlling terminal but none of its
-			// descriptors 0-2.
-			p.cmd.ExtraFiles = []*os.File{u.slave}
-			p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
-			p.start(t)
-			w.Close()
-			b := make([]byte, 6)
-			if _, err := r.Read(b); err != nil || string(b) != "ready\n" {
-				t.Fatalf("child said %q, %v", b, err)
-			}
+			p := startPipePath(t, u)
 			tc.send(t, u, p)
 			res := p.finish(t)
 			checkResult(t, res, 128+int(tc.sig), tc.sig)
@@ -308,20 +292,13 @@ func TestShimSecondHangupWhileRecording(t *testing.T) {
 	u := newUserTerm(t, 24, 80)
 	spawned := filepath.Join(t.TempDir(), "spawned")
 	p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
-	p.cmd.Env = append(p.cmd.Env, stageEnv+"=recording", stageFileEnv+"="+spawned)
+	p.cmd.Env = append(p.cmd.Env, recordingEnv(spawned)...)
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = u.slave, u.slave, u.slave
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	p.start(t)
 	u.out.waitFor(t, "ready")
 	u.master.Close()
-	for deadline := time.Now().Add(testWait); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(spawned); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("Spawn did not return after the terminal closed")
-		}
-	}
+	waitSpawned(t, spawned, "the terminal closed")
 	p.signal(t, syscall.SIGHUP)
 	if ws := p.death(t); ws.Signaled() || ws.ExitStatus() != 0 {
 		t.Errorf("shim ended with %#x; want it to outlive the second hang-up and finish recording", ws)
