@@ -44,6 +44,13 @@ type live struct {
 	stop      chan struct{}
 	stopped   chan struct{}
 
+	// drawn: the child's output passes through the shim (the PTY path), so
+	// its start-up is over only after it has drawn something. A CLI that
+	// has shown nothing yet is still loading, however long that takes on a
+	// loaded machine; on the pipe path nothing is seen, and silence alone
+	// ends the start.
+	drawn bool
+
 	mu       sync.Mutex
 	run      fleet.Run
 	tracker  *fleet.Tracker
@@ -297,6 +304,9 @@ func (l *live) quietIn() (time.Duration, bool) {
 	l.mu.Unlock()
 	if s != harness.Starting && (hooked || s != harness.Working) {
 		return 0, false
+	}
+	if s == harness.Starting && l.drawn && l.lastOut.Load() == 0 {
+		return fleet.QuietGap, true // look again once it may have drawn
 	}
 	return l.quietSince().Add(fleet.QuietGap).Sub(l.clock.Now()), true
 }

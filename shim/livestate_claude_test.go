@@ -89,6 +89,29 @@ func TestLiveTerminal(t *testing.T) {
 	}
 }
 
+// TestLiveStartDrawn: on a PTY, a run that has drawn nothing is still
+// starting however long its terminal stays silent (a CLI slow to load on a
+// loaded machine, or one that fails before it draws: restore --exec must
+// not take it as ready, nor may it replace the loss it resumes); once it
+// has drawn, QuietGap of silence ends its start.
+func TestLiveStartDrawn(t *testing.T) {
+	l, d, clk := newTestLive(t, nil, nil)
+	l.drawn = true
+	l.start(os.Getpid(), liveID)
+	for range 3 {
+		clk.advance(fleet.QuietGap)
+		if wait, ok := l.quietIn(); !ok || wait != fleet.QuietGap {
+			t.Fatalf("nothing drawn, silent for a while: quiet in %v (%v), want a look again in %v", wait, ok, fleet.QuietGap)
+		}
+	}
+	liveState(t, d, harness.Starting)
+	l.output(clk.Now())
+	if wait, ok := l.quietIn(); !ok || wait != fleet.QuietGap {
+		t.Errorf("just drawn: quiet in %v (%v), want %v", wait, ok, fleet.QuietGap)
+	}
+	quietUntil(t, clk, d, harness.Waiting)
+}
+
 // TestLiveHooks: a hooked run follows its agent's events, the terminal does
 // not start turns, and each change to needs-you is told once.
 func TestLiveHooks(t *testing.T) {

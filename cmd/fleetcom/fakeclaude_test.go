@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT", "FAKE_CLAUDE_START_FAIL"},
+	registerFake(fake{role: "fake-claude", tool: "claude", dir: "real", main: fakeClaude, vars: []string{"FAKE_CLAUDE_VERSION", "FAKE_CLAUDE_CLEAR_ID", "FAKE_CLAUDE_PRINT_WAIT", "FAKE_CLAUDE_START_FAIL", "FAKE_CLAUDE_START_DELAY"},
 		pkg: fakePackage{"@anthropic-ai/claude-code", "2.1.197", "bin/claude.exe"}})
 }
 
@@ -109,7 +109,11 @@ func fakeClaude() int {
 	}
 	if msg := os.Getenv("FAKE_CLAUDE_START_FAIL"); msg != "" && !print {
 		// A CLI that cannot start (a login gone stale, a setting it
-		// refuses): it says why and exits, before any session starts.
+		// refuses): it says why and exits, before any session starts;
+		// after FAKE_CLAUDE_START_DELAY, as one slow to load does.
+		if d, err := time.ParseDuration(os.Getenv("FAKE_CLAUDE_START_DELAY")); err == nil {
+			time.Sleep(d)
+		}
 		fmt.Fprintf(os.Stderr, "Error: %s\r\n", msg)
 		return 1
 	}
