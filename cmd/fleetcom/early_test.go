@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,6 +250,13 @@ func TestEarlyPassThroughExecs(t *testing.T) {
 	}
 	if !strings.Contains(trace, "init runtime @") || strings.Contains(trace, "init os @") {
 		t.Errorf("the program was not passed on before its packages started:\n%s", trace)
+	}
+	// Where early makes its own system calls, it runs before any package
+	// that waits for sync: internal/godebug's is the costliest init there.
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" {
+		if strings.Contains(trace, "init internal/godebug @") {
+			t.Errorf("the program was passed on after internal/godebug's init:\n%s", trace)
+		}
 	}
 	// A config naming a binary: the usual start, and the binary it names,
 	// which the hop record does not list (it is not from PATH).

@@ -3,11 +3,9 @@ package early
 // Only what TestImports allows: "strings" or "bytes" here would put this
 // package's init after os's, and the pass-through with it (doc.go).
 import (
-	"hash/fnv"
 	"path"
 	"slices"
 	"strconv"
-	"syscall"
 )
 
 //go:generate go run gen_agents.go
@@ -65,7 +63,7 @@ func Plan(argv, env []string) (real string, out []string, ok bool) {
 	if real == "" {
 		return "", nil, false
 	}
-	hop := hopVar + "=" + strconv.Itoa(syscall.Getpid()) + ":1:" + argsPrint(argv[1:]) + ":" + real
+	hop := hopVar + "=" + strconv.Itoa(sysGetpid()) + ":1:" + argsPrint(argv[1:]) + ":" + real
 	return real, append(slices.Clip(env), hop), true
 }
 
@@ -153,8 +151,7 @@ func xdgDir(e map[string]string, home, variable, def string) string {
 // escape. It is config.Bin's fast test, and the shim reads nothing more of
 // the file on its way to a pass-through either.
 func configSilent(name string, options bool) bool {
-	var st syscall.Stat_t
-	if syscall.Stat(name, &st) == syscall.ENOENT {
+	if _, e := sysStat(name); e == eNOENT {
 		return true
 	}
 	data, ok := readConfig(name, 1<<20)
@@ -209,7 +206,7 @@ func sibling(fi fileID) bool {
 	if !siblingsRead {
 		siblingsRead = true
 		buf := exeBuf[:]
-		if n, err := syscall.Readlink("/proc/self/exe", buf); err == nil && n > 0 && n < len(buf) {
+		if n, e := sysReadlink("/proc/self/exe", buf); e == 0 && n > 0 && n < len(buf) {
 			dir, _ := path.Split(string(buf[:n]))
 			for i, name := range []string{"fleetcom", "fleetcom-shim"} {
 				siblings[i], _ = stat(dir + name)
@@ -242,36 +239,37 @@ type fileID struct {
 }
 
 func stat(name string) (fileID, bool) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(name, &st); err != nil {
-		return fileID{}, false
-	}
-	return fileID{dev: uint64(st.Dev), ino: st.Ino, mode: uint32(st.Mode)}, true
+	fi, e := sysStat(name)
+	return fi, e == 0
 }
 
 func (f fileID) same(g fileID) bool { return f.dev == g.dev && f.ino == g.ino }
 
 func (f fileID) executable() bool {
-	return f.mode&syscall.S_IFMT == syscall.S_IFREG && f.mode&0o111 != 0
+	return f.mode&sIFMT == sIFREG && f.mode&0o111 != 0
 }
 
 // runnable reports that this process may execute name: not on a noexec
 // mount, permitted to this user (access(2), X_OK), as the shell's PATH
 // search asks.
-func runnable(name string) bool { return syscall.Access(name, xOK) == nil }
+func runnable(name string) bool { return sysAccess(name, xOK) == 0 }
 
 // xOK is access(2)'s X_OK, which package syscall does not name.
 const xOK = 1
 
 // argsPrint is the shim's fingerprint of the arguments after the program
-// word: FNV-1a (64 bits) over each one and a NUL, in base 36.
+// word: FNV-1a (64 bits) over each one and a NUL, in base 36. (hash/fnv
+// would import io, which waits for internal/godebug's init: doc.go.)
 func argsPrint(args []string) string {
-	h := fnv.New64a()
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
 	for _, a := range args {
-		h.Write([]byte(a))
-		h.Write([]byte{0})
+		for i := 0; i < len(a); i++ {
+			h = (h ^ uint64(a[i])) * prime
+		}
+		h *= prime // the NUL: h ^ 0 is h
 	}
-	return strconv.FormatUint(h.Sum64(), 36)
+	return strconv.FormatUint(h, 36)
 }
 
 // The few string operations the package needs, written out: "strings"

@@ -1,13 +1,11 @@
 package early
 
-import "syscall"
-
 // open opens name for reading, close-on-exec.
 func open(name string, flags int) (int, bool) {
 	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|flags, 0)
-		if err != syscall.EINTR {
-			return fd, err == nil
+		fd, e := sysOpen(name, oRDONLY|oCLOEXEC|flags)
+		if e != eINTR {
+			return fd, e == 0
 		}
 	}
 }
@@ -23,11 +21,11 @@ func readAll(fd int, size, limit int) ([]byte, bool) {
 			}
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		n, e := sysRead(fd, buf[len(buf):cap(buf)])
 		switch {
-		case err == syscall.EINTR:
+		case e == eINTR:
 			continue
-		case err != nil:
+		case e != 0:
 			return nil, false
 		case n == 0:
 			return buf, len(buf) <= limit
@@ -40,14 +38,14 @@ func readAll(fd int, size, limit int) ([]byte, bool) {
 // regular file of at most limit bytes that could be read whole. It does not
 // wait on a FIFO.
 func readConfig(name string, limit int) ([]byte, bool) {
-	fd, ok := open(name, syscall.O_NONBLOCK)
+	fd, ok := open(name, oNONBLOCK)
 	if !ok {
 		return nil, false
 	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > int64(limit) {
+	defer sysClose(fd)
+	mode, size, e := sysFstat(fd)
+	if e != 0 || mode&sIFMT != sIFREG || size > int64(limit) {
 		return nil, false
 	}
-	return readAll(fd, int(st.Size), limit)
+	return readAll(fd, int(size), limit)
 }

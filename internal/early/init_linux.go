@@ -1,7 +1,5 @@
 package early
 
-import "syscall"
-
 func init() {
 	data, ok := readFile("/proc/self/cmdline", 64<<20)
 	if !ok {
@@ -11,7 +9,7 @@ func init() {
 	if !ok || len(argv) < 2 || lookup(argv[0]) == nil {
 		return
 	}
-	real, env, ok := Plan(argv, syscall.Environ())
+	real, env, ok := Plan(argv, sysEnviron())
 	if !ok {
 		return
 	}
@@ -24,10 +22,9 @@ func init() {
 // kernel does not take as a program (ENOEXEC: a script without "#!") is
 // run by /bin/sh. It returns only when that failed.
 func exec(real string, argv, env []string) {
-	err := syscall.Exec(real, argv, env)
-	if err == syscall.ENOEXEC {
+	if sysExec(real, argv, env) == eNOEXEC {
 		sh := append([]string{"/bin/sh", real}, argv[1:]...)
-		syscall.Exec("/bin/sh", sh, env)
+		sysExec("/bin/sh", sh, env)
 	}
 }
 
@@ -53,6 +50,6 @@ func readFile(name string, limit int) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	defer syscall.Close(fd)
+	defer sysClose(fd)
 	return readAll(fd, 0, limit)
 }
