@@ -87,22 +87,22 @@ func sysRead(fd int, b []byte) (int, errno) {
 
 func sysClose(fd int) { call(sysCloseNum, uintptr(fd), 0, 0, 0, 0) }
 
-// statxBuf is struct statx (256 bytes), up to the fields read.
+// statxBuf is the kernel's struct statx, 256 bytes.
 type statxBuf struct {
-	mask, blksize      uint32
-	attributes         uint64
-	nlink, uid, gid    uint32
-	mode, _            uint16
-	ino, size, blocks  uint64
-	attributesMask     uint64
-	times              [8]uint64
-	rdevMajor, rdevMin uint32
-	devMajor, devMinor uint32
-	_                  [14]uint64
+	mask, blksize        uint32
+	attributes           uint64
+	nlink, uid, gid      uint32
+	mode, _              uint16
+	ino, size, blocks    uint64
+	attributesMask       uint64
+	times                [8]uint64
+	rdevMajor, rdevMinor uint32
+	devMajor, devMinor   uint32
+	_                    [14]uint64
 }
 
-// statx fills st for name relative to dirfd; ok only when it holds the
-// fields asked for.
+// statx fills st for name relative to dirfd. It fails (EINVAL) when the
+// kernel did not fill the fields asked for.
 func statx(dirfd uintptr, name string, flags uintptr, st *statxBuf) errno {
 	p, ok := cstring(name)
 	if !ok {
