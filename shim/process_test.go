@@ -434,22 +434,7 @@ func TestShimKeepsIgnoredSignal(t *testing.T) {
 // report the child's death.
 func TestShimPipePathSignalRacingExit(t *testing.T) {
 	u := newUserTerm(t, 24, 80)
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p := newShimProc(t, []string{"/bin/sh", "-c", "echo ready; exec sleep 20"})
-	p.cmd.Env = append(p.cmd.Env, stageEnv+"=slowrelay")
-	p.cmd.Stdout, p.cmd.Stderr = w, w
-	p.cmd.ExtraFiles = []*os.File{u.slave}
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
-	p.start(t)
-	w.Close()
-	b := make([]byte, 6)
-	if _, err := r.Read(b); err != nil || string(b) != "ready\n" {
-		t.Fatalf("child said %q, %v", b, err)
-	}
+	p := startPipePath(t, u, stageEnv+"=slowrelay")
 	u.typeIn(t, "\x03")
 	if ws := p.death(t); ws.Signaled() || ws.ExitStatus() != 0 {
 		t.Errorf("shim ended with %#x; want it to outlive the ^C that ended its child", ws)
