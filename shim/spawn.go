@@ -98,7 +98,7 @@ type SpawnOptions struct {
 // shell reports it, and the error wraps ErrStart) or when the copy machinery
 // failed while the child ran (Status is still the child's).
 func Spawn(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
-	if isTerminal(o.Stdin) && isTerminal(o.Stdout) {
+	if ptyPath(o.Stdin, o.Stdout) {
 		st, err := spawnPTY(cmd, o)
 		if !errors.Is(err, errNoPTY) {
 			return st, err
@@ -107,6 +107,10 @@ func Spawn(cmd *exec.Cmd, o SpawnOptions) (Status, error) {
 	}
 	return spawnPlain(cmd, o)
 }
+
+// ptyPath reports whether Spawn runs a child with these descriptors on a
+// PTY of its own: both are terminals.
+func ptyPath(stdin, stdout *os.File) bool { return isTerminal(stdin) && isTerminal(stdout) }
 
 // errNoPTY marks a PTY setup failure that happened before the child started,
 // after which Spawn runs the child on the shim's own descriptors instead.

@@ -237,7 +237,7 @@ func (j *job) live(in harness.Instrumentation, cwd, home string, started time.Ti
 	}
 	base := fleet.Run{Tool: j.a.Name, Cwd: cwd, Home: home, Command: command, Program: j.form.Program, Started: started}
 	l := newLive(fleet.OpenDir(o.LiveDir), base, stater, newNotifier(j.cfg.Notify, aside, warn), warn)
-	l.drawn = isTerminal(o.Stdin) && isTerminal(o.Stdout) // Spawn's PTY path
+	l.drawn = ptyPath(o.Stdin, o.Stdout)
 	sig, _ := j.a.Behaviour.(harness.Signaller)
 	l.signals(sig)
 	if stater == nil {
