@@ -272,10 +272,16 @@ func textPart(data []byte) (text string, ok bool) {
 	}
 	walked := harness.Members(data, func(k, v []byte) bool {
 		switch string(k) {
-		case "type":
-			typ, good = harness.NullableString(v)
-		case "text":
-			text, good = harness.NullableString(v)
+		case "type", "text":
+			// A null leaves what came before, as encoding/json does.
+			if string(v) == "null" {
+				break
+			}
+			if string(k) == "type" {
+				typ, good = harness.NullableString(v)
+			} else {
+				text, good = harness.NullableString(v)
+			}
 		case "synthetic":
 			flag(&synthetic, v)
 		case "ignored":

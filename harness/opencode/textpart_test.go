@@ -27,7 +27,7 @@ func FuzzTextPart(f *testing.F) {
 		`{"type":"text","ignored":true,"text":"x"}`,
 		`{"synthetic":true,"type":"text","synthetic":false,"text":"last one wins"}`,
 		`{"type":"tool","tool":"bash","state":{"output":"text"}}`,
-		`{"type":"text","text":null}`, `{"type":"text","text":1}`, `{"type":"text","synthetic":"yes"}`,
+		`{"type":"text","text":null}`, `{"type":"text","type":null}`, `{"text":"a","type":"text","text":null}`, `{"type":"text","text":1}`, `{"type":"text","synthetic":"yes"}`,
 		`{"type":"text","text":"x"`, `[]`, `null`, `{}`,
 	} {
 		f.Add([]byte(s))
