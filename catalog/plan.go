@@ -218,6 +218,14 @@ func describe(e Entry) string {
 func (c *Catalog) Resumable(p Plan) error {
 	e := p.Entry
 	home := c.Home(p.Agent)
+	if c.idx != nil && p.Agent.CanAdoptIndexed() {
+		// The index's reading of files unchanged since it read them,
+		// rather than the same reading again (a Gemini session is
+		// replayed whole: 40 ms for 100 MB).
+		if files, err := c.idx.ReadWhole(e.Tool, e.ID); err == nil && p.Agent.AdoptableIndexed(home, e.Cwd, e.ID, files) {
+			return nil
+		}
+	}
 	if err := p.Agent.Adoptable(home, e.Cwd, e.ID); err != nil {
 		return notFound(fmt.Sprintf("run 'fleetcom forget %s' to drop the record", e.ID),
 			"%s conversation %s is not in %s for %s (%v): nothing to resume", e.Tool, e.ID, home, e.Cwd, err)

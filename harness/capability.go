@@ -77,6 +77,26 @@ type Follower interface {
 	Followed(home, cwd, cur string, spawn, turn time.Time) string
 }
 
+// IndexAdopter is implemented by agents whose Adoptable reads the
+// conversation's files from their start with the agent's own index reader
+// (Indexer.Read): the index's reading of a file it read to its end, and
+// that is unchanged since, is what that look would make of it again.
+// AdoptableIndexed reports that such files (ReadWhole's) show conversation
+// id adoptable in dir exactly as Adoptable would; false when they do not
+// settle it, and the caller then asks Adoptable.
+type IndexAdopter interface {
+	AdoptableIndexed(home, dir, id string, files []IndexedFile) bool
+}
+
+// IndexedFile is a file of a conversation as the index last read it: its
+// inode, size and mtime (Unix nanoseconds) then, and the reader's cursor
+// after it.
+type IndexedFile struct {
+	Path             string
+	Ino, Size, Mtime int64
+	Cursor           Cursor
+}
+
 // ParseCapture is the agent's Capturer, or "".
 func (a Agent) ParseCapture(data []byte, c Capture) string {
 	if x, ok := a.Behaviour.(Capturer); ok {
@@ -147,4 +167,18 @@ func (a Agent) Adoptable(home, dir, id string) error {
 		return x.Adoptable(home, dir, id)
 	}
 	return Refuse(ErrNoConversation, "fleetcom cannot look %s conversations up in its store", a.Name)
+}
+
+// CanAdoptIndexed reports an agent with an IndexAdopter.
+func (a Agent) CanAdoptIndexed() bool {
+	_, ok := a.Behaviour.(IndexAdopter)
+	return ok
+}
+
+// AdoptableIndexed is the agent's IndexAdopter, or false.
+func (a Agent) AdoptableIndexed(home, dir, id string, files []IndexedFile) bool {
+	if x, ok := a.Behaviour.(IndexAdopter); ok {
+		return x.AdoptableIndexed(home, dir, id, files)
+	}
+	return false
 }

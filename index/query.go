@@ -8,6 +8,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/fleetcom/fleetcom/harness"
 	"github.com/fleetcom/fleetcom/store"
 )
 
@@ -263,6 +264,29 @@ func (x *Index) RecordDirs() ([]string, error) {
 		SELECT cwd FROM d WHERE cwd IS NOT NULL
 		ORDER BY (SELECT `+newest+` FROM conv WHERE conv.cwd = d.cwd AND rec IS NOT NULL ORDER BY `+activity+` LIMIT 1) DESC, cwd`, nil, func(s *sqlite3.Stmt) error {
 		out = append(out, s.ColumnText(0))
+		return nil
+	})
+	return out, err
+}
+
+// ReadWhole returns the files of conversation (tool, id) that the index
+// read to their end and that are, by their size, mtime and inode, unchanged
+// since: what its reader made of them, in each one's cursor, is what a
+// reading of the whole file from its start makes of it now. An agent's look
+// at the conversation may take it from there (harness.IndexAdopter) rather
+// than read megabytes again.
+func (x *Index) ReadWhole(tool, id string) ([]harness.IndexedFile, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []harness.IndexedFile
+	err := x.db.query(`SELECT path, ino, size, mtime, off, state FROM source
+		WHERE conv = (SELECT rowid FROM conv WHERE tool = ? AND id = ?) AND off = size`, []any{tool, id}, func(s *sqlite3.Stmt) error {
+		path, ino, size, mtime := s.ColumnRawText(0), s.ColumnInt64(1), s.ColumnInt64(2), s.ColumnInt64(3)
+		if !(folder{fd: -1}).same(path, size, mtime, ino) {
+			return nil
+		}
+		out = append(out, harness.IndexedFile{Path: string(path), Ino: ino, Size: size, Mtime: mtime,
+			Cursor: harness.Cursor{Offset: s.ColumnInt64(4), State: s.ColumnBlob(5, nil)}})
 		return nil
 	})
 	return out, err

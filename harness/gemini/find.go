@@ -101,6 +101,35 @@ func (g gemini) Adoptable(home, dir, id string) error {
 	return harness.Refuse(harness.ErrElsewhere, "gemini session %s belongs to %s, not %s", id, f.Cwd, dir)
 }
 
+// AdoptableIndexed implements harness.IndexAdopter. Adoptable replays
+// each of the session's files in dir's folder with the index's reader
+// (readConversation); a file the index read whole and that is unchanged
+// since says the same in the reader's state, without a byte read: a
+// session that began there, with a message left after every rewind, not a
+// subagent's. One such file settles it, as it does for conversation.
+func (gemini) AdoptableIndexed(home, dir, id string, files []harness.IndexedFile) bool {
+	if !spec.ID.Valid(id) {
+		return false
+	}
+	chats := chatsDir(home, dir)
+	if chats == "" {
+		return false
+	}
+	for _, f := range files {
+		if short, ok := fileID(filepath.Base(f.Path)); !ok || short != id[:8] || filepath.Dir(f.Path) != chats || f.Cursor.Offset != f.Size {
+			continue
+		}
+		s, ok := decodeGeminiState(f.Cursor.State)
+		if !ok || s.flags&(gsSession|gsOther|gsHad|gsSide) != gsSession|gsHad || s.id != id {
+			continue
+		}
+		if _, msgs := s.totals(); msgs > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Title implements Titler: the summary Gemini writes (at the start of a
 // later session in the same directory), else the first prompt.
 func (g gemini) Title(home, cwd, id string) string {
