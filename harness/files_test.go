@@ -121,3 +121,35 @@ func TestReadOnHeadsUnless(t *testing.T) {
 		t.Errorf("a marker across the head's end: %d lines", len(got))
 	}
 }
+
+// ScanHeads stops where fn says, and at its limit, which a single long
+// line read past counts toward as it goes.
+func TestScanHeads(t *testing.T) {
+	const buf = 256 << 10
+	head := func(prefix []byte) Head { return Head{Cut: strings.HasPrefix(string(prefix), "CUT")} }
+	long := "CUT" + strings.Repeat("x", 8*buf)
+	p := filepath.Join(t.TempDir(), "f.jsonl")
+	os.WriteFile(p, []byte("one\ntwo\n"+long+"\nthree\n"), 0o644)
+	scan := func(limit int64, stop string) []string {
+		var got []string
+		if err := ScanHeads(p, MaxLine, limit, head, func(line []byte) bool {
+			got = append(got, string(line[:min(len(line), 5)]))
+			return string(line) != stop
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := scan(0, ""); strings.Join(got, ",") != "one,two,CUTxx,three" {
+		t.Errorf("no limit: %q", got)
+	}
+	if got := scan(0, "two"); strings.Join(got, ",") != "one,two" {
+		t.Errorf("stopped at two: %q", got)
+	}
+	if got := scan(3*buf, ""); strings.Join(got, ",") != "one,two" {
+		t.Errorf("limit inside the long line: %q", got)
+	}
+	if got := scan(3, ""); strings.Join(got, ",") != "one" {
+		t.Errorf("limit after the first line: %q", got)
+	}
+}

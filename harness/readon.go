@@ -31,6 +31,23 @@ func ReadOn(path string, offset int64, max int, fn func(line []byte)) (int64, er
 // tool output after the fields it reads saves copying and collecting
 // megabytes a line.
 func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) Head, fn func(line []byte)) (int64, error) {
+	return readOnHeads(path, offset, max, 0, head, func(line []byte) bool {
+		fn(line)
+		return true
+	})
+}
+
+// ScanHeads reads the lines of the file at path from its start as
+// ReadOnHeads does, until fn returns false or, with limit > 0, once the
+// lines read span more than limit bytes: a look for something near a
+// file's start that must not cost a file of gigabytes more than its
+// first limit bytes.
+func ScanHeads(path string, max int, limit int64, head func(prefix []byte) Head, fn func(line []byte) bool) error {
+	_, err := readOnHeads(path, 0, max, limit, head, fn)
+	return err
+}
+
+func readOnHeads(path string, offset int64, max int, limit int64, head func(prefix []byte) Head, fn func(line []byte) bool) (int64, error) {
 	f, err := safe.Open(path, safe.NoFollow)
 	if err != nil {
 		return offset, err
@@ -51,6 +68,9 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) He
 	var rest tailScan
 	pos := offset
 	for {
+		if limit > 0 && pos > limit {
+			return offset, nil
+		}
 		chunk, err := br.ReadSlice('\n')
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -99,11 +119,15 @@ func ReadOnHeads(path string, offset int64, max int, head func(prefix []byte) He
 		case len(long) > 0:
 			line = append(long, line...)
 		}
+		more := true
 		if !skipping && len(line) <= max {
-			fn(line)
+			more = fn(line)
 		}
 		long, skipping, h = long[:0], false, Head{}
 		offset = pos
+		if !more {
+			return offset, nil
+		}
 	}
 }
 

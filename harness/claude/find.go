@@ -64,8 +64,13 @@ const headLimit = 16 << 20
 
 // readHead reads the top of a transcript, at most headLimit bytes. Lines of
 // sub-agents and tool results (megabytes of them open some transcripts) are
-// skipped before anything is decoded.
-func readHead(path string) transcriptHead {
+// skipped before anything is decoded. Its last answer is kept (LastRead).
+func readHead(path string) transcriptHead { return heads.Of(path, scanHead) }
+
+// heads is readHead's last answer.
+var heads harness.LastRead[transcriptHead]
+
+func scanHead(path string) transcriptHead {
 	var h transcriptHead
 	read := 0
 	harness.EachLine(path, func(line []byte) bool {

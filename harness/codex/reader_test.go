@@ -439,3 +439,34 @@ func TestCodexHead(t *testing.T) {
 		}
 	}
 }
+
+// A rollout's title is its first user_message, found past tool output of
+// megabytes that speaks of "user"s, and not looked for past titleLimit.
+func TestReadTitleBounded(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "rollout-2026-12-06T04-28-05-01a2499b-ed39-7602-b874-0b1ca77745f6.jsonl")
+	meta := `{"timestamp":"2026-12-06T04:28:05.452Z","type":"session_meta","payload":{"id":"01a2499b-ed39-7602-b874-0b1ca77745f6","cwd":"/p"}}`
+	output := func(mb int) string {
+		return `{"timestamp":"2026-12-06T04:28:06.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"` +
+			strings.Repeat(`the \"user\" said \"user_message\" `, mb<<20/34) + `"}}`
+	}
+	prompt := `{"timestamp":"2026-12-06T04:28:07.000Z","type":"event_msg","payload":{"type":"user_message","message":"please HOLD"}}`
+	item := `{"timestamp":"2026-12-06T04:28:07.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"from the item"}]}}`
+	write := func(lines ...string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(meta, output(3), output(2), prompt)
+	if got := readTitle(p); got != "please HOLD" {
+		t.Errorf("after 5 MB of output: %q", got)
+	}
+	write(meta, output(3), item, output(1))
+	if got := readTitle(p); got != "from the item" {
+		t.Errorf("no user_message, a user's item: %q", got)
+	}
+	write(meta, output(titleLimit>>20+1), prompt)
+	if got := readTitle(p); got != "" {
+		t.Errorf("a prompt past titleLimit: %q", got)
+	}
+}

@@ -219,15 +219,19 @@ func (codex) Title(home, _ string, id string) string {
 const titleLimit = 16 << 20
 
 // readTitle reads the title of the rollout at path, in its first
-// titleLimit bytes.
-func readTitle(path string) string {
+// titleLimit bytes. A tool's output, a line of megabytes, is passed over at
+// its head (codexHead), and only a line whose head says it is the user's
+// message is decoded: a rollout without a user_message event costs the
+// bytes read, not decoding them. Its last answer is kept (LastRead).
+func readTitle(path string) string { return titles.Of(path, scanTitle) }
+
+// titles is readTitle's last answer.
+var titles harness.LastRead[string]
+
+func scanTitle(path string) string {
 	fallback, title := "", ""
-	read := 0
-	harness.EachLine(path, func(line []byte) bool {
-		if read += len(line) + 1; read > titleLimit {
-			return false
-		}
-		if !bytes.Contains(line, []byte(`"user`)) {
+	harness.ScanHeads(path, harness.MaxLine, titleLimit, codexHead, func(line []byte) bool {
+		if !userLine(line, fallback == "") {
 			return true
 		}
 		var l rolloutLine
@@ -249,6 +253,20 @@ func readTitle(path string) string {
 		title = fallback
 	}
 	return title
+}
+
+// userLine reports a line readTitle decodes: a short one that names a user
+// at all, else one whose head says it is a user_message event or (item) a
+// user's message item.
+func userLine(line []byte, item bool) bool {
+	if len(line) <= 8<<10 {
+		return bytes.Contains(line, []byte(`"user`))
+	}
+	head := line[:512]
+	if kind, _ := typeAfter(head, `"type":"event_msg","payload":{"type":"`); kind == "user_message" {
+		return true
+	}
+	return item && bytes.Contains(head, []byte(`"type":"response_item"`)) && bytes.Contains(head, []byte(`"role":"user"`))
 }
 
 // Excerpt implements Excerpter: the user's and the agent's messages as the
