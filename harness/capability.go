@@ -77,6 +77,15 @@ type Follower interface {
 	Followed(home, cwd, cur string, spawn, turn time.Time) string
 }
 
+// Warmer is implemented by agents whose look at a conversation reads its
+// whole file however little changed (Gemini's replay, which keeps where it
+// stopped for the process's next look). Warm reads it ahead, while a run
+// of the CLI resumes the conversation, so that the look at the run's end
+// reads only what the run added.
+type Warmer interface {
+	Warm(home, cwd, id string)
+}
+
 // IndexAdopter is implemented by agents whose Adoptable reads the
 // conversation's files from their start with the agent's own index reader
 // (Indexer.Read): the index's reading of a file it read to its end, and
@@ -181,4 +190,11 @@ func (a Agent) AdoptableIndexed(home, dir, id string, files []IndexedFile) bool 
 		return x.AdoptableIndexed(home, dir, id, files)
 	}
 	return false
+}
+
+// Warm is the agent's Warmer, or nothing.
+func (a Agent) Warm(home, cwd, id string) {
+	if x, ok := a.Behaviour.(Warmer); ok {
+		x.Warm(home, cwd, id)
+	}
 }

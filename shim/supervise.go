@@ -21,6 +21,11 @@ import (
 // the store.
 const provisionalDelay = 30 * time.Millisecond
 
+// warmDelay is how long a run that resumes a conversation goes before the
+// agent's look at it is read ahead (harness.Warmer): after the CLI's own
+// start, which it must not slow, and before most runs end.
+var warmDelay = time.Second
+
 // shimLockWait bounds how long a run's write waits for another process
 // holding the conversation's lock: past it the write is skipped with a
 // warning, and the user gets the prompt back.
@@ -182,6 +187,10 @@ func supervise(j *job, o Options) (Status, error) {
 			lv.start(pid, id)
 		}
 	})
+	var warm *time.Timer
+	if j.form.Resume != "" && cwd != "" {
+		warm = time.AfterFunc(warmDelay, func() { j.a.Warm(home, cwd, j.form.Resume) })
+	}
 	so := SpawnOptions{
 		Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 		Tail:    t,
@@ -193,6 +202,9 @@ func supervise(j *job, o Options) (Status, error) {
 	}
 	status, err := Spawn(cmd, so)
 	provisional.Stop()
+	if warm != nil {
+		warm.Stop()
+	}
 	rec.attach(nil) // a child that never started opened no store
 	stopFollow()
 	if lv != nil {

@@ -119,11 +119,7 @@ func (gemini) AdoptableIndexed(home, dir, id string, files []harness.IndexedFile
 		if short, ok := fileID(filepath.Base(f.Path)); !ok || short != id[:8] || filepath.Dir(f.Path) != chats || f.Cursor.Offset != f.Size {
 			continue
 		}
-		s, ok := decodeGeminiState(f.Cursor.State)
-		if !ok || s.flags&(gsSession|gsOther|gsHad|gsSide) != gsSession|gsHad || s.id != id {
-			continue
-		}
-		if _, msgs := s.totals(); msgs > 0 {
+		if s, ok := fromState(f.Cursor.State, ""); ok && !s.Side && s.ID == id {
 			return true
 		}
 	}

@@ -154,6 +154,12 @@ func (gemini) Exists(home, cwd, id string) bool {
 	return ok
 }
 
+// Warm implements harness.Warmer: the look at the end of a run that
+// resumed the session (Exists, Title) then reads on from here.
+func (gemini) Warm(home, cwd, id string) {
+	sessionOf(home, cwd, id)
+}
+
 // Active implements Activer: the session's lastUpdated, which Gemini moves
 // with each message.
 func (gemini) Active(home, cwd, id string) time.Time {

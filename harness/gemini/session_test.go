@@ -3,6 +3,7 @@ package gemini
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,5 +62,53 @@ func TestReadConversation(t *testing.T) {
 	os.Remove(p)
 	if c, ok := readConversation(p); ok {
 		t.Errorf("a removed file: %+v", c)
+	}
+}
+
+// TestReadConversationReadsOn: a session file that grows is read on from
+// where the last look stopped, and says what a reading of the whole file
+// says, through prompts, replies, titles, rewinds and replaced lists.
+func TestReadConversationReadsOn(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "session-2026-12-01T10-00-"+uid[:8]+".jsonl")
+	head := headLine(uid, "/p", "2026-12-01T10:00:00.000Z")
+	ctx := msg("c0", "user", "<session_context>\nThis is the Gemini CLI.\n</session_context>")
+	steps := [][]any{
+		{head, map[string]any{"$set": map[string]any{"messages": []any{ctx}}}},
+		{msg("u1", "user", "remember PELICAN-4821")},
+		{map[string]any{"$set": map[string]any{"lastUpdated": "2026-12-01T10:01:00.000Z"}}, msg("g1", "gemini", "ACK")},
+		{map[string]any{"$rewindTo": "u1"}},
+		{msg("u2", "user", "second first prompt"), msg("g2", "gemini", "ACK 2")},
+		{map[string]any{"$set": map[string]any{"summary": "Fake session title"}}},
+		{msg("u3", "user", "a later prompt")},
+		{map[string]any{"$set": map[string]any{"messages": []any{}}}},
+		{msg("u4", "user", "after the list was emptied")},
+	}
+	var lines []any
+	for i, step := range steps {
+		lines = append(lines, step...)
+		writeLines(t, p, lines...)
+		sessionMemo.Lock()
+		before := sessionMemo.m[p]
+		sessionMemo.Unlock()
+		if fi, _ := os.Stat(p); i > 0 && before.ino != fi.Sys().(*syscall.Stat_t).Ino {
+			t.Fatal("the file was replaced, not written on: nothing would be read on")
+		}
+		read, readOk := readConversation(p)
+		sessionMemo.Lock()
+		kept := sessionMemo.m[p]
+		cur := kept.cur
+		delete(sessionMemo.m, p)
+		sessionMemo.Unlock()
+		whole, wholeOk := readConversation(p)
+		if fi, _ := os.Stat(p); cur.Offset != fi.Size() {
+			t.Errorf("step %d: stopped at %d of %d", i, cur.Offset, fi.Size())
+		}
+		if read != whole || readOk != wholeOk {
+			t.Errorf("step %d: read on %+v, %v; whole %+v, %v", i, read, readOk, whole, wholeOk)
+		}
+		// The next step reads on from the look of this one.
+		sessionMemo.Lock()
+		sessionMemo.m[p] = kept
+		sessionMemo.Unlock()
 	}
 }
