@@ -98,12 +98,11 @@ type IndexAdopter interface {
 }
 
 // IndexedFile is a file of a conversation as the index last read it: its
-// inode, size and mtime (Unix nanoseconds) then, and the reader's cursor
-// after it.
+// size then, and the reader's cursor after it.
 type IndexedFile struct {
-	Path             string
-	Ino, Size, Mtime int64
-	Cursor           Cursor
+	Path   string
+	Size   int64
+	Cursor Cursor
 }
 
 // ParseCapture is the agent's Capturer, or "".

@@ -285,7 +285,7 @@ func (x *Index) ReadWhole(tool, id string) ([]harness.IndexedFile, error) {
 		if !(folder{fd: -1}).same(path, size, mtime, ino) {
 			return nil
 		}
-		out = append(out, harness.IndexedFile{Path: string(path), Ino: ino, Size: size, Mtime: mtime,
+		out = append(out, harness.IndexedFile{Path: string(path), Size: size,
 			Cursor: harness.Cursor{Offset: s.ColumnInt64(4), State: s.ColumnBlob(5, nil)}})
 		return nil
 	})

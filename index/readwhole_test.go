@@ -24,7 +24,7 @@ func TestReadWhole(t *testing.T) {
 		}
 		for _, f := range files {
 			fi, err := os.Stat(f.Path)
-			if err != nil || f.Path != p || f.Size != fi.Size() || f.Cursor.Offset != f.Size || f.Mtime != fi.ModTime().UnixNano() {
+			if err != nil || f.Path != p || f.Size != fi.Size() || f.Cursor.Offset != f.Size {
 				t.Errorf("ReadWhole gave %+v for %s (%v)", f, p, err)
 			}
 		}

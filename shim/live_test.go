@@ -27,23 +27,25 @@ func (liveAgent) ParseCapture(data []byte, _ harness.Capture) string {
 	return string(bytes.TrimSpace(data))
 }
 
+// uuidAgent is a registered agent whose grammar takes id, a UUID: the
+// store keeps records of registered agents only.
+func uuidAgent(t *testing.T, id string) harness.Agent {
+	t.Helper()
+	for _, a := range agents.All() {
+		if a.ID.Valid(id) {
+			return a
+		}
+	}
+	t.Fatal("no registered agent takes UUIDs")
+	return harness.Agent{}
+}
+
 // TestLivePerProject: Spec.Live is asked, at spawn, for the run's own
 // file (here one per directory and pinned session), and the run follows
 // that file as its capture channel.
 func TestLivePerProject(t *testing.T) {
-	// Any registered agent whose grammar takes UUIDs: the store keeps
-	// records of registered agents only.
 	id := safe.NewUUID()
-	var registered harness.Agent
-	for _, a := range agents.All() {
-		if a.ID.Valid(id) {
-			registered = a
-			break
-		}
-	}
-	if registered.Spec == nil {
-		t.Fatal("no registered agent takes UUIDs")
-	}
+	registered := uuidAgent(t, id)
 	dir := t.TempDir()
 	t.Chdir(dir)
 	cwd, err := physicalDir()

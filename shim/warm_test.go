@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fleetcom/fleetcom/harness"
-	"github.com/fleetcom/fleetcom/harness/agents"
 	"github.com/fleetcom/fleetcom/internal/safe"
 )
 
@@ -31,16 +30,7 @@ func (w warmAgent) Warm(home, cwd, id string) {
 // does not.
 func TestWarmAhead(t *testing.T) {
 	id := safe.NewUUID()
-	var registered harness.Agent
-	for _, a := range agents.All() {
-		if a.ID.Valid(id) {
-			registered = a
-			break
-		}
-	}
-	if registered.Spec == nil {
-		t.Fatal("no registered agent takes UUIDs")
-	}
+	registered := uuidAgent(t, id)
 	t.Chdir(t.TempDir())
 	cwd, err := physicalDir()
 	if err != nil {

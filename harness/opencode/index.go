@@ -272,14 +272,13 @@ func textPart(data []byte) (text string, ok bool) {
 	}
 	walked := harness.Members(data, func(k, v []byte) bool {
 		switch string(k) {
-		case "type", "text":
-			// A null leaves what came before, as encoding/json does.
-			if string(v) == "null" {
-				break
-			}
-			if string(k) == "type" {
+		// A null leaves what came before, as encoding/json does.
+		case "type":
+			if string(v) != "null" {
 				typ, good = harness.NullableString(v)
-			} else {
+			}
+		case "text":
+			if string(v) != "null" {
 				text, good = harness.NullableString(v)
 			}
 		case "synthetic":
